@@ -1,0 +1,15 @@
+// The commander program: one file per command.
+import { Command } from 'commander';
+import { registerStart } from './start.command';
+
+export function buildProgram(): Command {
+  const program = new Command('split-sandbox')
+    .description('A stateful sandbox of the marketplace split-payments REST API')
+    .version(require('../../package.json').version as string);
+  registerStart(program);
+  return program;
+}
+
+export async function run(argv: string[]): Promise<void> {
+  await buildProgram().parseAsync(argv);
+}

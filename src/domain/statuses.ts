@@ -1,0 +1,48 @@
+// The status catalogue shared by payments, splits and refunds.
+
+export const Status = {
+  Open: 1,
+  Success: 2,
+  Cancelled: 3,
+  Failed: 4,
+  Expired: 5,
+  Authorized: 9,
+  Captured: 11,
+  CaptureRequested: 13,
+  PartiallyCaptured: 35,
+} as const;
+
+export type StatusId = (typeof Status)[keyof typeof Status];
+
+const INFO: Record<number, string> = {
+  1: 'Open',
+  2: 'Success',
+  3: 'Cancelled',
+  4: 'Failed',
+  5: 'Expired',
+  9: 'Authorized',
+  11: 'Captured',
+  13: 'CaptureRequested',
+  35: 'PartiallyCaptured',
+};
+
+/** PascalCase Info of a status ID, as the real service writes it. */
+export function statusInfo(id: number): string {
+  const info = INFO[id];
+  if (info === undefined) throw new Error(`unknown status ${id}`);
+  return info;
+}
+
+export function isKnownStatus(id: number): boolean {
+  return INFO[id] !== undefined;
+}
+
+/** States after which the payer and provider have nothing more to do. */
+export const FINAL_STATUSES: ReadonlySet<number> = new Set([
+  Status.Success,
+  Status.Cancelled,
+  Status.Failed,
+  Status.Expired,
+  Status.PartiallyCaptured,
+  Status.Captured,
+]);

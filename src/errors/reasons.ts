@@ -1,0 +1,30 @@
+// The reason catalogue of the real service (codes and their Info), as returned in Status.Reasons.
+
+export const REASONS = {
+  1: 'Missing parameter',
+  2: 'Validation failed',
+  5: 'Method is invalid',
+  11: 'Action is invalid',
+  17: 'Payment is invalid',
+  18: 'Refund is invalid',
+  20: 'MerchantTransactionID is duplicated',
+  100: 'Currency is invalid',
+  102: 'Customer email is invalid',
+  106: 'Invalid offset',
+  107: 'Invalid limit',
+  118: 'Amount invalid',
+  120: 'Country code is invalid',
+  122: 'Unable to cancel transaction',
+} as const;
+
+export type ReasonCode = keyof typeof REASONS;
+
+/** One entry of Status.Reasons. `Info` names the exact field or says why, in the real service's style. */
+export interface Reason {
+  Code: number;
+  Info: string;
+}
+
+export function reason(code: ReasonCode, info?: string): Reason {
+  return { Code: code, Info: info ?? REASONS[code] };
+}

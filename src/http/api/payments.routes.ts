@@ -1,0 +1,92 @@
+// The split-payments API ({base_url}/v1): thin handlers over the services.
+import type { Request, Router } from 'express';
+import { authenticate } from '../../services/auth.service';
+import { cancelPayment } from '../../services/cancel.service';
+import { capturePayment, captureSplit } from '../../services/capture.service';
+import { listPayments } from '../../services/list.service';
+import { loadPayment } from '../../services/lookup';
+import { createPayment } from '../../services/payments.service';
+import { refundSplit } from '../../services/refunds.service';
+import { addSplits } from '../../services/splits.service';
+import { listItemToWire, listToWire, paymentToWire, refundToWire, splitToWire } from '../../wire/serializers';
+import { type HttpContext, route, wireOf } from '../pipeline';
+
+const param = (req: Request, name: string) => String(req.params[name]);
+
+/** The `amount` query parameter, whatever the case of its name. */
+function amountParam(req: Request): string | undefined {
+  for (const [k, v] of Object.entries(req.query)) {
+    if (k.toLowerCase() === 'amount') return typeof v === 'string' ? v : '';
+  }
+  return undefined;
+}
+
+export function mountPaymentRoutes(router: Router, ctx: HttpContext): void {
+  const s = ctx.services;
+  const site = (req: Request) => authenticate(s, req.get('authorization'));
+
+  router.post(
+    '/v1/payments',
+    route(ctx, 'payment', (req, body) => {
+      const scenario = req.get('x-sandbox-scenario') ?? null;
+      const view = createPayment(s, site(req), body, { scenario });
+      return { status: 201, body: { Payment: paymentToWire(view, wireOf(ctx)) } };
+    }),
+  );
+
+  router.get(
+    '/v1/payments',
+    route(ctx, 'list', (req) => {
+      const page = listPayments(s, site(req), req.query as Record<string, unknown>);
+      return { status: 200, body: listToWire({ ...page, items: page.items.map((p) => listItemToWire(p, wireOf(ctx))) }) };
+    }),
+  );
+
+  router.get(
+    '/v1/payments/:id',
+    route(ctx, 'payment', (req) => ({
+      status: 200,
+      body: { Payment: paymentToWire(loadPayment(s, site(req), param(req, 'id')), wireOf(ctx)) },
+    })),
+  );
+
+  router.post(
+    '/v1/payments/:id/splits',
+    route(ctx, 'splits', (req, body) => {
+      const added = addSplits(s, site(req), param(req, 'id'), body);
+      return { status: 201, body: { Splits: added.splits.map((x) => splitToWire(x, added.currency)) } };
+    }),
+  );
+
+  router.post(
+    '/v1/payments/:id/capture',
+    route(ctx, 'payment', (req, body) => ({
+      status: 200,
+      body: { Payment: paymentToWire(capturePayment(s, site(req), param(req, 'id'), body), wireOf(ctx)) },
+    })),
+  );
+
+  router.post(
+    '/v1/payments/:id/splits/:splitId/capture',
+    route(ctx, 'payment', (req) => {
+      const done = captureSplit(s, site(req), param(req, 'id'), param(req, 'splitId'), amountParam(req));
+      return { status: 200, body: { Payment: paymentToWire(done.view, wireOf(ctx), [done.split]) } };
+    }),
+  );
+
+  router.post(
+    '/v1/payments/:id/cancel',
+    route(ctx, 'payment', (req) => ({
+      status: 200,
+      body: { Payment: paymentToWire(cancelPayment(s, site(req), param(req, 'id')), wireOf(ctx)) },
+    })),
+  );
+
+  router.post(
+    '/v1/payments/:id/splits/:splitId/refunds',
+    route(ctx, 'refund', (req, body) => ({
+      status: 201,
+      body: { Refund: refundToWire(refundSplit(s, site(req), param(req, 'id'), param(req, 'splitId'), body)) },
+    })),
+  );
+}

@@ -1,0 +1,33 @@
+// createApp: the Express app of one address ('api' or 'card'). It never listens: main.ts does.
+import express, { type Express, type Request, type Response } from 'express';
+import { mountPaymentRoutes } from './api/payments.routes';
+import { mountCardRoutes } from './card/card.routes';
+import { mountControlRoutes } from './control/control.routes';
+import { type HttpContext, bodyErrors } from './pipeline';
+
+export type Surface = 'api' | 'card';
+
+export const BODY_LIMIT = '1mb';
+
+export function createApp(ctx: HttpContext, surface: Surface): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.set('query parser', 'simple');
+  // Bodies are read as text whatever their content type, and parsed by the route, so that a
+  // malformed body is answered in the envelope of the resource the route serves.
+  app.use(express.text({ type: () => true, limit: BODY_LIMIT }));
+
+  const router = express.Router({ caseSensitive: false, strict: false });
+  mountControlRoutes(router, ctx);
+  if (surface === 'api') mountPaymentRoutes(router, ctx);
+  else mountCardRoutes(router, ctx);
+  app.use(router);
+
+  // Fidelity: the real service is ASP.NET Web API; its unmatched routes answer with this text.
+  app.use((req: Request, res: Response) => {
+    res.status(404).json({ Message: `No HTTP resource was found that matches the request URI '${req.originalUrl}'.` });
+  });
+  app.use(bodyErrors(ctx));
+  return app;
+}

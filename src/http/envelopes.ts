@@ -1,0 +1,54 @@
+// The error bodies of the real service, one per kind of resource a route answers with.
+import { Rejection } from '../errors/errors';
+import { PAYMENT_KEYS, cardPaymentOut, refundOut } from '../schemas/responses';
+import { unmark } from '../schemas/json-body';
+import { type WireOptions, paymentToWire } from '../wire/serializers';
+
+export type Envelope = 'payment' | 'card-payment' | 'splits' | 'refund' | 'list' | 'message';
+
+const CARD_KEYS = Object.keys(cardPaymentOut.properties as object);
+const REFUND_KEYS = Object.keys(refundOut.properties as object);
+
+/** Every key of the resource null, the request's own fields echoed, ID null. */
+function shell(keys: readonly string[], sent: unknown, invalidRequestId: string, reasons: Rejection['reasons']) {
+  const echo = sent !== null && typeof sent === 'object' && !Array.isArray(sent) ? (unmark(sent) as Record<string, unknown>) : {};
+  const out: Record<string, unknown> = { ID: null, InvalidRequestID: invalidRequestId };
+  for (const k of keys) {
+    if (k === 'ID' || k === 'Status') continue;
+    out[k] = k in echo ? echo[k] : null;
+  }
+  out.Status = { ID: null, Info: null, Reasons: reasons };
+  return out;
+}
+
+function field(body: unknown, key: string): unknown {
+  return body !== null && typeof body === 'object' ? (body as Record<string, unknown>)[key] : undefined;
+}
+
+/** The 400 body of a rejection, in the envelope of the route's resource. */
+export function rejectionBody(kind: Envelope, r: Rejection, body: unknown, invalidRequestId: string, wire: WireOptions): unknown {
+  switch (kind) {
+    case 'payment': {
+      if (r.stored) {
+        const stored = paymentToWire(r.stored, wire);
+        const { ID, Status: status, ...rest } = stored as { ID: number; Status: { ID: number; Info: string } } & Record<string, unknown>;
+        return { Payment: { ID, InvalidRequestID: invalidRequestId, ...rest, Status: { ID: status.ID, Info: status.Info, Reasons: r.reasons } } };
+      }
+      return { Payment: shell(PAYMENT_KEYS, field(body, 'Payment'), invalidRequestId, r.reasons) };
+    }
+    case 'card-payment':
+      return { Payment: shell(CARD_KEYS, field(body, 'Payment'), invalidRequestId, r.reasons) };
+    case 'refund':
+      return { Refund: shell(REFUND_KEYS, field(body, 'Refund'), invalidRequestId, r.reasons) };
+    case 'splits':
+      return { Splits: null, InvalidRequestID: invalidRequestId, Reasons: r.reasons };
+    case 'list':
+      return listError(r.reasons.map((x) => x.Info).join('; '));
+    case 'message':
+      return { Message: r.reasons.map((x) => x.Info).join('; ') };
+  }
+}
+
+export function listError(text: string) {
+  return { Payments: null, Count: null, TotalPages: null, TotalCount: null, PageIndex: null, PageSize: null, Error: text };
+}

@@ -1,0 +1,79 @@
+// One pipeline for every route: read the JSON body, run the handler, render errors in one place.
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { HttpError, Rejection } from '../errors/errors';
+import { reason } from '../errors/reasons';
+import { MalformedJson, parseJsonBody } from '../schemas/json-body';
+import type { ServiceContext } from '../services/context';
+import { ListRejected } from '../services/list.service';
+import type { WireOptions } from '../wire/serializers';
+import { type Envelope, listError, rejectionBody } from './envelopes';
+
+export interface Reply {
+  status: number;
+  body?: unknown;
+}
+
+export interface HttpContext {
+  services: ServiceContext;
+  /** The addresses, known once both listeners are up. */
+  urls: { baseUrl: string; cardBaseUrl: string };
+  log: (line: string) => void;
+}
+
+export const wireOf = (ctx: HttpContext): WireOptions => ({ baseUrl: ctx.urls.baseUrl });
+
+/** The parsed body: undefined when the request has none (an empty POST is a valid capture or cancel). */
+export function jsonBody(req: Request): unknown {
+  const raw = req.body as unknown;
+  if (typeof raw !== 'string' || raw.trim() === '') return undefined;
+  return parseJsonBody(raw);
+}
+
+export function route(ctx: HttpContext, kind: Envelope, handler: (req: Request, body: unknown) => Reply): RequestHandler {
+  return (req: Request, res: Response) => {
+    let body: unknown;
+    try {
+      body = jsonBody(req);
+      const reply = handler(req, body);
+      send(res, reply);
+    } catch (e) {
+      renderError(ctx, kind, e, body, res);
+    }
+  };
+}
+
+function send(res: Response, reply: Reply): void {
+  if (reply.body === undefined) res.status(reply.status).end();
+  else res.status(reply.status).json(reply.body);
+}
+
+export function renderError(ctx: HttpContext, kind: Envelope, e: unknown, body: unknown, res: Response): void {
+  if (e instanceof MalformedJson) {
+    e = new Rejection([reason(2, `The request body is not valid JSON: ${e.message}`)]);
+  }
+  if (e instanceof Rejection) {
+    const id = ctx.services.ids.invalidRequestId();
+    res.status(400).json(rejectionBody(kind, e, body, id, wireOf(ctx)));
+  } else if (e instanceof ListRejected) {
+    res.status(400).json(listError(e.message));
+  } else if (e instanceof HttpError) {
+    res.status(e.status).set(e.headers).json({ Message: e.message });
+  } else {
+    ctx.log(`error: ${(e as Error)?.stack ?? String(e)}`);
+    res.status(500).json({ Message: 'An error has occurred.' });
+  }
+}
+
+/** Errors raised before a route runs (body too large, bad encoding): always `{"Message"}`. */
+export function bodyErrors(ctx: HttpContext) {
+  return (err: unknown, _req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next(err);
+    const e = err as { type?: string; status?: number; message?: string };
+    if (e.type === 'entity.too.large') return res.status(413).json({ Message: 'The request body is larger than 1 MiB.' });
+    if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
+      return res.status(e.status).json({ Message: e.message ?? 'The request could not be read.' });
+    }
+    ctx.log(`error: ${(err as Error)?.stack ?? String(err)}`);
+    return res.status(500).json({ Message: 'An error has occurred.' });
+  };
+}

@@ -1,0 +1,209 @@
+// JSON Schemas of every request body. They validate requests and describe them in the OpenAPI document.
+import {
+  type Schema,
+  amountIn,
+  countryIn,
+  currencyIn,
+  id32,
+  nullOnly,
+  optText,
+  text,
+} from './common';
+
+const MTID_MAX = 128;
+
+export const customerIn: Schema = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  properties: {
+    MerchantCustomerID: optText(255),
+    Email: { 'x-reason': 102, type: ['string', 'null'], maxLength: 255, pattern: '^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$' },
+    FirstName: optText(255),
+    LastName: optText(255),
+    Gender: optText(32),
+    SocialSecurityNumber: optText(64),
+    Phone: optText(64),
+    Company: optText(255),
+    DateOfBirth: optText(32),
+  },
+};
+
+export const addressIn: Schema = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  properties: {
+    City: optText(255),
+    ZipCode: optText(32),
+    State: optText(255),
+    Street: optText(255),
+    StreetNumber: optText(32),
+    HouseNumber: optText(32),
+    HouseExtension: optText(32),
+    Country: countryIn,
+  },
+};
+
+export const splitIn: Schema = {
+  type: 'object',
+  required: ['SiteID', 'Amount', 'MerchantTransactionID'],
+  additionalProperties: false,
+  properties: {
+    SiteID: id32,
+    Amount: amountIn,
+    MerchantTransactionID: { type: 'string', minLength: 1, maxLength: MTID_MAX },
+    OriginatorTransactionID: optText(MTID_MAX),
+  },
+};
+
+const MAX_SPLITS = 100;
+const splitsIn: Schema = { type: 'array', minItems: 1, maxItems: MAX_SPLITS, items: splitIn };
+
+const methodIds: Schema = { type: ['array', 'null'], maxItems: 100, items: id32 };
+
+export const paymentIn: Schema = {
+  type: 'object',
+  required: ['MerchantTransactionID', 'Amount', 'Currency', 'ReturnURL'],
+  additionalProperties: false,
+  properties: {
+    MerchantTransactionID: { type: 'string', minLength: 1, maxLength: MTID_MAX },
+    OriginatorTransactionID: optText(MTID_MAX),
+    Amount: amountIn,
+    Currency: currencyIn,
+    MethodID: { type: ['integer', 'null'], minimum: 1, maximum: 2147483647 },
+    MethodOptionID: { type: ['integer', 'null'], minimum: 0, maximum: 2147483647 },
+    SkinID: { type: ['integer', 'null'], minimum: 0, maximum: 2147483647 },
+    ClientIP: optText(64),
+    ReturnURL: { type: 'string', minLength: 1, maxLength: 2048, pattern: '^https?://[^\\s]+$' },
+    Description: optText(1024),
+    TokenLifetime: { type: ['integer', 'null'], minimum: 1, maximum: 525600, description: 'Minutes' },
+    Customer: customerIn,
+    BillingAddress: addressIn,
+    ShippingAddress: addressIn,
+    IncludeMethodIDs: methodIds,
+    ExcludeMethodIDs: methodIds,
+    PrioritizeMethodIDs: methodIds,
+    Articles: nullOnly,
+    CustomParameters: nullOnly,
+    PreapprovalID: nullOnly,
+    Splits: splitsIn,
+  },
+};
+
+/** `POST /v1/payments` on the API address. */
+export const createPaymentRequest: Schema = {
+  type: 'object',
+  required: ['Payment'],
+  additionalProperties: false,
+  properties: { Payment: paymentIn },
+};
+
+/** `POST /v1/payments/{id}/splits`. */
+export const addSplitsRequest: Schema = {
+  type: 'object',
+  required: ['Splits'],
+  additionalProperties: false,
+  properties: { Splits: splitsIn },
+};
+
+/** `POST /v1/payments/{id}/capture` with a body: amounts per split (JSON numbers; digit strings accepted). */
+export const captureRequest: Schema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    Payment: {
+      type: ['object', 'null'],
+      additionalProperties: false,
+      properties: {
+        Splits: {
+          type: 'array',
+          minItems: 1,
+          maxItems: MAX_SPLITS,
+          items: {
+            type: 'object',
+            required: ['ID', 'Amount'],
+            additionalProperties: false,
+            properties: { ID: id32, Amount: amountIn },
+          },
+        },
+      },
+    },
+  },
+};
+
+/** `POST /v1/payments/{id}/splits/{splitId}/refunds`. */
+export const refundRequest: Schema = {
+  type: 'object',
+  required: ['Refund'],
+  additionalProperties: false,
+  properties: {
+    Refund: {
+      type: 'object',
+      required: ['Amount'],
+      additionalProperties: false,
+      properties: {
+        MerchantTransactionID: { type: ['string', 'null'], minLength: 1, maxLength: MTID_MAX },
+        OriginatorTransactionID: optText(MTID_MAX),
+        Amount: amountIn,
+        Description: optText(1024),
+      },
+    },
+  },
+};
+
+/** `POST /v1/payments` on the card address. */
+export const createCardPaymentRequest: Schema = {
+  type: 'object',
+  required: ['Payment'],
+  additionalProperties: false,
+  properties: {
+    Payment: {
+      type: 'object',
+      required: ['MerchantTransactionID', 'Amount', 'Currency', 'Card'],
+      additionalProperties: false,
+      properties: {
+        MerchantTransactionID: { type: 'string', minLength: 1, maxLength: MTID_MAX },
+        OriginatorTransactionID: optText(MTID_MAX),
+        Amount: amountIn,
+        Currency: currencyIn,
+        MethodID: { type: ['integer', 'null'], enum: [6, null], description: 'Cards are method 6' },
+        MethodOptionID: { type: ['integer', 'null'], minimum: 0, maximum: 2147483647 },
+        SkinID: { type: ['integer', 'null'], minimum: 0, maximum: 2147483647 },
+        ClientIP: optText(64),
+        ReturnURL: { type: ['string', 'null'], maxLength: 2048, pattern: '^https?://[^\\s]+$' },
+        Description: optText(1024),
+        StatementDescriptor: optText(64),
+        Customer: customerIn,
+        BillingAddress: addressIn,
+        ShippingAddress: addressIn,
+        Card: {
+          type: 'object',
+          required: ['HolderName', 'Number', 'ExpirationMonth', 'ExpirationYear'],
+          additionalProperties: false,
+          properties: {
+            HolderName: text(255),
+            Number: { type: 'string', pattern: '^[0-9]{12,19}$' },
+            ExpirationMonth: { type: 'string', pattern: '^(0?[1-9]|1[0-2])$' },
+            ExpirationYear: { type: 'string', pattern: '^[0-9]{4}$' },
+            SecurityCode: { type: ['string', 'null'], pattern: '^[0-9]{3,4}$' },
+          },
+        },
+        Capture: { type: ['boolean', 'null'] },
+        Retry: { type: ['boolean', 'null'] },
+        GenerateCreditCardToken: { type: ['boolean', 'null'] },
+        ThreeDSecureCheck: { type: ['boolean', 'null'] },
+        Articles: nullOnly,
+        PaymentTokenLifetime: { type: ['integer', 'null'], minimum: 1, maximum: 525600 },
+      },
+    },
+  },
+};
+
+/** `POST /_sandbox/payments/{id}/events` (control API). */
+export const paymentEventRequest: Schema = {
+  type: 'object',
+  required: ['Event'],
+  additionalProperties: false,
+  properties: {
+    Event: { type: 'string', enum: ['authorize', 'succeed', 'fail', 'expire', 'cancel', 'settle'] },
+  },
+};

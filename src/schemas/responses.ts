@@ -1,0 +1,266 @@
+// JSON Schemas of every response body: every key present, nulls where empty. The tests check each
+// response against them, and the OpenAPI document is built from them.
+import {
+  type Schema,
+  amountOut,
+  exact,
+  int,
+  nint,
+  nstr,
+  nul,
+  nullableTimestampOut,
+  str,
+  timestampOut,
+} from './common';
+
+const reasonOut = exact({ Code: int, Info: str });
+
+export const statusOut = exact({
+  ID: int,
+  Info: str,
+  Reasons: { type: ['array', 'null'], items: reasonOut },
+});
+
+const customerFields = {
+  MerchantCustomerID: nstr,
+  Email: nstr,
+  FirstName: nstr,
+  LastName: nstr,
+  Gender: nstr,
+  SocialSecurityNumber: nstr,
+  Phone: nstr,
+  Company: nstr,
+  DateOfBirth: nstr,
+};
+export const customerOut = exact({ ID: int, ...customerFields }, ['object', 'null']);
+
+const addressFields = {
+  City: nstr,
+  ZipCode: nstr,
+  State: nstr,
+  Street: nstr,
+  StreetNumber: nstr,
+  HouseNumber: nstr,
+  HouseExtension: nstr,
+  Country: nstr,
+};
+export const addressOut = exact(addressFields, ['object', 'null']);
+export const cardAddressOut = exact({ ID: int, ...addressFields }, ['object', 'null']);
+
+export const detailsOut = exact(
+  {
+    AccountNumber: nstr,
+    AccountHolder: nstr,
+    IBAN: nstr,
+    BIC: nstr,
+    PrepaidCard: nstr,
+    PrepaidCardPIN: nstr,
+    SerialNumbers: nstr,
+    Wallet: nstr,
+    ReferenceNumber: nstr,
+    PayerCountry: nstr,
+    PayerEmail: nstr,
+    PayerPhone: nstr,
+    BankCode: nstr,
+    BankName: nstr,
+    BankSortCode: nstr,
+    SocialSecurityNumber: nstr,
+    BillingCycleStart: nstr,
+    BillingCycleEnd: nstr,
+    UnsubscribeInstructions: nstr,
+    CustomerLoginID: nstr,
+    PaidAmount: nstr,
+    PaidCurrency: nstr,
+    ProviderExchangeRate: { type: ['number', 'null'] },
+    PayerBankAccountID: nstr,
+    PayerID: nstr,
+  },
+  ['object', 'null'],
+);
+
+export const DETAILS_KEYS = Object.keys((detailsOut.properties as Record<string, unknown>));
+
+export const splitOut = exact({
+  ID: int,
+  PaymentID: int,
+  SiteID: int,
+  MerchantTransactionID: str,
+  OriginatorTransactionID: nstr,
+  Created: timestampOut,
+  Amount: amountOut,
+  Currency: str,
+  CapturedAmount: { type: 'string', pattern: '^[0-9]*$', description: 'Empty when nothing was captured on the split itself' },
+  StateDetails: statusOut,
+});
+
+/** The fields of 2.1 in their order, without Splits. */
+const paymentFields: Record<string, Schema> = {
+  ID: int,
+  SkinID: nint,
+  ClientIP: nstr,
+  Created: timestampOut,
+  MerchantTransactionID: str,
+  OriginatorTransactionID: nstr,
+  Amount: amountOut,
+  Currency: str,
+  CapturedAmount: { type: ['string', 'null'], pattern: '^[0-9]+$' },
+  ReturnURL: nstr,
+  Description: nstr,
+  MethodID: nint,
+  MethodOptionID: nint,
+  IncludeMethodIDs: nul,
+  ExcludeMethodIDs: nul,
+  PrioritizeMethodIDs: nul,
+  SiteID: int,
+  NotificationDateTime: nullableTimestampOut,
+  Customer: customerOut,
+  BillingAddress: addressOut,
+  ShippingAddress: addressOut,
+  Articles: nul,
+  Details: detailsOut,
+  ReferenceDetails: nul,
+  CustomParameters: nul,
+  PreapprovalID: nul,
+  Status: statusOut,
+  Fraud: nul,
+  MethodTransactionID: nul,
+  TokenLifetime: nint,
+  Capture: nul,
+  PreapprovalDetails: nul,
+  RedirectURL: nstr,
+};
+
+export const PAYMENT_KEYS = [...Object.keys(paymentFields), 'Splits'];
+
+/** A payment (2.1). Splits is there for payments that have splits. */
+export const paymentOut: Schema = {
+  type: 'object',
+  required: Object.keys(paymentFields),
+  additionalProperties: false,
+  properties: { ...paymentFields, Splits: { type: 'array', items: splitOut } },
+};
+
+/** A list item (2.8): the payment without Fraud and Splits. */
+const listItemFields = { ...paymentFields };
+delete listItemFields.Fraud;
+export const listItemOut = exact(listItemFields);
+
+export const refundOut = exact({
+  ID: int,
+  Created: timestampOut,
+  MerchantTransactionID: str,
+  OriginatorTransactionID: nstr,
+  InitialPaymentID: int,
+  Amount: amountOut,
+  Currency: str,
+  Description: str,
+  TypeID: int,
+  SiteID: int,
+  Details: nul,
+  Customer: nul,
+  BillingAddress: nul,
+  BankAddress: nul,
+  Articles: nul,
+  Status: statusOut,
+  SplitID: int,
+});
+
+export const cardOut = exact(
+  { HolderName: str, Number: str, ExpirationMonth: str, ExpirationYear: str },
+  ['object', 'null'],
+);
+
+/** A card payment (2.9). */
+export const cardPaymentOut = exact({
+  ID: int,
+  ClientIP: nstr,
+  SkinID: nint,
+  Created: timestampOut,
+  MerchantTransactionID: str,
+  OriginatorTransactionID: nstr,
+  Amount: amountOut,
+  Currency: str,
+  CapturedAmount: { type: 'integer', description: 'A JSON number on the card address' },
+  ReturnURL: nstr,
+  Description: nstr,
+  StatementDescriptor: nstr,
+  MethodID: int,
+  MethodOptionID: nint,
+  SiteID: int,
+  NotificationDateTime: nullableTimestampOut,
+  Customer: customerOut,
+  BillingAddress: cardAddressOut,
+  ShippingAddress: cardAddressOut,
+  Articles: nul,
+  Card: cardOut,
+  CreditCardToken: nul,
+  Status: exact({ ID: int, Info: str, Reasons: { type: 'array', maxItems: 0 } }),
+  MethodTransactionID: nul,
+  PaymentTokenLifetime: nint,
+  Capture: { type: ['boolean', 'null'] },
+  Retry: { type: ['boolean', 'null'] },
+  RedirectURL: nstr,
+  '3DSecure': { type: ['boolean', 'null'] },
+});
+
+const envelope = (item: Schema) =>
+  exact({
+    Payments: { type: 'array', items: item },
+    Count: int,
+    TotalPages: int,
+    TotalCount: int,
+    PageIndex: int,
+    PageSize: int,
+  });
+
+export const paymentResponse = exact({ Payment: paymentOut });
+export const splitsResponse = exact({ Splits: { type: 'array', items: splitOut } });
+export const refundResponse = exact({ Refund: refundOut });
+export const listResponse = envelope(listItemOut);
+export const cardPaymentResponse = exact({ Payment: cardPaymentOut });
+export const cardListResponse = envelope(cardPaymentOut);
+
+const reasonsOut = { type: 'array', minItems: 1, items: reasonOut };
+const rejectedStatus = exact({ ID: nint, Info: nstr, Reasons: reasonsOut });
+
+/** A rejected payment request: every Payment key, the request's fields echoed, and InvalidRequestID. */
+export const paymentErrorResponse = exact({
+  Payment: {
+    type: 'object',
+    required: ['ID', 'InvalidRequestID', 'Status'],
+    properties: { ID: nint, InvalidRequestID: str, Status: rejectedStatus },
+  },
+});
+export const refundErrorResponse = exact({
+  Refund: {
+    type: 'object',
+    required: ['ID', 'InvalidRequestID', 'Status'],
+    properties: { ID: nul, InvalidRequestID: str, Status: rejectedStatus },
+  },
+});
+export const splitsErrorResponse = exact({ Splits: nul, InvalidRequestID: str, Reasons: reasonsOut });
+export const listErrorResponse = exact({
+  Payments: nul,
+  Count: nul,
+  TotalPages: nul,
+  TotalCount: nul,
+  PageIndex: nul,
+  PageSize: nul,
+  Error: str,
+});
+export const messageResponse = exact({ Message: str });
+
+export const merchantsResponse = exact({
+  Merchants: {
+    type: 'array',
+    items: exact({
+      SiteID: int,
+      APIKey: str,
+      Name: str,
+      LinkedSiteIDs: { type: 'array', items: int },
+      NotificationURL: nstr,
+      DefaultScenario: nstr,
+    }),
+  },
+});
+export const healthResponse = exact({ Status: { const: 'ok' }, BaseURL: str, CardBaseURL: str });

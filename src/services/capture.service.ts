@@ -1,0 +1,90 @@
+// The three capture forms: full, with amounts per split, and one split.
+import { canCapture, fullCaptureStatus } from '../domain/payment.machine';
+import { parseAmount, sumAmounts } from '../domain/money';
+import { Status } from '../domain/statuses';
+import { Rejection } from '../errors/errors';
+import { type Reason, reason } from '../errors/reasons';
+import { captureRequest } from '../schemas/requests';
+import { validate } from '../schemas/validator';
+import type { SiteRecord, SplitRecord } from '../store/records';
+import type { PaymentView } from '../wire/serializers';
+import type { ServiceContext } from './context';
+import { findSplit, loadPayment } from './lookup';
+import { movePayment } from './transition';
+
+interface CaptureBody {
+  Payment?: { Splits?: { ID: number; Amount: number | string }[] } | null;
+}
+
+/** `POST /v1/payments/{id}/capture`: no body (or `{}`) captures in full; a Splits body captures per split. */
+export function capturePayment(ctx: ServiceContext, site: SiteRecord, rawId: string, body: unknown): PaymentView {
+  return ctx.store.tx(() => {
+    const view = loadPayment(ctx, site, rawId);
+    const schemaReasons = body === undefined ? [] : validate(captureRequest, body);
+    if (schemaReasons.length > 0) throw new Rejection(schemaReasons);
+    const perSplit = (body as CaptureBody | undefined)?.Payment?.Splits;
+    const allowed = canCapture(view.payment.statusId);
+    if (!allowed.ok) throw new Rejection([reason(17, allowed.info)], view);
+    return perSplit ? captureSplits(ctx, view, perSplit) : captureFull(ctx, view);
+  });
+}
+
+function captureFull(ctx: ServiceContext, view: PaymentView): PaymentView {
+  const method = view.payment.methodId === null ? undefined : ctx.store.methods.get(view.payment.methodId);
+  const next = fullCaptureStatus(method?.flow ?? null);
+  return movePayment(ctx, view, next, 'capture', { capturedAmount: view.payment.amount });
+}
+
+function captureSplits(ctx: ServiceContext, view: PaymentView, wanted: { ID: number; Amount: number | string }[]): PaymentView {
+  const reasons: Reason[] = [];
+  const seen = new Set<number>();
+  const captures: { split: SplitRecord; amount: bigint }[] = [];
+  wanted.forEach((w, i) => {
+    const field = `Payment.Splits[${i}]`;
+    const split = view.splits.find((s) => s.id === w.ID);
+    const amount = parseAmount(w.Amount)!;
+    if (!split) reasons.push(reason(2, `${field}.ID is invalid: ${w.ID} is not a split of payment ${view.payment.id}`));
+    else if (seen.has(w.ID)) reasons.push(reason(2, `${field}.ID is invalid: split ${w.ID} is named twice`));
+    else if (amount > split.amount) {
+      reasons.push(reason(118, `${field}.Amount is invalid: ${amount} is more than the authorized ${split.amount}`));
+    } else captures.push({ split, amount });
+    seen.add(w.ID);
+  });
+  if (reasons.length > 0) throw new Rejection(reasons, view);
+  for (const c of captures) ctx.store.splits.setState(c.split.id, Status.PartiallyCaptured, c.amount);
+  return movePayment(
+    ctx,
+    view,
+    Status.PartiallyCaptured,
+    'capture per split',
+    { capturedAmount: sumAmounts(captures.map((c) => c.amount)) },
+    false,
+  );
+}
+
+/** `POST /v1/payments/{id}/splits/{splitId}/capture[?amount=]`: the response shows the captured split only. */
+export function captureSplit(
+  ctx: ServiceContext,
+  site: SiteRecord,
+  rawId: string,
+  rawSplitId: string,
+  rawAmount: string | undefined,
+): { view: PaymentView; split: SplitRecord } {
+  return ctx.store.tx(() => {
+    const view = loadPayment(ctx, site, rawId);
+    const split = findSplit(view, rawSplitId);
+    // Without `amount` the whole split is captured (official clients cannot leave it out, others can).
+    const amount = rawAmount === undefined ? split.amount : parseAmount(rawAmount);
+    if (amount === null) {
+      throw new Rejection([reason(118, 'amount is invalid: expected a whole number of minor units (1 to 12 digits), greater than 0')], view);
+    }
+    const allowed = canCapture(view.payment.statusId);
+    if (!allowed.ok) throw new Rejection([reason(17, allowed.info)], view);
+    if (amount > split.amount) {
+      throw new Rejection([reason(118, `amount is invalid: ${amount} is more than the authorized ${split.amount} of split ${split.id}`)], view);
+    }
+    ctx.store.splits.setState(split.id, Status.PartiallyCaptured, amount);
+    const after = movePayment(ctx, view, Status.PartiallyCaptured, `capture of split ${split.id}`, { capturedAmount: amount }, false);
+    return { view: after, split: after.splits.find((s) => s.id === split.id)! };
+  });
+}

@@ -1,0 +1,21 @@
+// Every status a payment or refund enters is recorded here, inside the transaction that changes it:
+// the status history, and the outbox that notifications are delivered from.
+import type { RefundRecord } from '../store/records';
+import type { PaymentView } from '../wire/serializers';
+import type { ServiceContext } from './context';
+
+/** Receives status changes inside their transaction (the notification outbox). */
+export interface ChangeSink {
+  paymentChanged(ctx: ServiceContext, view: PaymentView, cause: string): void;
+  refundChanged(ctx: ServiceContext, refund: RefundRecord, view: PaymentView, cause: string): void;
+}
+
+export function recordPaymentStatus(ctx: ServiceContext, view: PaymentView, cause: string, notify = true): void {
+  ctx.store.history.record(view.payment.id, null, view.payment.statusId, ctx.clock.now(), cause);
+  if (notify) ctx.changes?.paymentChanged(ctx, view, cause);
+}
+
+export function recordRefundStatus(ctx: ServiceContext, refund: RefundRecord, view: PaymentView, cause: string, notify = true): void {
+  ctx.store.history.record(refund.paymentId, refund.id, refund.statusId, ctx.clock.now(), cause);
+  if (notify) ctx.changes?.refundChanged(ctx, refund, view, cause);
+}

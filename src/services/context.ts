@@ -1,0 +1,21 @@
+// What every service gets: the store, the clock, randomness and the settings that shape behaviour.
+import type { Ids } from '../ids';
+import type { Clock } from '../scheduler/clock';
+import type { Store } from '../store/store';
+import type { ChangeSink } from './changes';
+
+export interface ServiceSettings {
+  /** Whether a merchant may cancel an Open payment (the spec's table) or only an Authorized one (its prose). */
+  cancelOpen: boolean;
+  /** Page size of the lists when the request names none. */
+  pageSize: number;
+}
+
+export interface ServiceContext {
+  store: Store;
+  clock: Clock;
+  ids: Ids;
+  settings: ServiceSettings;
+  /** Where status changes go besides the history (the notification outbox), when there is one. */
+  changes?: ChangeSink;
+}

@@ -1,0 +1,113 @@
+// Creating, reading and listing payments on the API address.
+import { parseAmount } from '../domain/money';
+import { Status } from '../domain/statuses';
+import { Rejection } from '../errors/errors';
+import { type Reason, reason } from '../errors/reasons';
+import { createPaymentRequest } from '../schemas/requests';
+import { validate } from '../schemas/validator';
+import type { Json, SiteRecord } from '../store/records';
+import { type PaymentView, completeAddress, completeCustomer } from '../wire/serializers';
+import { recordPaymentStatus } from './changes';
+import type { ServiceContext } from './context';
+import { reload } from './lookup';
+import { type SplitInput, checkSplits } from './splits.input';
+
+interface PaymentInput {
+  MerchantTransactionID: string;
+  OriginatorTransactionID?: string | null;
+  Amount: number | string;
+  Currency: string;
+  MethodID?: number | null;
+  MethodOptionID?: number | null;
+  SkinID?: number | null;
+  ClientIP?: string | null;
+  ReturnURL: string;
+  Description?: string | null;
+  TokenLifetime?: number | null;
+  Customer?: Json | null;
+  BillingAddress?: Json | null;
+  ShippingAddress?: Json | null;
+  Splits?: SplitInput[];
+}
+
+/** Options a create request carries besides its body (the scenario header, later). */
+export interface CreateOptions {
+  scenario?: string | null;
+}
+
+export function createPayment(ctx: ServiceContext, site: SiteRecord, body: unknown, opts: CreateOptions = {}): PaymentView {
+  const schemaReasons = validate(createPaymentRequest, body);
+  if (schemaReasons.length > 0) throw new Rejection(schemaReasons);
+  const input = (body as { Payment: PaymentInput }).Payment;
+  const amount = parseAmount(input.Amount)!;
+  const splits = input.Splits ?? [];
+
+  const reasons: Reason[] = [];
+  const methodId = input.MethodID ?? null;
+  if (splits.length > 0 && methodId === null) reasons.push(reason(1, 'Payment.MethodID is missing'));
+  if (methodId !== null) {
+    const method = ctx.store.methods.get(methodId);
+    if (!method || method.flow === 'card') {
+      reasons.push(reason(5, `Payment.MethodID is invalid: ${methodId} is not a method of this address`));
+    }
+  }
+  if (splits.length > 0) reasons.push(...checkSplits(ctx, site, splits, amount, 0n, 'Payment.Splits'));
+
+  return ctx.store.tx(() => {
+    if (ctx.store.payments.merchantTransactionIdTaken(site.siteId, 'api', input.MerchantTransactionID)) {
+      reasons.push(reason(20, `Payment.MerchantTransactionID is duplicated: ${input.MerchantTransactionID} was used before on site ${site.siteId}`));
+    }
+    if (reasons.length > 0) throw new Rejection(reasons);
+    const now = ctx.clock.now();
+    const customer = input.Customer ? completeCustomer(input.Customer, ctx.store.counters.next('customer')) : null;
+    const id = ctx.store.payments.insert({
+      surface: 'api',
+      ownerSiteId: site.siteId,
+      // Fidelity: the real service shows the first split's site as the payment's SiteID.
+      siteId: splits[0]?.SiteID ?? site.siteId,
+      merchantTransactionId: input.MerchantTransactionID,
+      originatorTransactionId: input.OriginatorTransactionID ?? null,
+      amount,
+      currency: input.Currency,
+      capturedAmount: null,
+      returnUrl: input.ReturnURL,
+      description: input.Description ?? null,
+      statementDescriptor: null,
+      methodId,
+      methodOptionId: input.MethodOptionID ?? null,
+      skinId: input.SkinID ?? null,
+      clientIp: input.ClientIP ?? null,
+      tokenLifetime: input.TokenLifetime ?? null,
+      token: ctx.ids.token(),
+      statusId: Status.Open,
+      createdAt: now,
+      notificationAt: null,
+      country: (input.BillingAddress?.Country as string | undefined) ?? null,
+      customer,
+      billingAddress: completeAddress(input.BillingAddress ?? null),
+      shippingAddress: completeAddress(input.ShippingAddress ?? null),
+      details: null,
+      card: null,
+      capture: null,
+      retry: null,
+      hasSplits: splits.length > 0,
+      scenario: opts.scenario ?? null,
+    });
+    for (const s of splits) {
+      ctx.store.splits.insert({
+        paymentId: id,
+        siteId: s.SiteID,
+        merchantTransactionId: s.MerchantTransactionID,
+        originatorTransactionId: s.OriginatorTransactionID ?? null,
+        amount: BigInt(s.Amount),
+        capturedAmount: null,
+        statusId: Status.Open,
+        createdAt: now,
+      });
+    }
+    const view = reload(ctx, id);
+    // Creation is not a notified change: the merchant has the response.
+    recordPaymentStatus(ctx, view, 'created', false);
+    return view;
+  });
+}

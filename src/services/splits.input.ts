@@ -1,0 +1,40 @@
+// Checks of split input that need the store: linked sites and the payment's total.
+import { sumAmounts } from '../domain/money';
+import { type Reason, reason } from '../errors/reasons';
+import type { SiteRecord } from '../store/records';
+import type { ServiceContext } from './context';
+
+export interface SplitInput {
+  SiteID: number;
+  Amount: number | string;
+  MerchantTransactionID: string;
+  OriginatorTransactionID?: string | null;
+}
+
+/**
+ * Reasons against a set of new splits: every SiteID must be linked to the marketplace, and all
+ * splits of the payment together must not exceed its amount (the rest stays with the marketplace).
+ */
+export function checkSplits(
+  ctx: ServiceContext,
+  marketplace: SiteRecord,
+  splits: SplitInput[],
+  paymentAmount: bigint,
+  alreadySplit: bigint,
+  field: string,
+): Reason[] {
+  const reasons: Reason[] = [];
+  const linked = new Set(ctx.store.sites.linkedTo(marketplace.siteId).map((s) => s.siteId));
+  splits.forEach((s, i) => {
+    if (!linked.has(s.SiteID)) {
+      reasons.push(reason(2, `${field}[${i}].SiteID is invalid: site ${s.SiteID} is not linked to site ${marketplace.siteId}`));
+    }
+  });
+  const total = alreadySplit + sumAmounts(splits.map((s) => BigInt(s.Amount)));
+  if (total > paymentAmount) {
+    reasons.push(
+      reason(118, `${field} amounts add up to ${total}${alreadySplit > 0n ? ' with the existing splits' : ''}, more than Payment.Amount ${paymentAmount}`),
+    );
+  }
+  return reasons;
+}

@@ -1,0 +1,37 @@
+// Opens the SQLite database, sets it up for durable concurrent use and brings its schema up to date.
+import Database from 'better-sqlite3';
+import { MIGRATIONS } from './migrations';
+
+export type Db = Database.Database;
+
+export class DatabaseTooNewError extends Error {}
+
+export function openDatabase(file: string): Db {
+  const db = new Database(file);
+  if (file !== ':memory:') {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    // A second process on the same file waits for the lock instead of failing at once.
+    db.pragma('busy_timeout = 5000');
+  }
+  db.pragma('foreign_keys = ON');
+  migrate(db);
+  return db;
+}
+
+export function migrate(db: Db): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  const latest = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+  if (current > latest) {
+    throw new DatabaseTooNewError(
+      `this database was written by a newer split-sandbox (schema ${current}, this one knows ${latest}); use a newer version or another --db file`,
+    );
+  }
+  for (const m of MIGRATIONS) {
+    if (m.version <= current) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      db.pragma(`user_version = ${m.version}`);
+    }).immediate();
+  }
+}

@@ -1,0 +1,39 @@
+// The status history of payments and their refunds: one row per status a payment or refund entered.
+import type { Db } from './db';
+import type { HistoryRecord } from './records';
+
+interface HistoryRow {
+  id: number;
+  payment_id: number;
+  refund_id: number | null;
+  status_id: number;
+  at: number;
+  cause: string;
+}
+
+export class HistoryRepo {
+  private readonly insertStmt;
+  private readonly ofPaymentStmt;
+
+  constructor(db: Db) {
+    this.insertStmt = db.prepare(
+      'INSERT INTO status_history (payment_id, refund_id, status_id, at, cause) VALUES (?, ?, ?, ?, ?)',
+    );
+    this.ofPaymentStmt = db.prepare<[number], HistoryRow>('SELECT * FROM status_history WHERE payment_id = ? ORDER BY id');
+  }
+
+  record(paymentId: number, refundId: number | null, statusId: number, at: number, cause: string): void {
+    this.insertStmt.run(paymentId, refundId, statusId, at, cause);
+  }
+
+  ofPayment(paymentId: number): HistoryRecord[] {
+    return this.ofPaymentStmt.all(paymentId).map((r) => ({
+      id: r.id,
+      paymentId: r.payment_id,
+      refundId: r.refund_id,
+      statusId: r.status_id,
+      at: r.at,
+      cause: r.cause,
+    }));
+  }
+}

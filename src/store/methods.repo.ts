@@ -1,0 +1,52 @@
+// The payment method catalogue.
+import type { Flow } from '../domain/flows';
+import type { Db } from './db';
+import type { MethodRecord } from './records';
+
+interface MethodRow {
+  method_id: number;
+  name: string;
+  flow: string;
+  details_template: string | null;
+}
+
+const toRecord = (r: MethodRow): MethodRecord => ({
+  methodId: r.method_id,
+  name: r.name,
+  flow: r.flow as Flow,
+  detailsTemplate: r.details_template === null ? null : (JSON.parse(r.details_template) as Record<string, unknown>),
+});
+
+export class MethodsRepo {
+  private readonly byId;
+  private readonly all;
+  private readonly insertStmt;
+  // The catalogue is read on every create and changes only at load: keep it in memory.
+  private cache: Map<number, MethodRecord> | null = null;
+
+  constructor(db: Db) {
+    this.byId = db.prepare<[number], MethodRow>('SELECT * FROM methods WHERE method_id = ?');
+    this.all = db.prepare<[], MethodRow>('SELECT * FROM methods ORDER BY method_id');
+    this.insertStmt = db.prepare(
+      'INSERT INTO methods (method_id, name, flow, details_template) VALUES (?, ?, ?, ?)',
+    );
+  }
+
+  get(methodId: number): MethodRecord | undefined {
+    if (!this.cache) this.cache = new Map(this.list().map((m) => [m.methodId, m]));
+    return this.cache.get(methodId) ?? (this.byId.get(methodId) && toRecord(this.byId.get(methodId)!));
+  }
+
+  list(): MethodRecord[] {
+    return this.all.all().map(toRecord);
+  }
+
+  insert(m: MethodRecord): void {
+    this.insertStmt.run(m.methodId, m.name, m.flow, m.detailsTemplate === null ? null : JSON.stringify(m.detailsTemplate));
+    this.cache = null;
+  }
+
+  invalidate(): void {
+    this.cache = null;
+  }
+}

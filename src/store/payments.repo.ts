@@ -1,0 +1,254 @@
+// Payments: insert, read (always scoped to the owning site), update and list with filters.
+import type { Db } from './db';
+import type { Json, PaymentRecord, Surface } from './records';
+
+interface PaymentRow {
+  id: number;
+  surface: Surface;
+  owner_site_id: number;
+  site_id: number;
+  merchant_transaction_id: string;
+  originator_transaction_id: string | null;
+  amount: number;
+  currency: string;
+  captured_amount: number | null;
+  return_url: string | null;
+  description: string | null;
+  statement_descriptor: string | null;
+  method_id: number | null;
+  method_option_id: number | null;
+  skin_id: number | null;
+  client_ip: string | null;
+  token_lifetime: number | null;
+  token: string | null;
+  status_id: number;
+  created_at: number;
+  notification_at: number | null;
+  country: string | null;
+  customer: string | null;
+  billing_address: string | null;
+  shipping_address: string | null;
+  details: string | null;
+  card: string | null;
+  capture: number | null;
+  retry: number | null;
+  has_splits: number;
+  scenario: string | null;
+}
+
+const json = (s: string | null): Json | null => (s === null ? null : (JSON.parse(s) as Json));
+const text = (o: Json | null): string | null => (o === null ? null : JSON.stringify(o));
+const bool = (n: number | null): boolean | null => (n === null ? null : n !== 0);
+const bit = (b: boolean | null): number | null => (b === null ? null : b ? 1 : 0);
+
+function toRecord(r: PaymentRow): PaymentRecord {
+  return {
+    id: r.id,
+    surface: r.surface,
+    ownerSiteId: r.owner_site_id,
+    siteId: r.site_id,
+    merchantTransactionId: r.merchant_transaction_id,
+    originatorTransactionId: r.originator_transaction_id,
+    amount: BigInt(r.amount),
+    currency: r.currency,
+    capturedAmount: r.captured_amount === null ? null : BigInt(r.captured_amount),
+    returnUrl: r.return_url,
+    description: r.description,
+    statementDescriptor: r.statement_descriptor,
+    methodId: r.method_id,
+    methodOptionId: r.method_option_id,
+    skinId: r.skin_id,
+    clientIp: r.client_ip,
+    tokenLifetime: r.token_lifetime,
+    token: r.token,
+    statusId: r.status_id,
+    createdAt: r.created_at,
+    notificationAt: r.notification_at,
+    country: r.country,
+    customer: json(r.customer),
+    billingAddress: json(r.billing_address),
+    shippingAddress: json(r.shipping_address),
+    details: json(r.details),
+    card: json(r.card),
+    capture: bool(r.capture),
+    retry: bool(r.retry),
+    hasSplits: r.has_splits !== 0,
+    scenario: r.scenario,
+  };
+}
+
+function toRow(p: Omit<PaymentRecord, 'id'>): Omit<PaymentRow, 'id'> {
+  return {
+    surface: p.surface,
+    owner_site_id: p.ownerSiteId,
+    site_id: p.siteId,
+    merchant_transaction_id: p.merchantTransactionId,
+    originator_transaction_id: p.originatorTransactionId,
+    amount: Number(p.amount),
+    currency: p.currency,
+    captured_amount: p.capturedAmount === null ? null : Number(p.capturedAmount),
+    return_url: p.returnUrl,
+    description: p.description,
+    statement_descriptor: p.statementDescriptor,
+    method_id: p.methodId,
+    method_option_id: p.methodOptionId,
+    skin_id: p.skinId,
+    client_ip: p.clientIp,
+    token_lifetime: p.tokenLifetime,
+    token: p.token,
+    status_id: p.statusId,
+    created_at: p.createdAt,
+    notification_at: p.notificationAt,
+    country: p.country,
+    customer: text(p.customer),
+    billing_address: text(p.billingAddress),
+    shipping_address: text(p.shippingAddress),
+    details: text(p.details),
+    card: text(p.card),
+    capture: bit(p.capture),
+    retry: bit(p.retry),
+    has_splits: p.hasSplits ? 1 : 0,
+    scenario: p.scenario,
+  };
+}
+
+/** Filters of the payment lists. Every field is optional; amounts and dates are already parsed. */
+export interface PaymentFilter {
+  ownerSiteId: number;
+  surface: Surface;
+  startMs?: number;
+  endMs?: number;
+  methodId?: number;
+  statusId?: number;
+  currency?: string;
+  country?: string;
+  minimumAmount?: bigint;
+  maximumAmount?: bigint;
+  merchantTransactionId?: string;
+  /** The sandbox never sets MethodTransactionID, so filtering by it finds nothing. */
+  methodTransactionId?: string;
+  /** 1 = payments; 2 = recurring payments, which the sandbox does not have. */
+  typeId?: number;
+}
+
+export type SortBy = 'id' | 'merchanttransactionid' | 'inputdatetime' | 'amount';
+
+const SORT_COLUMNS: Record<SortBy, string> = {
+  id: 'id',
+  merchanttransactionid: 'merchant_transaction_id',
+  inputdatetime: 'created_at',
+  amount: 'amount',
+};
+
+export interface PageRequest {
+  sortBy: SortBy;
+  descending: boolean;
+  limit: number;
+  offset: number;
+}
+
+export class PaymentsRepo {
+  private readonly insertStmt;
+  private readonly byIdStmt;
+  private readonly byIdAnyStmt;
+  private readonly byTokenStmt;
+  private readonly mtidStmt;
+  private readonly statements = new Map<string, ReturnType<Db['prepare']>>();
+
+  constructor(private readonly db: Db) {
+    const cols = Object.keys(toRow({} as PaymentRecord));
+    this.insertStmt = db.prepare(
+      `INSERT INTO payments (${cols.join(', ')}) VALUES (${cols.map((c) => '@' + c).join(', ')}) RETURNING id`,
+    );
+    this.byIdStmt = db.prepare<[number, number, string], PaymentRow>(
+      'SELECT * FROM payments WHERE id = ? AND owner_site_id = ? AND surface = ?',
+    );
+    this.byIdAnyStmt = db.prepare<[number], PaymentRow>('SELECT * FROM payments WHERE id = ?');
+    this.byTokenStmt = db.prepare<[string], PaymentRow>('SELECT * FROM payments WHERE token = ?');
+    this.mtidStmt = db.prepare<[number, string, string], { id: number }>(
+      'SELECT id FROM payments WHERE owner_site_id = ? AND surface = ? AND merchant_transaction_id = ?',
+    );
+  }
+
+  insert(p: Omit<PaymentRecord, 'id'>): number {
+    return (this.insertStmt.get(toRow(p)) as { id: number }).id;
+  }
+
+  /** A payment as its owner sees it on one address; another site's payment is simply not there. */
+  get(id: number, ownerSiteId: number, surface: Surface): PaymentRecord | undefined {
+    const row = this.byIdStmt.get(id, ownerSiteId, surface);
+    return row && toRecord(row);
+  }
+
+  /** A payment by ID alone, for the sandbox's own control surface. */
+  getAny(id: number): PaymentRecord | undefined {
+    const row = this.byIdAnyStmt.get(id);
+    return row && toRecord(row);
+  }
+
+  byToken(token: string): PaymentRecord | undefined {
+    const row = this.byTokenStmt.get(token);
+    return row && toRecord(row);
+  }
+
+  merchantTransactionIdTaken(ownerSiteId: number, surface: Surface, mtid: string): boolean {
+    return this.mtidStmt.get(ownerSiteId, surface, mtid) !== undefined;
+  }
+
+  /** Writes the changed fields of a payment. */
+  update(id: number, changes: Partial<Omit<PaymentRecord, 'id'>>): void {
+    const row = toRow({ ...({} as PaymentRecord), ...changes }) as Record<string, unknown>;
+    const keys = Object.keys(changes).map((k) => camelToSnake(k));
+    const sql = `UPDATE payments SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE id = @id`;
+    const params: Record<string, unknown> = { id };
+    for (const k of keys) params[k] = row[k];
+    this.prepared(sql).run(params);
+  }
+
+  list(filter: PaymentFilter, page: PageRequest): { total: number; items: PaymentRecord[] } {
+    const where: string[] = ['owner_site_id = @ownerSiteId', 'surface = @surface'];
+    const params: Record<string, unknown> = { ownerSiteId: filter.ownerSiteId, surface: filter.surface };
+    const add = (clause: string, name: string, value: unknown) => {
+      where.push(clause);
+      params[name] = value;
+    };
+    if (filter.startMs !== undefined) add('created_at >= @startMs', 'startMs', filter.startMs);
+    if (filter.endMs !== undefined) add('created_at <= @endMs', 'endMs', filter.endMs);
+    if (filter.methodId !== undefined) add('method_id = @methodId', 'methodId', filter.methodId);
+    if (filter.statusId !== undefined) add('status_id = @statusId', 'statusId', filter.statusId);
+    if (filter.currency !== undefined) add('currency = @currency', 'currency', filter.currency);
+    if (filter.country !== undefined) add('country = @country', 'country', filter.country);
+    if (filter.minimumAmount !== undefined) add('amount >= @minimumAmount', 'minimumAmount', Number(filter.minimumAmount));
+    if (filter.maximumAmount !== undefined) add('amount <= @maximumAmount', 'maximumAmount', Number(filter.maximumAmount));
+    if (filter.merchantTransactionId !== undefined) {
+      add('merchant_transaction_id = @mtid', 'mtid', filter.merchantTransactionId);
+    }
+    if (filter.methodTransactionId !== undefined || (filter.typeId !== undefined && filter.typeId !== 1)) {
+      where.push('0');
+    }
+    const whereSql = where.join(' AND ');
+    const total = (this.prepared(`SELECT count(*) AS n FROM payments WHERE ${whereSql}`).get(params) as { n: number }).n;
+    const dir = page.descending ? 'DESC' : 'ASC';
+    const col = SORT_COLUMNS[page.sortBy];
+    const order = col === 'id' ? `id ${dir}` : `${col} ${dir}, id ${dir}`;
+    const rows = this.prepared(
+      `SELECT * FROM payments WHERE ${whereSql} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
+    ).all({ ...params, limit: page.limit, offset: page.offset }) as PaymentRow[];
+    return { total, items: rows.map(toRecord) };
+  }
+
+  // Filter combinations are few: each distinct SQL text is prepared once and reused.
+  private prepared(sql: string) {
+    let stmt = this.statements.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      this.statements.set(sql, stmt);
+    }
+    return stmt;
+  }
+}
+
+function camelToSnake(key: string): string {
+  const special: Record<string, string> = { hasSplits: 'has_splits', notificationAt: 'notification_at' };
+  return special[key] ?? key.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase());
+}

@@ -1,0 +1,92 @@
+// The records the store hands out: camelCase mirrors of the rows, amounts as bigint.
+import type { Flow } from '../domain/flows';
+
+export type Surface = 'api' | 'card';
+
+export interface SiteRecord {
+  siteId: number;
+  apiKey: string | null;
+  name: string;
+  marketplaceSiteId: number | null;
+  notificationUrl: string | null;
+  defaultScenario: string | null;
+}
+
+export interface MethodRecord {
+  methodId: number;
+  name: string;
+  flow: Flow;
+  detailsTemplate: Record<string, unknown> | null;
+}
+
+export type Json = Record<string, unknown>;
+
+export interface PaymentRecord {
+  id: number;
+  surface: Surface;
+  ownerSiteId: number;
+  siteId: number;
+  merchantTransactionId: string;
+  originatorTransactionId: string | null;
+  amount: bigint;
+  currency: string;
+  capturedAmount: bigint | null;
+  returnUrl: string | null;
+  description: string | null;
+  statementDescriptor: string | null;
+  methodId: number | null;
+  methodOptionId: number | null;
+  skinId: number | null;
+  clientIp: string | null;
+  tokenLifetime: number | null;
+  token: string | null;
+  statusId: number;
+  createdAt: number;
+  notificationAt: number | null;
+  country: string | null;
+  customer: Json | null;
+  billingAddress: Json | null;
+  shippingAddress: Json | null;
+  details: Json | null;
+  card: Json | null;
+  capture: boolean | null;
+  retry: boolean | null;
+  hasSplits: boolean;
+  scenario: string | null;
+}
+
+export interface SplitRecord {
+  id: number;
+  paymentId: number;
+  siteId: number;
+  merchantTransactionId: string;
+  originatorTransactionId: string | null;
+  amount: bigint;
+  capturedAmount: bigint | null;
+  statusId: number;
+  createdAt: number;
+}
+
+export interface RefundRecord {
+  id: number;
+  paymentId: number;
+  splitId: number;
+  siteId: number;
+  merchantTransactionId: string;
+  originatorTransactionId: string | null;
+  amount: bigint;
+  currency: string;
+  description: string;
+  typeId: number;
+  statusId: number;
+  createdAt: number;
+}
+
+export interface HistoryRecord {
+  id: number;
+  paymentId: number;
+  refundId: number | null;
+  statusId: number;
+  at: number;
+  cause: string;
+}

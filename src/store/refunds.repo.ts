@@ -1,0 +1,89 @@
+// Refunds of splits.
+import type { Db } from './db';
+import type { RefundRecord } from './records';
+
+interface RefundRow {
+  id: number;
+  payment_id: number;
+  split_id: number;
+  site_id: number;
+  merchant_transaction_id: string;
+  originator_transaction_id: string | null;
+  amount: number;
+  currency: string;
+  description: string;
+  type_id: number;
+  status_id: number;
+  created_at: number;
+}
+
+const toRecord = (r: RefundRow): RefundRecord => ({
+  id: r.id,
+  paymentId: r.payment_id,
+  splitId: r.split_id,
+  siteId: r.site_id,
+  merchantTransactionId: r.merchant_transaction_id,
+  originatorTransactionId: r.originator_transaction_id,
+  amount: BigInt(r.amount),
+  currency: r.currency,
+  description: r.description,
+  typeId: r.type_id,
+  statusId: r.status_id,
+  createdAt: r.created_at,
+});
+
+export class RefundsRepo {
+  private readonly insertStmt;
+  private readonly byIdStmt;
+  private readonly ofPaymentStmt;
+  private readonly countStmt;
+  private readonly refundedStmt;
+  private readonly setStatusStmt;
+  private readonly setMtidStmt;
+
+  constructor(db: Db) {
+    this.insertStmt = db.prepare(
+      `INSERT INTO refunds (payment_id, split_id, site_id, merchant_transaction_id, originator_transaction_id, amount, currency, description, type_id, status_id, created_at)
+       VALUES (@paymentId, @splitId, @siteId, @merchantTransactionId, @originatorTransactionId, @amount, @currency, @description, @typeId, @statusId, @createdAt)
+       RETURNING id`,
+    );
+    this.byIdStmt = db.prepare<[number], RefundRow>('SELECT * FROM refunds WHERE id = ?');
+    this.ofPaymentStmt = db.prepare<[number], RefundRow>('SELECT * FROM refunds WHERE payment_id = ? ORDER BY id');
+    this.countStmt = db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM refunds WHERE payment_id = ?');
+    // Failed refunds gave nothing back, so they do not count against what is refundable.
+    this.refundedStmt = db.prepare<[number], { total: number }>(
+      'SELECT coalesce(sum(amount), 0) AS total FROM refunds WHERE split_id = ? AND status_id != 4',
+    );
+    this.setStatusStmt = db.prepare('UPDATE refunds SET status_id = ? WHERE id = ?');
+    this.setMtidStmt = db.prepare('UPDATE refunds SET merchant_transaction_id = ? WHERE id = ?');
+  }
+
+  insert(r: Omit<RefundRecord, 'id'>): number {
+    return (this.insertStmt.get({ ...r, amount: Number(r.amount) }) as { id: number }).id;
+  }
+
+  get(id: number): RefundRecord | undefined {
+    const row = this.byIdStmt.get(id);
+    return row && toRecord(row);
+  }
+
+  ofPayment(paymentId: number): RefundRecord[] {
+    return this.ofPaymentStmt.all(paymentId).map(toRecord);
+  }
+
+  existForPayment(paymentId: number): boolean {
+    return this.countStmt.get(paymentId)!.n > 0;
+  }
+
+  refundedOnSplit(splitId: number): bigint {
+    return BigInt(this.refundedStmt.get(splitId)!.total);
+  }
+
+  setStatus(id: number, statusId: number): void {
+    this.setStatusStmt.run(statusId, id);
+  }
+
+  setMerchantTransactionId(id: number, mtid: string): void {
+    this.setMtidStmt.run(mtid, id);
+  }
+}

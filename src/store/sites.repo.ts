@@ -1,0 +1,67 @@
+// Sites (merchant accounts): marketplaces, their linked split sites, and plain sites.
+import type { Db } from './db';
+import type { SiteRecord } from './records';
+
+interface SiteRow {
+  site_id: number;
+  api_key: string | null;
+  name: string;
+  marketplace_site_id: number | null;
+  notification_url: string | null;
+  default_scenario: string | null;
+}
+
+const toRecord = (r: SiteRow): SiteRecord => ({
+  siteId: r.site_id,
+  apiKey: r.api_key,
+  name: r.name,
+  marketplaceSiteId: r.marketplace_site_id,
+  notificationUrl: r.notification_url,
+  defaultScenario: r.default_scenario,
+});
+
+export class SitesRepo {
+  private readonly byId;
+  private readonly all;
+  private readonly linked;
+  private readonly insertStmt;
+  private readonly setUrl;
+  private readonly setScenario;
+
+  constructor(db: Db) {
+    this.byId = db.prepare<[number], SiteRow>('SELECT * FROM sites WHERE site_id = ?');
+    this.all = db.prepare<[], SiteRow>('SELECT * FROM sites ORDER BY site_id');
+    this.linked = db.prepare<[number], SiteRow>('SELECT * FROM sites WHERE marketplace_site_id = ? ORDER BY site_id');
+    this.insertStmt = db.prepare(
+      `INSERT INTO sites (site_id, api_key, name, marketplace_site_id, notification_url, default_scenario)
+       VALUES (@siteId, @apiKey, @name, @marketplaceSiteId, @notificationUrl, @defaultScenario)`,
+    );
+    this.setUrl = db.prepare('UPDATE sites SET notification_url = ? WHERE site_id = ?');
+    this.setScenario = db.prepare('UPDATE sites SET default_scenario = ? WHERE site_id = ?');
+  }
+
+  get(siteId: number): SiteRecord | undefined {
+    const row = this.byId.get(siteId);
+    return row && toRecord(row);
+  }
+
+  list(): SiteRecord[] {
+    return this.all.all().map(toRecord);
+  }
+
+  linkedTo(marketplaceSiteId: number): SiteRecord[] {
+    return this.linked.all(marketplaceSiteId).map(toRecord);
+  }
+
+  insert(site: SiteRecord): void {
+    this.insertStmt.run(site);
+  }
+
+  setNotificationUrl(siteId: number, url: string | null): void {
+    this.setUrl.run(url, siteId);
+  }
+
+  setDefaultScenario(siteId: number, scenario: string | null): void {
+    this.setScenario.run(scenario, siteId);
+  }
+}

@@ -1,0 +1,49 @@
+// The store: the repositories over one database, and the one way to run a transaction.
+import { type Db, openDatabase } from './db';
+import { CountersRepo } from './counters.repo';
+import { HistoryRepo } from './history.repo';
+import { MethodsRepo } from './methods.repo';
+import { PaymentsRepo } from './payments.repo';
+import { RefundsRepo } from './refunds.repo';
+import { SitesRepo } from './sites.repo';
+import { SplitsRepo } from './splits.repo';
+
+export class Store {
+  readonly sites: SitesRepo;
+  readonly methods: MethodsRepo;
+  readonly payments: PaymentsRepo;
+  readonly splits: SplitsRepo;
+  readonly refunds: RefundsRepo;
+  readonly history: HistoryRepo;
+  readonly counters: CountersRepo;
+
+  constructor(readonly db: Db) {
+    this.sites = new SitesRepo(db);
+    this.methods = new MethodsRepo(db);
+    this.payments = new PaymentsRepo(db);
+    this.splits = new SplitsRepo(db);
+    this.refunds = new RefundsRepo(db);
+    this.history = new HistoryRepo(db);
+    this.counters = new CountersRepo(db);
+  }
+
+  static open(file: string): Store {
+    return new Store(openDatabase(file));
+  }
+
+  /**
+   * Runs `fn` as one IMMEDIATE transaction: it all happens or, if `fn` throws, none of it.
+   * Immediate, so that two processes on one file serialise their writes instead of failing late.
+   */
+  tx<T>(fn: () => T): T {
+    return this.db.transaction(fn).immediate();
+  }
+
+  isEmpty(): boolean {
+    return (this.db.prepare('SELECT count(*) AS n FROM sites').get() as { n: number }).n === 0;
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}

@@ -1,0 +1,195 @@
+// The wire format: the only place where payment, split, refund and list JSON is made.
+// Every key present, nulls where empty, amounts as digit strings, 14-digit UTC timestamps.
+import { formatAmount } from '../domain/money';
+import { statusInfo } from '../domain/statuses';
+import { formatTimestamp } from '../domain/time';
+import type { Json, PaymentRecord, RefundRecord, SplitRecord } from '../store/records';
+
+export interface PaymentView {
+  payment: PaymentRecord;
+  splits: SplitRecord[];
+}
+
+export interface WireOptions {
+  /** The API address, for RedirectURL. */
+  baseUrl: string;
+}
+
+const status = (id: number) => ({ ID: id, Info: statusInfo(id), Reasons: null });
+const ts = (ms: number | null) => (ms === null ? null : formatTimestamp(ms));
+
+const CUSTOMER_KEYS = [
+  'MerchantCustomerID',
+  'Email',
+  'FirstName',
+  'LastName',
+  'Gender',
+  'SocialSecurityNumber',
+  'Phone',
+  'Company',
+  'DateOfBirth',
+] as const;
+const ADDRESS_KEYS = ['City', 'ZipCode', 'State', 'Street', 'StreetNumber', 'HouseNumber', 'HouseExtension', 'Country'] as const;
+
+/** A stored customer or address with every key present; `ID` first where it has one. */
+export function completeObject(input: Json | null, keys: readonly string[], id?: number): Json | null {
+  if (input === null) return null;
+  const out: Json = id === undefined ? {} : { ID: id };
+  for (const k of keys) out[k] = input[k] ?? null;
+  return out;
+}
+export const completeCustomer = (c: Json | null, id: number) => completeObject(c, CUSTOMER_KEYS, id);
+export const completeAddress = (a: Json | null, id?: number) => completeObject(a, ADDRESS_KEYS, id);
+
+/** Fidelity: the RedirectURL format of the real hosted page, `/Home?PaymentToken=<32 hex>.<ID>`. */
+export function redirectUrl(baseUrl: string, p: PaymentRecord): string | null {
+  return p.token === null ? null : `${baseUrl}/Home?PaymentToken=${p.token}.${p.id}`;
+}
+
+export function splitToWire(s: SplitRecord, currency: string) {
+  return {
+    ID: s.id,
+    PaymentID: s.paymentId,
+    SiteID: s.siteId,
+    MerchantTransactionID: s.merchantTransactionId,
+    OriginatorTransactionID: s.originatorTransactionId,
+    Created: formatTimestamp(s.createdAt),
+    Amount: formatAmount(s.amount),
+    Currency: currency,
+    // Fidelity: "" (not null) when nothing was captured on the split itself (spec 2.2).
+    CapturedAmount: s.capturedAmount === null ? '' : formatAmount(s.capturedAmount),
+    StateDetails: status(s.statusId),
+  };
+}
+
+function paymentFields(p: PaymentRecord, o: WireOptions, reduced: boolean) {
+  return {
+    ID: p.id,
+    SkinID: p.skinId,
+    ClientIP: p.clientIp,
+    Created: formatTimestamp(p.createdAt),
+    MerchantTransactionID: p.merchantTransactionId,
+    OriginatorTransactionID: p.originatorTransactionId,
+    Amount: formatAmount(p.amount),
+    Currency: p.currency,
+    CapturedAmount: p.capturedAmount === null ? null : formatAmount(p.capturedAmount),
+    ReturnURL: p.returnUrl,
+    Description: p.description,
+    MethodID: p.methodId,
+    MethodOptionID: p.methodOptionId,
+    IncludeMethodIDs: null,
+    ExcludeMethodIDs: null,
+    PrioritizeMethodIDs: null,
+    SiteID: p.siteId,
+    NotificationDateTime: ts(p.notificationAt),
+    // List items carry reduced detail, as the real list does.
+    Customer: reduced ? null : p.customer,
+    BillingAddress: reduced ? null : p.billingAddress,
+    ShippingAddress: reduced ? null : p.shippingAddress,
+    Articles: null,
+    Details: reduced ? null : p.details,
+    ReferenceDetails: null,
+    CustomParameters: null,
+    PreapprovalID: null,
+    Status: status(p.statusId),
+  };
+}
+
+function paymentTail(p: PaymentRecord, o: WireOptions) {
+  return {
+    MethodTransactionID: null,
+    TokenLifetime: p.tokenLifetime,
+    Capture: null,
+    PreapprovalDetails: null,
+    RedirectURL: redirectUrl(o.baseUrl, p),
+  };
+}
+
+/** A payment (spec 2.1). `splits` overrides which splits are shown (the one-split capture shows one). */
+export function paymentToWire(view: PaymentView, o: WireOptions, splits: SplitRecord[] = view.splits) {
+  const p = view.payment;
+  const body: Record<string, unknown> = { ...paymentFields(p, o, false), Fraud: null, ...paymentTail(p, o) };
+  if (p.hasSplits) body.Splits = splits.map((s) => splitToWire(s, p.currency));
+  return body;
+}
+
+/** A list item (spec 2.8): the payment without Fraud and Splits. */
+export function listItemToWire(p: PaymentRecord, o: WireOptions) {
+  return { ...paymentFields(p, o, true), ...paymentTail(p, o) };
+}
+
+export function refundToWire(r: RefundRecord) {
+  return {
+    ID: r.id,
+    Created: formatTimestamp(r.createdAt),
+    MerchantTransactionID: r.merchantTransactionId,
+    OriginatorTransactionID: r.originatorTransactionId,
+    InitialPaymentID: r.paymentId,
+    Amount: formatAmount(r.amount),
+    Currency: r.currency,
+    Description: r.description,
+    TypeID: r.typeId,
+    SiteID: r.siteId,
+    Details: null,
+    Customer: null,
+    BillingAddress: null,
+    BankAddress: null,
+    Articles: null,
+    Status: status(r.statusId),
+    SplitID: r.splitId,
+  };
+}
+
+/** A card payment (spec 2.9). Fidelity: CapturedAmount is a JSON number here, Reasons an empty array. */
+export function cardPaymentToWire(p: PaymentRecord) {
+  return {
+    ID: p.id,
+    ClientIP: p.clientIp,
+    SkinID: p.skinId,
+    Created: formatTimestamp(p.createdAt),
+    MerchantTransactionID: p.merchantTransactionId,
+    OriginatorTransactionID: p.originatorTransactionId,
+    Amount: formatAmount(p.amount),
+    Currency: p.currency,
+    CapturedAmount: Number(p.capturedAmount ?? 0n),
+    ReturnURL: p.returnUrl,
+    Description: p.description,
+    StatementDescriptor: p.statementDescriptor,
+    MethodID: p.methodId ?? 6,
+    MethodOptionID: p.methodOptionId,
+    SiteID: p.siteId,
+    NotificationDateTime: ts(p.notificationAt),
+    Customer: p.customer,
+    BillingAddress: p.billingAddress,
+    ShippingAddress: p.shippingAddress,
+    Articles: null,
+    Card: p.card,
+    CreditCardToken: null,
+    Status: { ID: p.statusId, Info: statusInfo(p.statusId), Reasons: [] },
+    MethodTransactionID: null,
+    PaymentTokenLifetime: p.tokenLifetime,
+    Capture: p.capture,
+    Retry: p.retry,
+    RedirectURL: null,
+    '3DSecure': null,
+  };
+}
+
+export interface ListPage<T> {
+  items: T[];
+  total: number;
+  pageIndex: number;
+  pageSize: number;
+}
+
+/** The list envelope (spec 2.10). */
+export function listToWire<T>(page: ListPage<T>) {
+  return {
+    Payments: page.items,
+    Count: page.items.length,
+    TotalPages: Math.ceil(page.total / page.pageSize),
+    TotalCount: page.total,
+    PageIndex: page.pageIndex,
+    PageSize: page.pageSize,
+  };
+}
