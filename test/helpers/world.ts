@@ -1,0 +1,130 @@
+// A fresh sandbox world for each test: in-memory database, manual clock, seeded ids, both apps.
+import request from 'supertest';
+import type { Express } from 'express';
+import { DEFAULT_CONFIG, type Config } from '../../src/config';
+import { createApp } from '../../src/http/app';
+import type { HttpContext } from '../../src/http/pipeline';
+import { createServices } from '../../src/main';
+import { ManualClock } from '../../src/scheduler/clock';
+import type { ServiceContext } from '../../src/services/context';
+import { Store } from '../../src/store/store';
+import type { Schema } from '../../src/schemas/common';
+import { compile } from '../../src/schemas/validator';
+
+export const MARKETPLACE = { SiteID: 30201, APIKey: '5uLXr4Lg+Xb7/3kq8eA2Wd9pN1cQyZ0tM6oVhJfRsE=' };
+export const PLAIN = { SiteID: 30300, APIKey: 'P1ainSh0p+Key/For=Sandbox' };
+export const LINKED = [30202, 30203, 30204] as const;
+/** 2026-01-15 10:00:00 UTC: every test starts at this sandbox time. */
+export const START = Date.UTC(2026, 0, 15, 10, 0, 0);
+export const START_STAMP = '20260115100000';
+
+export function basic(siteId: number, apiKey: string): string {
+  return 'Basic ' + Buffer.from(`${siteId}:${apiKey}`, 'utf8').toString('base64');
+}
+
+export interface World {
+  store: Store;
+  services: ServiceContext;
+  clock: ManualClock;
+  ctx: HttpContext;
+  api: Express;
+  card: Express;
+  auth: string;
+  close(): void;
+}
+
+export function makeWorld(overrides: Partial<Config> = {}, store: Store = Store.open(':memory:')): World {
+  const config: Config = { ...DEFAULT_CONFIG, manualClockStart: START, seed: 42, quiet: true, ...overrides };
+  const services = createServices(config, store);
+  const ctx: HttpContext = {
+    services,
+    urls: { baseUrl: 'http://sandbox.test', cardBaseUrl: 'http://card.sandbox.test' },
+    log: () => {},
+  };
+  return {
+    store,
+    services,
+    clock: services.clock as ManualClock,
+    ctx,
+    api: createApp(ctx, 'api'),
+    card: createApp(ctx, 'card'),
+    auth: basic(MARKETPLACE.SiteID, MARKETPLACE.APIKey),
+    close: () => store.close(),
+  };
+}
+
+/** A create-payment body with three splits (600 + 300 + 100 of 1000 EUR, two-step PayPal). */
+export function paymentBody(overrides: Record<string, unknown> = {}) {
+  return {
+    Payment: {
+      MerchantTransactionID: `order-${Math.random().toString(36).slice(2, 10)}`,
+      Amount: '1000',
+      Currency: 'EUR',
+      MethodID: 42,
+      ReturnURL: 'https://shop.example/return',
+      TokenLifetime: 10,
+      Customer: { Email: 'payer@example.com', FirstName: 'Ada', LastName: 'Lovelace' },
+      BillingAddress: { Country: 'NL' },
+      Splits: [
+        { SiteID: 30202, Amount: '600', MerchantTransactionID: 'split-1' },
+        { SiteID: 30203, Amount: '300', MerchantTransactionID: 'split-2' },
+        { SiteID: 30204, Amount: '100', MerchantTransactionID: 'split-3', OriginatorTransactionID: 'orig-3' },
+      ],
+      ...overrides,
+    },
+  };
+}
+
+export async function createPayment(w: World, overrides: Record<string, unknown> = {}) {
+  const res = await request(w.api).post('/v1/payments').set('Authorization', w.auth).send(paymentBody(overrides));
+  if (res.status !== 201) throw new Error(`create failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.Payment as WirePayment;
+}
+
+export async function event(w: World, id: number, name: string) {
+  const res = await request(w.api).post(`/_sandbox/payments/${id}/events`).send({ Event: name });
+  if (res.status !== 200) throw new Error(`event ${name} failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.Payment as WirePayment;
+}
+
+/** An Authorized two-step payment with three splits. */
+export async function authorizedPayment(w: World, overrides: Record<string, unknown> = {}) {
+  const p = await createPayment(w, overrides);
+  return event(w, p.ID, 'authorize');
+}
+
+export interface WireSplit {
+  ID: number;
+  PaymentID: number;
+  SiteID: number;
+  Amount: string;
+  CapturedAmount: string;
+  StateDetails: { ID: number; Info: string; Reasons: unknown };
+  [k: string]: unknown;
+}
+
+export interface WirePayment {
+  ID: number;
+  Amount: string;
+  CapturedAmount: string | null;
+  Status: { ID: number; Info: string; Reasons: unknown };
+  Splits: WireSplit[];
+  RedirectURL: string | null;
+  TokenLifetime: number | null;
+  [k: string]: unknown;
+}
+
+/** Asserts that `body` matches a response schema exactly (every key, no other, right types). */
+export function expectSchema(schema: Schema, body: unknown): void {
+  const fn = compile(schema);
+  const ok = fn(body);
+  if (!ok) throw new Error(`response does not match its schema: ${JSON.stringify(fn.errors, null, 1)}\n${JSON.stringify(body)}`);
+}
+
+/** A byte-exact picture of every table, to prove that a request changed nothing. */
+export function snapshot(store: Store): string {
+  const tables = store.db
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+    .all() as { name: string }[];
+  return JSON.stringify(tables.map((t) => [t.name, store.db.prepare(`SELECT * FROM "${t.name}"`).all()]));
+}
