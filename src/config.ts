@@ -1,5 +1,6 @@
 // One Config type with its documented defaults.
 import { DEFAULT_FIXTURES_DIR } from './fixtures';
+import { DEFAULT_RETRY, type RetryPolicy } from './notifications/backoff';
 
 export interface Config {
   /** API listener port (0 picks a free one). */
@@ -16,9 +17,19 @@ export interface Config {
   /** Public base URLs, when the sandbox is reached through another address than it listens on. */
   publicUrl?: string;
   publicCardUrl?: string;
-  /** Epoch ms the manual clock starts at; undefined for the real clock. */
-  manualClockStart?: number;
+  /** 'real': steps fire at their real time; 'manual': time moves only by clock advance. */
+  clock: 'real' | 'manual';
+  /** Epoch ms the manual clock starts at (default: the real time at start). */
+  startTime?: number;
   seed?: number;
+  /** Scenario of payments that nothing else chooses one for (`start --scenario`). */
+  scenario?: string;
+  /** Folders of the user's own scenarios, loaded after the shipped ones. */
+  scenarioDirs: string[];
+  /** Notification URL of merchants without one of their own. */
+  notifyUrl?: string;
+  notifyTimeoutMs: number;
+  retry: RetryPolicy;
   quiet: boolean;
 }
 
@@ -30,5 +41,9 @@ export const DEFAULT_CONFIG: Config = {
   fixtures: DEFAULT_FIXTURES_DIR,
   pageSize: 10,
   cancelOpen: true,
+  clock: 'real',
+  scenarioDirs: [],
+  notifyTimeoutMs: 30_000,
+  retry: DEFAULT_RETRY,
   quiet: false,
 };

@@ -1,5 +1,6 @@
 // Parsing of CLI option values, with messages a person can act on.
 import { InvalidArgumentError } from 'commander';
+import { parseDuration } from '../scenarios/scenario';
 
 export function port(value: string): number {
   const n = Number(value);
@@ -13,4 +14,32 @@ export function positiveInt(max: number) {
     if (!/^[0-9]+$/.test(value) || n < 1 || n > max) throw new InvalidArgumentError(`expected a whole number from 1 to ${max}`);
     return n;
   };
+}
+
+export function duration(value: string): number {
+  const ms = /^[0-9]+$/.test(value) ? Number(value) : parseDuration(value);
+  if (ms === null) throw new InvalidArgumentError('expected a duration such as 30s, 500ms or 2m (a bare number is milliseconds)');
+  return ms;
+}
+
+export function httpUrl(value: string): string {
+  if (!/^https?:\/\/\S+$/.test(value)) throw new InvalidArgumentError('expected an http:// or https:// URL');
+  return value;
+}
+
+export function clockMode(value: string): 'real' | 'manual' {
+  if (value !== 'real' && value !== 'manual') throw new InvalidArgumentError('expected real or manual');
+  return value;
+}
+
+/** A start time: 14 digits (yyyyMMddHHmmss, UTC) or an ISO 8601 date-time. */
+export function startTime(value: string): number {
+  const m = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/.exec(value);
+  const ms = m ? Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!) : Date.parse(value);
+  if (!Number.isFinite(ms)) throw new InvalidArgumentError('expected yyyyMMddHHmmss (UTC) or an ISO 8601 date-time');
+  return ms;
+}
+
+export function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
 }

@@ -1,5 +1,6 @@
 // The commander program: one file per command.
 import { Command } from 'commander';
+import { registerScenarios } from './scenarios.command';
 import { registerStart } from './start.command';
 
 export function buildProgram(): Command {
@@ -7,6 +8,7 @@ export function buildProgram(): Command {
     .description('A stateful sandbox of the marketplace split-payments REST API')
     .version(require('../../package.json').version as string);
   registerStart(program);
+  registerScenarios(program);
   return program;
 }
 

@@ -3,6 +3,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { HttpError, Rejection } from '../errors/errors';
 import { reason } from '../errors/reasons';
 import { MalformedJson, parseJsonBody } from '../schemas/json-body';
+import type { Scheduler } from '../scheduler/scheduler';
 import type { ServiceContext } from '../services/context';
 import { ListRejected } from '../services/list.service';
 import type { WireOptions } from '../wire/serializers';
@@ -18,6 +19,8 @@ export interface HttpContext {
   /** The addresses, known once both listeners are up. */
   urls: { baseUrl: string; cardBaseUrl: string };
   log: (line: string) => void;
+  /** Time and notifications; absent in worlds where payments move only by events. */
+  scheduler?: Scheduler;
 }
 
 export const wireOf = (ctx: HttpContext): WireOptions => ({ baseUrl: ctx.urls.baseUrl });
@@ -38,6 +41,20 @@ export function route(ctx: HttpContext, kind: Envelope, handler: (req: Request, 
       send(res, reply);
     } catch (e) {
       renderError(ctx, kind, e, body, res);
+    }
+  };
+}
+
+/** The same, for handlers that wait (clock advance, notification wait). */
+export function routeAsync(ctx: HttpContext, kind: Envelope, handler: (req: Request, body: unknown, res: Response) => Promise<Reply | null>): RequestHandler {
+  return async (req: Request, res: Response) => {
+    let body: unknown;
+    try {
+      body = jsonBody(req);
+      const reply = await handler(req, body, res);
+      if (reply && !res.headersSent && !res.destroyed) send(res, reply);
+    } catch (e) {
+      if (!res.headersSent) renderError(ctx, kind, e, body, res);
     }
   };
 }

@@ -197,13 +197,3 @@ export const createCardPaymentRequest: Schema = {
     },
   },
 };
-
-/** `POST /_sandbox/payments/{id}/events` (control API). */
-export const paymentEventRequest: Schema = {
-  type: 'object',
-  required: ['Event'],
-  additionalProperties: false,
-  properties: {
-    Event: { type: 'string', enum: ['authorize', 'succeed', 'fail', 'expire', 'cancel', 'settle'] },
-  },
-};

@@ -8,6 +8,7 @@ import type { PaymentView } from '../wire/serializers';
 import type { ServiceContext } from './context';
 import { loadPayment } from './lookup';
 import { movePayment } from './transition';
+import { trigger } from './triggers.service';
 
 /** `POST /v1/payments/{id}/cancel`: all splits follow; RedirectURL and TokenLifetime become null. */
 export function cancelPayment(ctx: ServiceContext, site: SiteRecord, rawId: string): PaymentView {
@@ -15,6 +16,8 @@ export function cancelPayment(ctx: ServiceContext, site: SiteRecord, rawId: stri
     const view = loadPayment(ctx, site, rawId);
     const allowed = canCancel(view.payment.statusId, ctx.settings.cancelOpen);
     if (!allowed.ok) throw new Rejection([reason(122, allowed.info)], view);
-    return movePayment(ctx, view, Status.Cancelled, 'cancel', { token: null, tokenLifetime: null });
+    const after = movePayment(ctx, view, Status.Cancelled, 'cancel', { token: null, tokenLifetime: null });
+    trigger(ctx, after.payment, { kind: 'action', action: 'cancel' });
+    return after;
   });
 }

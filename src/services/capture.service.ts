@@ -11,6 +11,7 @@ import type { PaymentView } from '../wire/serializers';
 import type { ServiceContext } from './context';
 import { findSplit, loadPayment } from './lookup';
 import { movePayment } from './transition';
+import { scenarioOf, trigger } from './triggers.service';
 
 interface CaptureBody {
   Payment?: { Splits?: { ID: number; Amount: number | string }[] } | null;
@@ -25,13 +26,15 @@ export function capturePayment(ctx: ServiceContext, site: SiteRecord, rawId: str
     const perSplit = (body as CaptureBody | undefined)?.Payment?.Splits;
     const allowed = canCapture(view.payment.statusId);
     if (!allowed.ok) throw new Rejection([reason(17, allowed.info)], view);
-    return perSplit ? captureSplits(ctx, view, perSplit) : captureFull(ctx, view);
+    const after = perSplit ? captureSplits(ctx, view, perSplit) : captureFull(ctx, view);
+    trigger(ctx, after.payment, { kind: 'action', action: 'capture' });
+    return after;
   });
 }
 
 function captureFull(ctx: ServiceContext, view: PaymentView): PaymentView {
   const method = view.payment.methodId === null ? undefined : ctx.store.methods.get(view.payment.methodId);
-  const next = fullCaptureStatus(method?.flow ?? null);
+  const next = fullCaptureStatus(scenarioOf(ctx, view.payment)?.captureRequested ? 'two-step-capture-requested' : (method?.flow ?? null));
   return movePayment(ctx, view, next, 'capture', { capturedAmount: view.payment.amount });
 }
 
@@ -85,6 +88,7 @@ export function captureSplit(
     }
     ctx.store.splits.setState(split.id, Status.PartiallyCaptured, amount);
     const after = movePayment(ctx, view, Status.PartiallyCaptured, `capture of split ${split.id}`, { capturedAmount: amount }, false);
+    trigger(ctx, after.payment, { kind: 'action', action: 'capture' });
     return { view: after, split: after.splits.find((s) => s.id === split.id)! };
   });
 }

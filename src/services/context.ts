@@ -1,5 +1,6 @@
 // What every service gets: the store, the clock, randomness and the settings that shape behaviour.
 import type { Ids } from '../ids';
+import type { ScenarioCatalogue } from '../scenarios/loader';
 import type { Clock } from '../scheduler/clock';
 import type { Store } from '../store/store';
 import type { ChangeSink } from './changes';
@@ -9,6 +10,8 @@ export interface ServiceSettings {
   cancelOpen: boolean;
   /** Page size of the lists when the request names none. */
   pageSize: number;
+  /** The scenario of payments that no header, magic amount or merchant default chooses one for. */
+  defaultScenario?: string | undefined;
 }
 
 export interface ServiceContext {
@@ -18,4 +21,8 @@ export interface ServiceContext {
   settings: ServiceSettings;
   /** Where status changes go besides the history (the notification outbox), when there is one. */
   changes?: ChangeSink;
+  /** The scenarios payments can follow; without it payments move only by events. */
+  scenarios?: ScenarioCatalogue;
+  /** Told when something was scheduled, so a real-time scheduler can re-arm its timer. */
+  wake?: () => void;
 }

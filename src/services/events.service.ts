@@ -18,39 +18,29 @@ export class EventRefused extends HttpError {
 }
 
 /** Applies `event` to payment `id` (any site's: the control API and scenarios speak for the provider). */
-export function applyPaymentEvent(ctx: ServiceContext, rawId: string | number, event: PaymentEvent, cause = `event ${event}`): PaymentView {
+/**
+ * `scenario` events come from the payment's own scenario, which decides its story whatever the
+ * method's flow; events from the control API follow the method's flow.
+ */
+export function applyPaymentEvent(
+  ctx: ServiceContext,
+  rawId: string | number,
+  event: PaymentEvent,
+  opts: { cause?: string; scenario?: boolean } = {},
+): PaymentView {
   return ctx.store.tx(() => {
     const id = typeof rawId === 'number' ? rawId : parseId(rawId);
     const payment = id === null ? undefined : ctx.store.payments.getAny(id);
     if (!payment) throw notFound('Payment');
     const view = reload(ctx, payment.id);
     const method = payment.methodId === null ? undefined : ctx.store.methods.get(payment.methodId);
-    const decision = applyEvent(event, payment.statusId, method?.flow ?? null);
+    const decision = applyEvent(event, payment.statusId, opts.scenario ? null : (method?.flow ?? null));
     if (!decision.ok) throw new EventRefused(`Event ${event} refused for payment ${payment.id}: ${decision.info}`, decision.code);
     const extra: Partial<PaymentRecord> = {};
-    if (decision.value === Status.Success && method?.detailsTemplate) extra.details = fillDetails(method.detailsTemplate, payment);
     if (decision.value === Status.Cancelled || decision.value === Status.Expired) {
       extra.token = null;
       extra.tokenLifetime = null;
     }
-    return movePayment(ctx, view, decision.value, cause, extra);
+    return movePayment(ctx, view, decision.value, opts.cause ?? `event ${event}`, extra);
   });
 }
-
-/** The method's Details template with every key of spec 2.6 present; `{Amount}`, `{Currency}`, `{ID}` filled in. */
-function fillDetails(template: Record<string, unknown>, p: PaymentRecord): Record<string, unknown> {
-  const fill = (v: unknown) =>
-    typeof v === 'string'
-      ? v.replace('{Amount}', String(p.amount)).replace('{Currency}', p.currency).replace('{ID}', String(p.id))
-      : v;
-  const out: Record<string, unknown> = {};
-  for (const key of DETAILS_ORDER) out[key] = key in template ? fill(template[key]) : null;
-  return out;
-}
-
-const DETAILS_ORDER = [
-  'AccountNumber', 'AccountHolder', 'IBAN', 'BIC', 'PrepaidCard', 'PrepaidCardPIN', 'SerialNumbers', 'Wallet',
-  'ReferenceNumber', 'PayerCountry', 'PayerEmail', 'PayerPhone', 'BankCode', 'BankName', 'BankSortCode',
-  'SocialSecurityNumber', 'BillingCycleStart', 'BillingCycleEnd', 'UnsubscribeInstructions', 'CustomerLoginID',
-  'PaidAmount', 'PaidCurrency', 'ProviderExchangeRate', 'PayerBankAccountID', 'PayerID',
-];

@@ -1,4 +1,5 @@
 // Merchants as the control API shows them: top-level sites with their linked sites and credentials.
+import { HttpError, notFound } from '../errors/errors';
 import type { ServiceContext } from './context';
 
 export interface MerchantView {
@@ -22,4 +23,22 @@ export function listMerchants(ctx: ServiceContext): MerchantView[] {
       NotificationURL: s.notificationUrl,
       DefaultScenario: s.defaultScenario,
     }));
+}
+
+/** Sets a merchant's notification URL and default scenario (control API and dashboard). */
+export function updateMerchant(
+  ctx: ServiceContext,
+  siteId: number,
+  patch: { NotificationURL?: string | null; DefaultScenario?: string | null },
+): MerchantView {
+  return ctx.store.tx(() => {
+    const site = ctx.store.sites.get(siteId);
+    if (!site || site.marketplaceSiteId !== null || site.apiKey === null) throw notFound('Merchant');
+    if (patch.DefaultScenario !== undefined && patch.DefaultScenario !== null && !ctx.scenarios?.has(patch.DefaultScenario)) {
+      throw new HttpError(400, `DefaultScenario: no scenario "${patch.DefaultScenario}"`);
+    }
+    if (patch.NotificationURL !== undefined) ctx.store.sites.setNotificationUrl(siteId, patch.NotificationURL);
+    if (patch.DefaultScenario !== undefined) ctx.store.sites.setDefaultScenario(siteId, patch.DefaultScenario);
+    return listMerchants(ctx).find((m) => m.SiteID === siteId)!;
+  });
 }

@@ -11,6 +11,7 @@ import { recordPaymentStatus } from './changes';
 import type { ServiceContext } from './context';
 import { reload } from './lookup';
 import { type SplitInput, checkSplits } from './splits.input';
+import { chooseScenario, trigger } from './triggers.service';
 
 interface PaymentInput {
   MerchantTransactionID: string;
@@ -52,6 +53,9 @@ export function createPayment(ctx: ServiceContext, site: SiteRecord, body: unkno
     }
   }
   if (splits.length > 0) reasons.push(...checkSplits(ctx, site, splits, amount, 0n, 'Payment.Splits'));
+  if (reasons.length > 0) throw new Rejection(reasons);
+  const method = methodId === null ? undefined : ctx.store.methods.get(methodId);
+  const scenario = chooseScenario(ctx, site, opts.scenario, amount, method?.flow ?? null);
 
   return ctx.store.tx(() => {
     if (ctx.store.payments.merchantTransactionIdTaken(site.siteId, 'api', input.MerchantTransactionID)) {
@@ -91,7 +95,7 @@ export function createPayment(ctx: ServiceContext, site: SiteRecord, body: unkno
       capture: null,
       retry: null,
       hasSplits: splits.length > 0,
-      scenario: opts.scenario ?? null,
+      scenario,
     });
     for (const s of splits) {
       ctx.store.splits.insert({
@@ -108,6 +112,7 @@ export function createPayment(ctx: ServiceContext, site: SiteRecord, body: unkno
     const view = reload(ctx, id);
     // Creation is not a notified change: the merchant has the response.
     recordPaymentStatus(ctx, view, 'created', false);
+    trigger(ctx, view.payment, { kind: 'created' });
     return view;
   });
 }

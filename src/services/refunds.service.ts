@@ -1,15 +1,16 @@
 // Refunds of a split.
 import { refundableAmount } from '../domain/payment.machine';
 import { parseAmount } from '../domain/money';
-import { Status } from '../domain/statuses';
-import { Rejection } from '../errors/errors';
+import { Status, statusInfo } from '../domain/statuses';
+import { HttpError, Rejection, notFound } from '../errors/errors';
 import { reason } from '../errors/reasons';
 import { refundRequest } from '../schemas/requests';
 import { validate } from '../schemas/validator';
 import type { RefundRecord, SiteRecord } from '../store/records';
 import { recordRefundStatus } from './changes';
 import type { ServiceContext } from './context';
-import { findSplit, loadPayment } from './lookup';
+import { findSplit, loadPayment, reload } from './lookup';
+import { refundCreated, trigger } from './triggers.service';
 
 interface RefundInput {
   MerchantTransactionID?: string | null;
@@ -59,6 +60,23 @@ export function refundSplit(ctx: ServiceContext, site: SiteRecord, rawId: string
     if (!input.MerchantTransactionID) ctx.store.refunds.setMerchantTransactionId(id, `${view.payment.merchantTransactionId}-R${id}`);
     const refund = ctx.store.refunds.get(id)!;
     recordRefundStatus(ctx, refund, view, 'refund requested', false);
+    refundCreated(ctx, view.payment, refund.id);
+    trigger(ctx, view.payment, { kind: 'action', action: 'refund' });
     return refund;
+  });
+}
+
+/** The provider's answer to a refund: Open → Success or Failed, with its notification. */
+export function applyRefundEvent(ctx: ServiceContext, refundId: number, outcome: 'succeed' | 'fail'): RefundRecord {
+  return ctx.store.tx(() => {
+    const refund = ctx.store.refunds.get(refundId);
+    if (!refund) throw notFound('Refund');
+    if (refund.statusId !== Status.Open) {
+      throw new HttpError(400, `Event ${outcome} refused for refund ${refund.id}: only an Open refund can ${outcome} (it is ${statusInfo(refund.statusId)})`);
+    }
+    ctx.store.refunds.setStatus(refund.id, outcome === 'succeed' ? Status.Success : Status.Failed);
+    const after = ctx.store.refunds.get(refund.id)!;
+    recordRefundStatus(ctx, after, reload(ctx, refund.paymentId), `refund ${outcome}`);
+    return after;
   });
 }

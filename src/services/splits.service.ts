@@ -9,6 +9,7 @@ import type { SiteRecord, SplitRecord } from '../store/records';
 import type { ServiceContext } from './context';
 import { loadPayment } from './lookup';
 import { type SplitInput, checkSplits } from './splits.input';
+import { trigger } from './triggers.service';
 
 /** `POST /v1/payments/{id}/splits`: the new splits take the payment's status. Returns the new splits. */
 export function addSplits(ctx: ServiceContext, site: SiteRecord, rawId: string, body: unknown): { splits: SplitRecord[]; currency: string } {
@@ -42,6 +43,7 @@ export function addSplits(ctx: ServiceContext, site: SiteRecord, rawId: string, 
     );
     if (!view.payment.hasSplits) ctx.store.payments.update(view.payment.id, { hasSplits: true });
     const created = new Set(ids);
+    trigger(ctx, view.payment, { kind: 'action', action: 'add-splits' });
     return { splits: ctx.store.splits.ofPayment(view.payment.id).filter((s) => created.has(s.id)), currency: view.payment.currency };
   });
 }

@@ -1,4 +1,6 @@
 // Moving a payment to a new status: the payment, the splits that follow it, and the record of it.
+import { Status } from '../domain/statuses';
+import { DETAILS_KEYS } from '../schemas/responses';
 import type { PaymentRecord } from '../store/records';
 import type { PaymentView } from '../wire/serializers';
 import { recordPaymentStatus } from './changes';
@@ -19,9 +21,28 @@ export function movePayment(
   allSplits = true,
 ): PaymentView {
   const now = ctx.clock.now();
-  ctx.store.payments.update(view.payment.id, { ...extra, statusId, notificationAt: now });
+  const changes: Partial<PaymentRecord> = { ...extra, statusId, notificationAt: now };
+  if (statusId === Status.Success) {
+    const method = view.payment.methodId === null ? undefined : ctx.store.methods.get(view.payment.methodId);
+    if (method?.detailsTemplate) changes.details = fillDetails(method.detailsTemplate, view.payment);
+  }
+  ctx.store.payments.update(view.payment.id, changes);
   if (allSplits) ctx.store.splits.setStatusOfAll(view.payment.id, statusId);
   const after = reload(ctx, view.payment.id);
   recordPaymentStatus(ctx, after, cause);
   return after;
+}
+
+/**
+ * Fidelity: a bank-transfer-like method's Success carries Details (spec 2.6): the method's template
+ * with every key present, `{Amount}`, `{Currency}` and `{ID}` filled in.
+ */
+function fillDetails(template: Record<string, unknown>, p: PaymentRecord): Record<string, unknown> {
+  const fill = (v: unknown) =>
+    typeof v === 'string'
+      ? v.replace('{Amount}', String(p.amount)).replace('{Currency}', p.currency).replace('{ID}', String(p.id))
+      : v;
+  const out: Record<string, unknown> = {};
+  for (const key of DETAILS_KEYS) out[key] = key in template ? fill(template[key]) : null;
+  return out;
 }

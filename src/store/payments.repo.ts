@@ -153,6 +153,8 @@ export class PaymentsRepo {
   private readonly byIdAnyStmt;
   private readonly byTokenStmt;
   private readonly mtidStmt;
+  private readonly expiredStmt;
+  private readonly nextExpiryStmt;
   private readonly statements = new Map<string, ReturnType<Db['prepare']>>();
 
   constructor(private readonly db: Db) {
@@ -163,11 +165,28 @@ export class PaymentsRepo {
     this.byIdStmt = db.prepare<[number, number, string], PaymentRow>(
       'SELECT * FROM payments WHERE id = ? AND owner_site_id = ? AND surface = ?',
     );
+    this.expiredStmt = db.prepare<[number], { id: number }>(
+      `SELECT id FROM payments WHERE status_id = 1 AND token_lifetime IS NOT NULL
+         AND created_at + token_lifetime * 60000 <= ? ORDER BY created_at + token_lifetime * 60000, id`,
+    );
+    this.nextExpiryStmt = db.prepare<[], { at: number | null }>(
+      'SELECT min(created_at + token_lifetime * 60000) AS at FROM payments WHERE status_id = 1 AND token_lifetime IS NOT NULL',
+    );
     this.byIdAnyStmt = db.prepare<[number], PaymentRow>('SELECT * FROM payments WHERE id = ?');
     this.byTokenStmt = db.prepare<[string], PaymentRow>('SELECT * FROM payments WHERE token = ?');
     this.mtidStmt = db.prepare<[number, string, string], { id: number }>(
       'SELECT id FROM payments WHERE owner_site_id = ? AND surface = ? AND merchant_transaction_id = ?',
     );
+  }
+
+  /** Open payments whose token lifetime (minutes) has run out at `now`. */
+  expiredOpen(now: number): number[] {
+    return this.expiredStmt.all(now).map((r) => r.id);
+  }
+
+  /** When the next Open payment's token lifetime runs out, if any has one. */
+  nextExpiry(): number | null {
+    return this.nextExpiryStmt.get()!.at;
   }
 
   insert(p: Omit<PaymentRecord, 'id'>): number {

@@ -2,6 +2,8 @@
 import { type Db, openDatabase } from './db';
 import { CountersRepo } from './counters.repo';
 import { HistoryRepo } from './history.repo';
+import { JobsRepo } from './jobs.repo';
+import { NotificationsRepo } from './notifications.repo';
 import { MethodsRepo } from './methods.repo';
 import { PaymentsRepo } from './payments.repo';
 import { RefundsRepo } from './refunds.repo';
@@ -16,6 +18,8 @@ export class Store {
   readonly refunds: RefundsRepo;
   readonly history: HistoryRepo;
   readonly counters: CountersRepo;
+  readonly jobs: JobsRepo;
+  readonly notifications: NotificationsRepo;
 
   constructor(readonly db: Db) {
     this.sites = new SitesRepo(db);
@@ -25,6 +29,8 @@ export class Store {
     this.refunds = new RefundsRepo(db);
     this.history = new HistoryRepo(db);
     this.counters = new CountersRepo(db);
+    this.jobs = new JobsRepo(db);
+    this.notifications = new NotificationsRepo(db);
   }
 
   static open(file: string): Store {

@@ -34,7 +34,7 @@ export interface World {
 }
 
 export function makeWorld(overrides: Partial<Config> = {}, store: Store = Store.open(':memory:')): World {
-  const config: Config = { ...DEFAULT_CONFIG, manualClockStart: START, seed: 42, quiet: true, ...overrides };
+  const config: Config = { ...DEFAULT_CONFIG, clock: 'manual', startTime: START, seed: 42, quiet: true, ...overrides };
   const services = createServices(config, store);
   const ctx: HttpContext = {
     services,

@@ -1,16 +1,74 @@
-// The sandbox's own control API ({base_url}/_sandbox): health, merchants, provider events.
-import type { Router } from 'express';
-import { Rejection } from '../../errors/errors';
+// The sandbox's own control API ({base_url}/_sandbox): health, merchants, events, clock, notifications.
+import type { Request, Router } from 'express';
 import type { PaymentEvent } from '../../domain/payment.machine';
-import { paymentEventRequest } from '../../schemas/requests';
+import { formatTimestamp } from '../../domain/time';
+import { HttpError, Rejection, notFound } from '../../errors/errors';
+import { notificationWaitQuery, paymentEventRequest, refundEventRequest, clockAdvanceRequest, merchantPatchRequest } from '../../schemas/control';
 import { validate } from '../../schemas/validator';
 import { applyPaymentEvent } from '../../services/events.service';
-import { listMerchants } from '../../services/merchants.service';
-import { paymentToWire } from '../../wire/serializers';
-import { type HttpContext, route, wireOf } from '../pipeline';
+import { listNotifications, notificationView, NOTIFICATION_STATES, paymentStory } from '../../services/journal.service';
+import { parseId, reload } from '../../services/lookup';
+import { listMerchants, updateMerchant } from '../../services/merchants.service';
+import { applyRefundEvent } from '../../services/refunds.service';
+import type { NotificationFilter, NotificationState } from '../../store/notifications.repo';
+import { paymentToWire, refundToWire } from '../../wire/serializers';
+import { type HttpContext, route, routeAsync, wireOf } from '../pipeline';
+
+function checked<T>(schema: Record<string, unknown>, body: unknown): T {
+  const problems = validate(schema, body ?? {});
+  if (problems.length > 0) throw new Rejection(problems);
+  return body as T;
+}
+
+function idParam(req: Request, name: string, what: string): number {
+  const id = parseId(String(req.params[name]));
+  if (id === null) throw notFound(what);
+  return id;
+}
+
+/** Query values by case-insensitive name. */
+function queryValue(req: Request, name: string): string | undefined {
+  for (const [k, v] of Object.entries(req.query)) if (k.toLowerCase() === name.toLowerCase() && typeof v === 'string') return v;
+  return undefined;
+}
+
+function intQuery(req: Request, name: string): number | undefined {
+  const v = queryValue(req, name);
+  if (v === undefined) return undefined;
+  const n = parseId(v);
+  if (n === null) throw new HttpError(400, `${name} must be a positive whole number`);
+  return n;
+}
+
+function notificationFilter(req: Request): NotificationFilter {
+  const f: NotificationFilter = {};
+  const paymentId = intQuery(req, 'PaymentID');
+  const refundId = intQuery(req, 'RefundID');
+  const statusId = intQuery(req, 'StatusID');
+  const state = queryValue(req, 'State');
+  if (paymentId !== undefined) f.paymentId = paymentId;
+  if (refundId !== undefined) f.refundId = refundId;
+  if (statusId !== undefined) f.statusId = statusId;
+  if (state !== undefined) {
+    if (!NOTIFICATION_STATES.includes(state as NotificationState)) {
+      throw new HttpError(400, `State must be one of ${NOTIFICATION_STATES.join(', ')}`);
+    }
+    f.state = state as NotificationState;
+  }
+  return f;
+}
 
 export function mountControlRoutes(router: Router, ctx: HttpContext): void {
   const s = ctx.services;
+  const scheduler = () => {
+    if (!ctx.scheduler) throw new HttpError(400, 'this sandbox runs without a scheduler');
+    return ctx.scheduler;
+  };
+  const clockView = () => ({
+    Mode: scheduler().manual ? 'manual' : 'real',
+    Now: formatTimestamp(s.clock.now()),
+    NowMs: s.clock.now(),
+  });
 
   router.get(
     '/_sandbox/health',
@@ -20,19 +78,121 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
     })),
   );
 
+  router.get('/_sandbox/merchants', route(ctx, 'message', () => ({ status: 200, body: { Merchants: listMerchants(s) } })));
+
+  router.patch(
+    '/_sandbox/merchants/:siteId',
+    route(ctx, 'message', (req, body) => {
+      const patch = checked<{ NotificationURL?: string | null; DefaultScenario?: string | null }>(merchantPatchRequest, body);
+      return { status: 200, body: { Merchant: updateMerchant(s, idParam(req, 'siteId', 'Merchant'), patch) } };
+    }),
+  );
+
   router.get(
-    '/_sandbox/merchants',
-    route(ctx, 'message', () => ({ status: 200, body: { Merchants: listMerchants(s) } })),
+    '/_sandbox/scenarios',
+    route(ctx, 'message', () => ({
+      status: 200,
+      body: {
+        Scenarios: (s.scenarios?.list() ?? []).map((x) => ({ Name: x.name, Description: x.description, Source: x.source })),
+      },
+    })),
+  );
+
+  router.get(
+    '/_sandbox/payments/:id',
+    route(ctx, 'message', (req) => {
+      const id = idParam(req, 'id', 'Payment');
+      const payment = s.store.payments.getAny(id);
+      if (!payment) throw notFound('Payment');
+      const view = reload(s, id);
+      return {
+        status: 200,
+        body: {
+          Payment: paymentToWire(view, wireOf(ctx)),
+          Scenario: payment.scenario,
+          Refunds: s.store.refunds.ofPayment(id).map(refundToWire),
+          ...paymentStory(s, id),
+        },
+      };
+    }),
   );
 
   router.post(
     '/_sandbox/payments/:id/events',
     route(ctx, 'message', (req, body) => {
-      const problems = validate(paymentEventRequest, body ?? {});
-      if (problems.length > 0) throw new Rejection(problems);
-      const event = (body as { Event: PaymentEvent }).Event;
-      const view = applyPaymentEvent(s, String(req.params.id), event);
+      const { Event } = checked<{ Event: PaymentEvent }>(paymentEventRequest, body);
+      const view = applyPaymentEvent(s, idParam(req, 'id', 'Payment'), Event);
       return { status: 200, body: { Payment: paymentToWire(view, wireOf(ctx)) } };
+    }),
+  );
+
+  router.post(
+    '/_sandbox/refunds/:id/events',
+    route(ctx, 'message', (req, body) => {
+      const { Event } = checked<{ Event: 'succeed' | 'fail' }>(refundEventRequest, body);
+      return { status: 200, body: { Refund: refundToWire(applyRefundEvent(s, idParam(req, 'id', 'Refund'), Event)) } };
+    }),
+  );
+
+  router.get('/_sandbox/clock', route(ctx, 'message', () => ({ status: 200, body: clockView() })));
+
+  router.post(
+    '/_sandbox/clock/advance',
+    // Every step due on the way runs, and its notifications are delivered, before the answer.
+    routeAsync(ctx, 'message', async (_req, body) => {
+      const { Seconds } = checked<{ Seconds: number }>(clockAdvanceRequest, body);
+      if (!scheduler().manual) throw new HttpError(400, 'the clock is real: start the sandbox with --clock manual to move it');
+      await scheduler().advance(Math.round(Seconds * 1000));
+      return { status: 200, body: clockView() };
+    }),
+  );
+
+  router.get(
+    '/_sandbox/notifications',
+    route(ctx, 'message', (req) => ({ status: 200, body: { Notifications: listNotifications(s, notificationFilter(req)) } })),
+  );
+
+  router.get(
+    '/_sandbox/notifications/wait',
+    routeAsync(ctx, 'message', async (req, _body, res) => {
+      const q = checked<{ TimeoutMs?: string }>(notificationWaitQuery, { TimeoutMs: queryValue(req, 'TimeoutMs') });
+      const filter = { ...notificationFilter(req), state: 'delivered' as const };
+      const timeoutMs = q.TimeoutMs === undefined ? 10_000 : Number(q.TimeoutMs);
+      const found = () => s.store.notifications.list(filter, 1)[0];
+      const worker = scheduler().worker;
+      let n = found();
+      if (!n) {
+        await new Promise<void>((resolve) => {
+          const finish = () => {
+            clearTimeout(timer);
+            worker.events.off('delivered', onDelivered);
+            res.off('close', finish);
+            resolve();
+          };
+          const onDelivered = () => {
+            if (found()) finish();
+          };
+          const timer = setTimeout(finish, timeoutMs);
+          worker.events.on('delivered', onDelivered);
+          // The client gave up waiting: stop listening for it.
+          res.on('close', finish);
+        });
+        n = found();
+      }
+      if (n) return { status: 200, body: { Notification: notificationView(s, n) } };
+      return { status: 408, body: { Message: `No matching notification was delivered within ${timeoutMs} ms.` } };
+    }),
+  );
+
+  router.post(
+    '/_sandbox/notifications/:id/redeliver',
+    route(ctx, 'message', (req) => {
+      const id = idParam(req, 'id', 'Notification');
+      const n = s.store.notifications.get(id);
+      if (!n) throw notFound('Notification');
+      s.store.notifications.redeliver(id, s.clock.now());
+      s.wake?.();
+      return { status: 202, body: { Notification: notificationView(s, s.store.notifications.get(id)!) } };
     }),
   );
 }

@@ -1,4 +1,8 @@
 // The numbered migrations, in order. The database's user_version is the number applied last.
 import * as m0001 from './0001-initial';
+import * as m0002 from './0002-lifecycle';
 
-export const MIGRATIONS: readonly { version: number; sql: string }[] = [{ version: 1, sql: m0001.sql }];
+export const MIGRATIONS: readonly { version: number; sql: string }[] = [
+  { version: 1, sql: m0001.sql },
+  { version: 2, sql: m0002.sql },
+];

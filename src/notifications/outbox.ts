@@ -1,0 +1,44 @@
+// The outbox: each status change writes its notification in the same transaction as the change.
+import type { ChangeSink } from '../services/changes';
+import type { ServiceContext } from '../services/context';
+import type { RefundRecord } from '../store/records';
+import { type PaymentView, paymentToWire, refundToWire } from '../wire/serializers';
+
+export interface OutboxOptions {
+  /** The API address, for RedirectURL in bodies. */
+  baseUrl: () => string;
+  /** Notification URL of merchants that have none of their own (`start --notify-url`). */
+  defaultUrl?: string | undefined;
+}
+
+export function notificationUrl(ctx: ServiceContext, siteId: number, defaultUrl?: string): string | null {
+  return ctx.store.sites.get(siteId)?.notificationUrl ?? defaultUrl ?? null;
+}
+
+export function createOutbox(opts: OutboxOptions): ChangeSink {
+  const write = (ctx: ServiceContext, view: PaymentView, refundId: number | null, statusId: number, body: unknown) => {
+    const now = ctx.clock.now();
+    const site = view.payment.ownerSiteId;
+    ctx.store.notifications.insert({
+      paymentId: view.payment.id,
+      refundId,
+      siteId: site,
+      statusId,
+      body: JSON.stringify(body),
+      // A merchant without a URL gets nothing, but the journal still shows what would have been sent.
+      state: notificationUrl(ctx, site, opts.defaultUrl) === null ? 'no-url' : 'pending',
+      nextAttemptAt: now,
+      createdAt: now,
+    });
+    ctx.wake?.();
+  };
+  return {
+    paymentChanged(ctx, view) {
+      const body = view.payment.surface === 'card' ? null : { Payment: paymentToWire(view, { baseUrl: opts.baseUrl() }) };
+      if (body) write(ctx, view, null, view.payment.statusId, body);
+    },
+    refundChanged(ctx, refund: RefundRecord, view) {
+      write(ctx, view, refund.id, refund.statusId, { Refund: refundToWire(refund) });
+    },
+  };
+}

@@ -1,0 +1,99 @@
+// Reads scenario files from folders, checks them against their schema, and keeps them by name.
+import { readFileSync, readdirSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { scenarioFile } from '../schemas/scenario';
+import { validate } from '../schemas/validator';
+import { type Scenario, type Step, type StepAction, type TriggerName, parseDuration } from './scenario';
+
+export const SHIPPED_SCENARIOS_DIR = resolve(__dirname, '..', '..', 'scenarios');
+
+export class ScenarioError extends Error {}
+
+interface StepFile {
+  After?: string;
+  On?: TriggerName;
+  Do: StepAction;
+  Split?: number;
+  Amount?: number | string;
+  Splits?: { Split: number; Amount?: number | string }[];
+  NewSplits?: Record<string, unknown>[];
+}
+
+interface ScenarioFile {
+  Name: string;
+  Description: string;
+  CaptureRequested?: boolean;
+  Steps: StepFile[];
+  Refunds?: { After?: string; Outcome?: 'succeed' | 'fail' | 'none' };
+}
+
+/** Parses one scenario file's content; throws ScenarioError naming the file and the problem. */
+export function parseScenario(data: unknown, source: string): Scenario {
+  const problems = validate(scenarioFile, data);
+  if (problems.length > 0) throw new ScenarioError(`${source}: ${problems.map((p) => p.Info).join('; ')}`);
+  const f = data as ScenarioFile;
+  const steps: Step[] = f.Steps.map((s, i) => {
+    const step: Step = {
+      after: parseDuration(s.After ?? '0s')!,
+      on: s.On ?? (i === 0 ? 'created' : 'previous'),
+      do: s.Do,
+    };
+    if (s.Split !== undefined) step.split = s.Split;
+    if (s.Amount !== undefined) step.amount = s.Amount;
+    if (s.Splits) step.splits = s.Splits.map((x) => ({ split: x.Split, amount: x.Amount ?? '100%' }));
+    if (s.NewSplits) step.newSplits = s.NewSplits;
+    if (s.Do === 'capture-splits' && !s.Splits) throw new ScenarioError(`${source}: Steps[${i}] (capture-splits) needs Splits`);
+    if (s.Do === 'add-splits' && !s.NewSplits) throw new ScenarioError(`${source}: Steps[${i}] (add-splits) needs NewSplits`);
+    return step;
+  });
+  return {
+    name: f.Name,
+    description: f.Description,
+    captureRequested: f.CaptureRequested ?? false,
+    steps,
+    refunds: { after: parseDuration(f.Refunds?.After ?? '1s')!, outcome: f.Refunds?.Outcome ?? 'succeed' },
+    source,
+  };
+}
+
+export class ScenarioCatalogue {
+  private readonly byName = new Map<string, Scenario>();
+
+  /** Loads every `*.json` of each folder in turn; a later folder's scenario replaces one of the same name. */
+  static load(dirs: string[]): ScenarioCatalogue {
+    const cat = new ScenarioCatalogue();
+    for (const dir of dirs) {
+      let files: string[];
+      try {
+        files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+      } catch (e) {
+        throw new ScenarioError(`cannot read scenarios folder ${dir}: ${(e as Error).message}`);
+      }
+      for (const file of files) {
+        const path = join(dir, file);
+        let data: unknown;
+        try {
+          data = JSON.parse(readFileSync(path, 'utf8'));
+        } catch (e) {
+          throw new ScenarioError(`${path}: not valid JSON: ${(e as Error).message}`);
+        }
+        const s = parseScenario(data, path);
+        if (s.name !== basename(file, '.json')) throw new ScenarioError(`${path}: Name "${s.name}" must match the file name`);
+        cat.byName.set(s.name, s);
+      }
+    }
+    return cat;
+  }
+
+  get(name: string): Scenario | undefined {
+    return this.byName.get(name);
+  }
+
+  has(name: string): boolean {
+    return this.byName.has(name);
+  }
+
+  list(): Scenario[] {
+    return [...this.byName.values()].sort((a, b) => a.name.localeCompare(b.name));
+  }
+}

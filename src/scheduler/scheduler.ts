@@ -1,0 +1,127 @@
+// Drives time-based work: scenario steps, token expiry and notification retries. With the real clock,
+// one exact timer waits for the next due thing and node-cron sweeps as a safety net; with the manual
+// clock, nothing moves until advance() is called.
+import cron from 'node-cron';
+import type { NotificationWorker } from '../notifications/worker';
+import type { ServiceContext } from '../services/context';
+import { applyPaymentEvent } from '../services/events.service';
+import { runJob } from '../services/steps.service';
+import { ManualClock } from './clock';
+
+/** The longest a real-time timer is set for: a wake-up later re-arms it anyway. */
+const MAX_TIMER_MS = 60_000;
+
+export class Scheduler {
+  private timer: NodeJS.Timeout | null = null;
+  private sweep: ReturnType<typeof cron.schedule> | null = null;
+  private stopped = false;
+  private ticking: Promise<void> | null = null;
+
+  constructor(
+    private readonly ctx: ServiceContext,
+    readonly worker: NotificationWorker,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  get manual(): boolean {
+    return this.ctx.clock instanceof ManualClock;
+  }
+
+  /** Starts the timers (real clock). Due work left from before a restart runs at once, in order. */
+  start(): void {
+    if (this.manual) {
+      // Late steps of a previous run, and notifications due at the start time, still go out.
+      void this.tick();
+      return;
+    }
+    this.sweep = cron.schedule('*/5 * * * * *', () => void this.tick());
+    this.arm();
+  }
+
+  /** Called when something new was scheduled: re-arm the timer, or deliver what is due now. */
+  wake(): void {
+    if (this.stopped) return;
+    setImmediate(() => {
+      if (this.stopped) return;
+      if (this.manual) void this.worker.deliverDue();
+      else this.arm();
+    });
+  }
+
+  /** Runs everything due at the current time: steps in order, expiries, then notifications. */
+  tick(): Promise<void> {
+    const run = async () => {
+      this.runDue(this.ctx.clock.now());
+      await this.worker.deliverDue();
+    };
+    const p = (this.ticking ?? Promise.resolve()).then(run, run);
+    this.ticking = p.finally(() => {
+      if (this.ticking === p) this.ticking = null;
+    });
+    return p.finally(() => {
+      if (!this.manual) this.arm();
+    });
+  }
+
+  /** Manual clock: moves time by `ms`, running every step, expiry and retry due on the way, in order. */
+  async advance(ms: number): Promise<void> {
+    const clock = this.ctx.clock;
+    if (!(clock instanceof ManualClock)) throw new Error('the clock is real: start the sandbox with --clock manual');
+    const target = clock.now() + ms;
+    for (;;) {
+      await this.worker.deliverDue();
+      const next = this.nextDue();
+      if (next === null || next > target) break;
+      if (next > clock.now()) clock.set(next);
+      this.runDue(clock.now());
+    }
+    clock.set(target);
+    await this.tick();
+  }
+
+  private runDue(now: number): void {
+    const store = this.ctx.store;
+    for (let job = store.jobs.nextDue(now); job; job = store.jobs.nextDue(now)) {
+      try {
+        runJob(this.ctx, job);
+      } catch (e) {
+        // A step that fails unexpectedly must not stop the others: record it and go on.
+        store.jobs.finish(job.id, 'skipped', `error: ${(e as Error).message}`, now);
+        this.log(`scenario step ${job.id} failed: ${(e as Error).stack}`);
+      }
+    }
+    for (const id of store.payments.expiredOpen(now)) {
+      try {
+        applyPaymentEvent(this.ctx, id, 'expire', { cause: 'token lifetime ran out', scenario: true });
+      } catch (e) {
+        this.log(`expiry of payment ${id} failed: ${(e as Error).message}`);
+      }
+    }
+  }
+
+  private nextDue(): number | null {
+    const s = this.ctx.store;
+    const times = [s.jobs.earliestDue(), s.notifications.earliestDue(), s.payments.nextExpiry()].filter(
+      (t): t is number => t !== null,
+    );
+    return times.length ? Math.min(...times) : null;
+  }
+
+  private arm(): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const next = this.nextDue();
+    if (next === null) return;
+    const delay = Math.min(MAX_TIMER_MS, Math.max(0, next - this.ctx.clock.now()));
+    this.timer = setTimeout(() => void this.tick(), delay);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    if (this.sweep) await Promise.resolve(this.sweep.stop());
+    await this.worker.stop();
+    await this.ticking?.catch(() => {});
+  }
+}

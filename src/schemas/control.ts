@@ -1,0 +1,39 @@
+// JSON Schemas of the control API's requests.
+import { PAYMENT_EVENTS } from '../domain/payment.machine';
+import type { Schema } from './common';
+
+export const paymentEventRequest: Schema = {
+  type: 'object',
+  required: ['Event'],
+  additionalProperties: false,
+  properties: { Event: { type: 'string', enum: [...PAYMENT_EVENTS] } },
+};
+
+export const refundEventRequest: Schema = {
+  type: 'object',
+  required: ['Event'],
+  additionalProperties: false,
+  properties: { Event: { type: 'string', enum: ['succeed', 'fail'] } },
+};
+
+export const clockAdvanceRequest: Schema = {
+  type: 'object',
+  required: ['Seconds'],
+  additionalProperties: false,
+  properties: { Seconds: { type: 'number', minimum: 0, maximum: 31_536_000 } },
+};
+
+export const merchantPatchRequest: Schema = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: {
+    NotificationURL: { type: ['string', 'null'], maxLength: 2048, pattern: '^https?://[^\\s]+$' },
+    DefaultScenario: { type: ['string', 'null'], maxLength: 64 },
+  },
+};
+
+export const notificationWaitQuery: Schema = {
+  type: 'object',
+  properties: { TimeoutMs: { type: 'string', pattern: '^[0-9]{1,6}$' } },
+};

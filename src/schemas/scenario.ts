@@ -1,0 +1,55 @@
+// The schema of scenario files (scenarios/*.json).
+import { MERCHANT_ACTIONS, PROVIDER_ACTIONS, TRIGGERS } from '../scenarios/scenario';
+import type { Schema } from './common';
+
+const duration: Schema = { type: 'string', pattern: '^[0-9]+(\\.[0-9]+)?(ms|s|m|h)$', description: 'e.g. "2s", "500ms", "1m"' };
+const stepAmount: Schema = {
+  anyOf: [
+    { type: 'integer', minimum: 1 },
+    { type: 'string', pattern: '^([0-9]{1,12}|[0-9]{1,3}(\\.[0-9]{1,2})?%)$' },
+  ],
+  description: 'Minor units, or a percentage of the split such as "50%"',
+};
+
+export const scenarioFile: Schema = {
+  type: 'object',
+  required: ['Name', 'Description', 'Steps'],
+  additionalProperties: false,
+  properties: {
+    $schema: { type: 'string' },
+    Name: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,63}$' },
+    Description: { type: 'string', minLength: 1 },
+    CaptureRequested: { type: 'boolean', description: 'A full capture first reports CaptureRequested (13)' },
+    Steps: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['Do'],
+        additionalProperties: false,
+        properties: {
+          After: duration,
+          On: { type: 'string', enum: [...TRIGGERS] },
+          Do: { type: 'string', enum: [...PROVIDER_ACTIONS, ...MERCHANT_ACTIONS] },
+          Split: { type: 'integer', minimum: 0 },
+          Amount: stepAmount,
+          Splits: {
+            type: 'array',
+            minItems: 1,
+            items: {
+              type: 'object',
+              required: ['Split'],
+              additionalProperties: false,
+              properties: { Split: { type: 'integer', minimum: 0 }, Amount: stepAmount },
+            },
+          },
+          NewSplits: { type: 'array', minItems: 1, items: { type: 'object' } },
+        },
+      },
+    },
+    Refunds: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { After: duration, Outcome: { type: 'string', enum: ['succeed', 'fail', 'none'] } },
+    },
+  },
+};

@@ -1,0 +1,89 @@
+// Running a due scenario step: the provider's or payer's event, or the merchant's API action,
+// through the same services the API uses. A step that no longer fits the payment is skipped, with why.
+import type { PaymentEvent } from '../domain/payment.machine';
+import { HttpError, Rejection } from '../errors/errors';
+import type { JobRecord } from '../store/jobs.repo';
+import { resolveAmount } from '../scenarios/scenario';
+import { cancelPayment } from './cancel.service';
+import { capturePayment, captureSplit } from './capture.service';
+import type { ServiceContext } from './context';
+import { applyPaymentEvent } from './events.service';
+import { reload } from './lookup';
+import { applyRefundEvent, refundSplit } from './refunds.service';
+import { addSplits } from './splits.service';
+import { scenarioOf, trigger } from './triggers.service';
+import { statusInfo } from '../domain/statuses';
+
+const PAYMENT_EVENTS: ReadonlySet<string> = new Set(['authorize', 'succeed', 'fail', 'expire', 'cancel', 'settle']);
+
+/** Runs one job and records its outcome; the step after it is scheduled when it ran. */
+export function runJob(ctx: ServiceContext, job: JobRecord): void {
+  ctx.store.tx(() => {
+    let outcome: string;
+    let ran = true;
+    try {
+      outcome = perform(ctx, job);
+    } catch (e) {
+      if (!(e instanceof Rejection || e instanceof HttpError)) throw e;
+      ran = false;
+      outcome = e instanceof Rejection ? `rejected: ${e.message}` : `skipped: ${e.message}`;
+    }
+    ctx.store.jobs.finish(job.id, ran ? 'done' : 'skipped', outcome, ctx.clock.now());
+    // The chain goes on after a rejected merchant action too: the rejection is part of the story.
+    if (job.stepIndex >= 0) {
+      const payment = ctx.store.payments.getAny(job.paymentId);
+      if (payment) trigger(ctx, payment, { kind: 'step', index: job.stepIndex });
+    }
+  });
+}
+
+function perform(ctx: ServiceContext, job: JobRecord): string {
+  const view = reload(ctx, job.paymentId);
+  const p = view.payment;
+  if (job.refundId !== null) {
+    const r = applyRefundEvent(ctx, job.refundId, job.action === 'refund-succeed' ? 'succeed' : 'fail');
+    return `refund ${r.id} ${statusInfo(r.statusId)}`;
+  }
+  if (PAYMENT_EVENTS.has(job.action)) {
+    const after = applyPaymentEvent(ctx, p.id, job.action as PaymentEvent, { cause: `scenario ${p.scenario}: ${job.action}`, scenario: true });
+    return statusInfo(after.payment.statusId);
+  }
+  const step = scenarioOf(ctx, p)?.steps[job.stepIndex];
+  const owner = ctx.store.sites.get(p.ownerSiteId)!;
+  const splitAt = (i: number | undefined) => {
+    const s = view.splits[i ?? 0];
+    if (!s) throw new HttpError(400, `payment ${p.id} has no split ${i ?? 0}`);
+    return s;
+  };
+  const id = String(p.id);
+  switch (job.action) {
+    case 'capture':
+      return statusInfo(capturePayment(ctx, owner, id, undefined).payment.statusId);
+    case 'capture-splits': {
+      const Splits = (step?.splits ?? []).map((x) => {
+        const s = splitAt(x.split);
+        return { ID: s.id, Amount: resolveAmount(x.amount, s.amount).toString() };
+      });
+      return statusInfo(capturePayment(ctx, owner, id, { Payment: { Splits } }).payment.statusId);
+    }
+    case 'capture-split': {
+      const s = splitAt(step?.split);
+      return statusInfo(captureSplit(ctx, owner, id, String(s.id), resolveAmount(step?.amount, s.amount).toString()).view.payment.statusId);
+    }
+    case 'merchant-cancel':
+      return statusInfo(cancelPayment(ctx, owner, id).payment.statusId);
+    case 'refund': {
+      const s = splitAt(step?.split);
+      const r = refundSplit(ctx, owner, id, String(s.id), {
+        Refund: { Amount: resolveAmount(step?.amount, s.amount).toString(), Description: `scenario ${p.scenario}` },
+      });
+      return `refund ${r.id} ${statusInfo(r.statusId)}`;
+    }
+    case 'add-splits': {
+      const added = addSplits(ctx, owner, id, { Splits: step?.newSplits ?? [] });
+      return `added splits ${added.splits.map((s) => s.id).join(', ')}`;
+    }
+    default:
+      throw new HttpError(400, `unknown step ${job.action}`);
+  }
+}

@@ -1,0 +1,83 @@
+// Scenario steps waiting for their time.
+import type { Db } from './db';
+
+export interface JobRecord {
+  id: number;
+  paymentId: number;
+  refundId: number | null;
+  stepIndex: number;
+  action: string;
+  dueAt: number;
+  state: 'pending' | 'done' | 'skipped';
+  outcome: string | null;
+  ranAt: number | null;
+}
+
+interface JobRow {
+  id: number;
+  payment_id: number;
+  refund_id: number | null;
+  step_index: number;
+  action: string;
+  due_at: number;
+  state: JobRecord['state'];
+  outcome: string | null;
+  ran_at: number | null;
+}
+
+const toRecord = (r: JobRow): JobRecord => ({
+  id: r.id,
+  paymentId: r.payment_id,
+  refundId: r.refund_id,
+  stepIndex: r.step_index,
+  action: r.action,
+  dueAt: r.due_at,
+  state: r.state,
+  outcome: r.outcome,
+  ranAt: r.ran_at,
+});
+
+export class JobsRepo {
+  private readonly insertStmt;
+  private readonly nextDueStmt;
+  private readonly earliestStmt;
+  private readonly finishStmt;
+  private readonly ofPaymentStmt;
+
+  constructor(db: Db) {
+    this.insertStmt = db.prepare(
+      `INSERT INTO scenario_jobs (payment_id, refund_id, step_index, action, due_at, state)
+       VALUES (?, ?, ?, ?, ?, 'pending')`,
+    );
+    this.nextDueStmt = db.prepare<[number], JobRow>(
+      `SELECT * FROM scenario_jobs WHERE state = 'pending' AND due_at <= ? ORDER BY due_at, id LIMIT 1`,
+    );
+    this.earliestStmt = db.prepare<[], { due: number | null }>(
+      `SELECT min(due_at) AS due FROM scenario_jobs WHERE state = 'pending'`,
+    );
+    this.finishStmt = db.prepare('UPDATE scenario_jobs SET state = ?, outcome = ?, ran_at = ? WHERE id = ?');
+    this.ofPaymentStmt = db.prepare<[number], JobRow>('SELECT * FROM scenario_jobs WHERE payment_id = ? ORDER BY id');
+  }
+
+  schedule(paymentId: number, refundId: number | null, stepIndex: number, action: string, dueAt: number): void {
+    this.insertStmt.run(paymentId, refundId, stepIndex, action, dueAt);
+  }
+
+  /** The pending job due first, if it is due at `now`. Ties go in the order they were scheduled. */
+  nextDue(now: number): JobRecord | undefined {
+    const row = this.nextDueStmt.get(now);
+    return row && toRecord(row);
+  }
+
+  earliestDue(): number | null {
+    return this.earliestStmt.get()!.due;
+  }
+
+  finish(id: number, state: 'done' | 'skipped', outcome: string, at: number): void {
+    this.finishStmt.run(state, outcome, at, id);
+  }
+
+  ofPayment(paymentId: number): JobRecord[] {
+    return this.ofPaymentStmt.all(paymentId).map(toRecord);
+  }
+}
