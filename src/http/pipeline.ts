@@ -26,17 +26,17 @@ export interface HttpContext {
 export const wireOf = (ctx: HttpContext): WireOptions => ({ baseUrl: ctx.urls.baseUrl });
 
 /** The parsed body: undefined when the request has none (an empty POST is a valid capture or cancel). */
-export function jsonBody(req: Request): unknown {
+export function jsonBody(req: Request, kind: Envelope): unknown {
   const raw = req.body as unknown;
   if (typeof raw !== 'string' || raw.trim() === '') return undefined;
-  return parseJsonBody(raw);
+  return parseJsonBody(raw, kind !== 'message');
 }
 
 export function route(ctx: HttpContext, kind: Envelope, handler: (req: Request, body: unknown) => Reply): RequestHandler {
   return (req: Request, res: Response) => {
     let body: unknown;
     try {
-      body = jsonBody(req);
+      body = jsonBody(req, kind);
       const reply = handler(req, body);
       send(res, reply);
     } catch (e) {
@@ -50,7 +50,7 @@ export function routeAsync(ctx: HttpContext, kind: Envelope, handler: (req: Requ
   return async (req: Request, res: Response) => {
     let body: unknown;
     try {
-      body = jsonBody(req);
+      body = jsonBody(req, kind);
       const reply = await handler(req, body, res);
       if (reply && !res.headersSent && !res.destroyed) send(res, reply);
     } catch (e) {

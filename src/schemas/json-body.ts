@@ -8,13 +8,39 @@ export class MalformedJson extends Error {}
 
 const NON_INTEGER_MARK = '\u0000number:';
 
-export function parseJsonBody(raw: string): unknown {
-  const text = /\d[.eE]/.test(raw) ? markNonIntegers(raw) : raw;
+/** Deeper bodies are refused: no request of the API nests more than a few levels (Json.NET's default limit is 64). */
+export const MAX_DEPTH = 64;
+
+/** `integersOnly`: the API's rule (marks fractions and exponents); the control API takes any number. */
+export function parseJsonBody(raw: string, integersOnly = true): unknown {
+  const text = integersOnly && /\d[.eE]/.test(raw) ? markNonIntegers(raw) : raw;
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (e) {
     throw new MalformedJson((e as Error).message);
   }
+  // Checked after parsing, so that malformed text is reported as such; echoing or validating a
+  // value nested thousands deep would overflow the stack.
+  if (nestingDepth(raw) > MAX_DEPTH) throw new MalformedJson(`the JSON nests deeper than ${MAX_DEPTH} levels`);
+  return value;
+}
+
+/** The deepest nesting of arrays and objects in JSON text (brackets inside strings do not count). */
+function nestingDepth(raw: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) max = Math.max(max, ++depth);
+    else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return max;
 }
 
 /** Turns marked numbers back into their written form, for echoing a request in an error body. */
