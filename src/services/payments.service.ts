@@ -82,7 +82,7 @@ export function createPayment(ctx: ServiceContext, site: SiteRecord, body: unkno
       skinId: input.SkinID ?? null,
       clientIp: input.ClientIP ?? null,
       tokenLifetime: input.TokenLifetime ?? null,
-      token: ctx.ids.token(),
+      token: freshToken(ctx),
       statusId: Status.Open,
       createdAt: now,
       notificationAt: null,
@@ -115,4 +115,14 @@ export function createPayment(ctx: ServiceContext, site: SiteRecord, body: unkno
     trigger(ctx, view.payment, { kind: 'created' });
     return view;
   });
+}
+
+/**
+ * A payment token not used before. A seeded run restarted on the same file draws the same
+ * sequence again, so a token already stored is skipped (the run stays reproducible).
+ */
+function freshToken(ctx: ServiceContext): string {
+  let token = ctx.ids.token();
+  while (ctx.store.payments.byToken(token)) token = ctx.ids.token();
+  return token;
 }
