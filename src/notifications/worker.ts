@@ -20,8 +20,11 @@ const PARALLEL = 16;
 export class NotificationWorker {
   /** Emits 'delivered' with the NotificationRecord after each successful delivery. */
   readonly events = new EventEmitter();
-  private running: Promise<number> | null = null;
-  private again = false;
+  /** Called after every attempt (the real-time scheduler re-arms its timer for retries). */
+  afterAttempt: () => void = () => {};
+  /** Payments with a notification on the wire: one at a time per payment keeps their order. */
+  private readonly inFlight = new Set<number>();
+  private idleWaiters: (() => void)[] = [];
   private stopped = false;
   private readonly controllers = new Set<AbortController>();
 
@@ -34,33 +37,39 @@ export class NotificationWorker {
   }
 
   /**
-   * Sends every notification due now, and those that become due by it (the next of a payment
-   * after its predecessor was delivered). Calls during a run join it and trigger one more pass.
+   * Starts sending every notification due now, and resolves once nothing is on the wire any more:
+   * what was due is delivered or rescheduled, and so are those it made due (the next of a payment
+   * after its predecessor was delivered). A slow receiver holds up only its own payments.
    */
-  deliverDue(): Promise<number> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = this.loop().finally(() => {
-      this.running = null;
-    });
-    return this.running;
+  deliverDue(): Promise<void> {
+    this.pump();
+    if (this.inFlight.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  private async loop(): Promise<number> {
-    let sent = 0;
-    do {
-      this.again = false;
-      for (;;) {
-        if (this.stopped) return sent;
-        const heads = this.ctx.store.notifications.dueHeads(this.clock.now(), PARALLEL);
-        if (heads.length === 0) break;
-        await Promise.all(heads.map((n) => this.attempt(n)));
-        sent += heads.length;
-      }
-    } while (this.again);
-    return sent;
+  private pump(): void {
+    if (this.stopped) return;
+    const room = PARALLEL - this.inFlight.size;
+    if (room <= 0) return;
+    const heads = this.ctx.store.notifications
+      .dueHeads(this.clock.now(), room + this.inFlight.size)
+      .filter((n) => !this.inFlight.has(n.paymentId))
+      .slice(0, room);
+    for (const n of heads) {
+      this.inFlight.add(n.paymentId);
+      void this.attempt(n)
+        .catch((e: Error) => this.opts.log(`notification ${n.id} failed unexpectedly: ${e.stack}`))
+        .finally(() => {
+          this.inFlight.delete(n.paymentId);
+          this.pump();
+          this.afterAttempt();
+          if (this.inFlight.size === 0) {
+            const waiters = this.idleWaiters;
+            this.idleWaiters = [];
+            for (const w of waiters) w();
+          }
+        });
+    }
   }
 
   private async attempt(n: NotificationRecord): Promise<void> {
@@ -125,6 +134,6 @@ export class NotificationWorker {
   async stop(): Promise<void> {
     this.stopped = true;
     for (const c of this.controllers) c.abort(new Error('sandbox stopping'));
-    await this.running?.catch(() => {});
+    if (this.inFlight.size > 0) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
   }
 }

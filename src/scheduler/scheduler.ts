@@ -21,7 +21,11 @@ export class Scheduler {
     private readonly ctx: ServiceContext,
     readonly worker: NotificationWorker,
     private readonly log: (line: string) => void,
-  ) {}
+  ) {
+    worker.afterAttempt = () => {
+      if (!this.manual && !this.stopped) this.arm();
+    };
+  }
 
   get manual(): boolean {
     return this.ctx.clock instanceof ManualClock;
@@ -52,7 +56,9 @@ export class Scheduler {
   tick(): Promise<void> {
     const run = async () => {
       this.runDue(this.ctx.clock.now());
-      await this.worker.deliverDue();
+      // Real time does not wait for receivers: a slow one must not hold up the next steps.
+      const delivered = this.worker.deliverDue();
+      if (this.manual) await delivered;
     };
     const p = (this.ticking ?? Promise.resolve()).then(run, run);
     this.ticking = p.finally(() => {
