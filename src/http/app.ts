@@ -14,6 +14,16 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('query parser', 'simple');
+  if (ctx.logRequests) {
+    app.use((req: Request, res: Response, next) => {
+      const started = performance.now();
+      res.on('finish', () => {
+        const ms = (performance.now() - started).toFixed(1);
+        ctx.log(`${surface === 'api' ? 'api ' : 'card'} ${req.method} ${req.originalUrl} ${res.statusCode} ${ms} ms`);
+      });
+      next();
+    });
+  }
   // Bodies are read as text whatever their content type, and parsed by the route, so that a
   // malformed body is answered in the envelope of the resource the route serves.
   app.use(express.text({ type: () => true, limit: BODY_LIMIT }));

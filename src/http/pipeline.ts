@@ -19,6 +19,8 @@ export interface HttpContext {
   /** The addresses, known once both listeners are up. */
   urls: { baseUrl: string; cardBaseUrl: string };
   log: (line: string) => void;
+  /** One log line per request. */
+  logRequests?: boolean;
   /** Time and notifications; absent in worlds where payments move only by events. */
   scheduler?: Scheduler;
 }
