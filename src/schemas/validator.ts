@@ -56,6 +56,8 @@ function describe(e: ErrorObject): string {
       return `must be one of ${(p.allowedValues as unknown[]).filter((v) => v !== null).slice(0, 10).join(', ')}`;
     case 'pattern':
       return 'has the wrong format';
+    case 'minProperties':
+      return 'must name at least one field';
     default:
       return e.message ?? 'is not valid';
   }
