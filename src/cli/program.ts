@@ -1,5 +1,6 @@
 // The commander program: one file per command.
 import { Command } from 'commander';
+import { registerOpenApi } from './openapi.command';
 import { registerScenarios } from './scenarios.command';
 import { registerStart } from './start.command';
 
@@ -9,6 +10,7 @@ export function buildProgram(): Command {
     .version(require('../../package.json').version as string);
   registerStart(program);
   registerScenarios(program);
+  registerOpenApi(program);
   return program;
 }
 

@@ -2,6 +2,7 @@
 import type { Request, Router } from 'express';
 import type { PaymentEvent } from '../../domain/payment.machine';
 import { formatTimestamp } from '../../domain/time';
+import { openApiDocument } from '../../openapi/document';
 import { HttpError, Rejection, notFound } from '../../errors/errors';
 import { notificationWaitQuery, paymentEventRequest, refundEventRequest, clockAdvanceRequest, merchantPatchRequest } from '../../schemas/control';
 import { validate } from '../../schemas/validator';
@@ -76,6 +77,15 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
       status: 200,
       body: { Status: 'ok', BaseURL: ctx.urls.baseUrl, CardBaseURL: ctx.urls.cardBaseUrl },
     })),
+  );
+
+  router.get(
+    '/_sandbox/openapi.json',
+    route(ctx, 'message', (req) => {
+      const surface = queryValue(req, 'surface') ?? 'api';
+      if (surface !== 'api' && surface !== 'card') throw new HttpError(400, 'surface must be api or card');
+      return { status: 200, body: openApiDocument(surface, surface === 'api' ? ctx.urls.baseUrl : ctx.urls.cardBaseUrl) };
+    }),
   );
 
   router.get('/_sandbox/merchants', route(ctx, 'message', () => ({ status: 200, body: { Merchants: listMerchants(s) } })));

@@ -1,0 +1,62 @@
+import request from 'supertest';
+import type { Express } from 'express';
+import Ajv from 'ajv';
+import { makeWorld, type World } from '../helpers/world';
+
+/** Every route the app answers, as `METHOD /path/{param}`, read from the Express router. */
+function routesOf(app: Express): string[] {
+  const out: string[] = [];
+  const walk = (stack: any[]) => {
+    for (const layer of stack) {
+      if (layer.route) {
+        for (const m of Object.keys(layer.route.methods)) {
+          if (m === '_all') continue;
+          out.push(`${m.toUpperCase()} ${String(layer.route.path).replace(/:(\w+)/g, '{$1}')}`);
+        }
+      } else if (layer.handle?.stack) walk(layer.handle.stack);
+    }
+  };
+  walk((app as any).router.stack);
+  return out.sort();
+}
+
+describe('GET /_sandbox/openapi.json', () => {
+  let w: World;
+  beforeEach(() => (w = makeWorld()));
+  afterEach(() => w.close());
+
+  it.each([
+    ['api', () => w.api],
+    ['card', () => w.card],
+  ] as const)('describes every route of the %s address, and only those', async (surface, app) => {
+    const res = await request(w.api).get(`/_sandbox/openapi.json?surface=${surface}`);
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe('3.1.0');
+    const documented = Object.entries(res.body.paths as Record<string, object>)
+      .flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`))
+      .sort();
+    expect(documented).toEqual(routesOf(app()));
+  });
+
+  it('holds schemas that a fresh JSON Schema validator compiles', async () => {
+    const res = await request(w.api).get('/_sandbox/openapi.json');
+    const ajv = new Ajv({ strict: false, allowUnionTypes: true });
+    let count = 0;
+    for (const ops of Object.values(res.body.paths as Record<string, Record<string, any>>)) {
+      for (const op of Object.values(ops)) {
+        for (const r of Object.values(op.responses as Record<string, any>)) {
+          ajv.compile(r.content['application/json'].schema);
+          count++;
+        }
+        if (op.requestBody) (ajv.compile(op.requestBody.content['application/json'].schema), count++);
+      }
+    }
+    expect(count).toBeGreaterThan(30);
+  });
+
+  it('refuses an unknown surface', async () => {
+    const res = await request(w.api).get('/_sandbox/openapi.json?surface=nope');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ Message: 'surface must be api or card' });
+  });
+});
