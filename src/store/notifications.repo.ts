@@ -87,8 +87,14 @@ export class NotificationsRepo {
          AND NOT EXISTS (SELECT 1 FROM notifications e WHERE e.payment_id = n.payment_id AND e.state = 'pending' AND e.id < n.id)
        ORDER BY n.next_attempt_at, n.id LIMIT ?`,
     );
+    // Only heads count, as in dueHeadsStmt: a pending notification queued behind its payment's
+    // failing head is not due before that head, whatever its own next_attempt_at says. Counting it
+    // made the manual clock's advance() loop forever (and the real-time timer fire at once, again
+    // and again) on a time at which nothing could be sent.
     this.earliestStmt = db.prepare<[], { due: number | null }>(
-      `SELECT min(next_attempt_at) AS due FROM notifications WHERE state = 'pending'`,
+      `SELECT min(n.next_attempt_at) AS due FROM notifications n
+       WHERE n.state = 'pending'
+         AND NOT EXISTS (SELECT 1 FROM notifications e WHERE e.payment_id = n.payment_id AND e.state = 'pending' AND e.id < n.id)`,
     );
     this.deliveredStmt = db.prepare(
       `UPDATE notifications SET state = 'delivered', attempts = attempts + 1, delivered_at = ? WHERE id = ?`,

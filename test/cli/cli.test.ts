@@ -1,0 +1,192 @@
+// The CLI, run as a real process from the built code (bin/split-sandbox → dist/). dist/ is built
+// first when it is missing or older than src/, so this passes on a clean clone and after edits.
+// The start test uses the real clock: it waits with /_sandbox/notifications/wait, never sleeps.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import request from 'supertest';
+import { type Receiver, startReceiver } from '../helpers/receiver';
+import { MARKETPLACE, basic, paymentBody } from '../helpers/world';
+
+const ROOT = resolve(__dirname, '..', '..');
+const BIN = join(ROOT, 'bin', 'split-sandbox');
+const BUILT = join(ROOT, 'dist', 'cli', 'program.js');
+const AUTH = basic(MARKETPLACE.SiteID, MARKETPLACE.APIKey);
+const SHIPPED = [
+  'cancelled-by-payer',
+  'expired',
+  'failed',
+  'one-step',
+  'partial-capture',
+  'refund-then-add-splits',
+  'two-step',
+  'two-step-capture-requested',
+];
+
+/** The newest modification time of any file under `dir`. */
+function newest(dir: string): number {
+  let t = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    t = Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+  }
+  return t;
+}
+
+function ensureBuilt(): void {
+  if (existsSync(BUILT) && statSync(BUILT).mtimeMs >= newest(join(ROOT, 'src'))) return;
+  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'pipe' });
+}
+
+interface Run {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+function run(args: string[]): Run {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c));
+  child.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) =>
+    child.once('exit', (code, signal) => res({ code, signal })),
+  );
+  return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+/** Resolves when stdout matches `re` (or rejects when the process exits first). */
+function waitForOutput(r: Run, re: RegExp): Promise<RegExpMatchArray> {
+  return new Promise((resolvePromise, reject) => {
+    const check = () => {
+      const m = r.stdout().match(re);
+      if (m) {
+        r.child.stdout!.off('data', check);
+        resolvePromise(m);
+      }
+    };
+    r.child.stdout!.on('data', check);
+    check();
+    void r.exited.then(({ code }) => {
+      const m = r.stdout().match(re);
+      if (m) resolvePromise(m);
+      else reject(new Error(`exited ${code} before printing ${re}: stdout=${r.stdout()} stderr=${r.stderr()}`));
+    });
+  });
+}
+
+describe('split-sandbox CLI (built code)', () => {
+  const running: Run[] = [];
+  let rx: Receiver | undefined;
+
+  beforeAll(() => ensureBuilt(), 120_000);
+  afterEach(async () => {
+    for (const r of running.splice(0)) {
+      if (r.child.exitCode === null && r.child.signalCode === null) {
+        r.child.kill('SIGKILL');
+        await r.exited;
+      }
+    }
+    await rx?.close();
+    rx = undefined;
+  });
+
+  const spawnRun = (args: string[]) => {
+    const r = run(args);
+    running.push(r);
+    return r;
+  };
+
+  it('`split-sandbox scenarios` prints one line per shipped scenario', async () => {
+    const r = spawnRun(['scenarios']);
+    expect(await r.exited).toEqual({ code: 0, signal: null });
+    const lines = r.stdout().trimEnd().split('\n');
+    expect(lines).toHaveLength(SHIPPED.length);
+    expect(lines.map((l) => l.split(/\s+/)[0])).toEqual(SHIPPED);
+    for (const l of lines) expect(l).toMatch(/^[a-z-]+ +\S.*$/);
+    expect(lines.find((l) => l.startsWith('two-step-capture-requested'))).toMatch(/CaptureRequested \(13\)/);
+    expect(r.stderr()).toBe('');
+  });
+
+  it('`split-sandbox scenarios --scenarios <dir>` with a broken file exits 1, naming the file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'split-sandbox-cli-'));
+    try {
+      writeFileSync(join(dir, 'broken.json'), JSON.stringify({ Name: 'broken', Steps: [] }));
+      const r = spawnRun(['scenarios', '--scenarios', dir]);
+      expect((await r.exited).code).toBe(1);
+      expect(r.stderr()).toContain(join(dir, 'broken.json'));
+      expect(r.stdout()).toBe('');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('`split-sandbox start`: prints its addresses, runs the scenario on the real clock, notifies, exits 0 on SIGTERM', async () => {
+    rx = await startReceiver();
+    const r = spawnRun(['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--scenario', 'two-step', '--notify-url', rx.url]);
+    const m = await waitForOutput(r, /^API {2}(http:\/\/127\.0\.0\.1:(\d+))\nCard (http:\/\/127\.0\.0\.1:(\d+))\n/m);
+    const api = m[1]!;
+    const card = m[3]!;
+    expect(m[2]).not.toBe(m[4]);
+    expect(Number(m[2])).toBeGreaterThan(0);
+
+    expect((await request(api).get('/_sandbox/health')).body).toEqual({ Status: 'ok', BaseURL: api, CardBaseURL: card });
+    expect((await request(api).get('/_sandbox/clock')).body.Mode).toBe('real');
+    expect((await request(card).get('/v1/payments').set('Authorization', AUTH)).status).toBe(200);
+
+    // MethodID 1 is a one-step method: only --scenario two-step makes this payment authorize.
+    const t0 = Date.now();
+    const created = await request(api).post('/v1/payments').set('Authorization', AUTH).send(paymentBody({ MethodID: 1 }));
+    expect(created.status).toBe(201);
+    const id = created.body.Payment.ID;
+    expect(created.body.Payment.Status.ID).toBe(1);
+    expect((await request(api).get(`/_sandbox/payments/${id}`)).body.Scenario).toBe('two-step');
+
+    const authorized = await request(api).get(`/_sandbox/notifications/wait?PaymentID=${id}&StatusID=9&TimeoutMs=6000`);
+    const elapsed = Date.now() - t0;
+    expect(authorized.status).toBe(200);
+    // The step is due 2 s after creation; allow a second for scheduling and delivery.
+    expect(elapsed).toBeGreaterThanOrEqual(1500);
+    expect(elapsed).toBeLessThan(3500);
+    expect(rx.received).toHaveLength(1);
+    expect(rx.received[0]!.headers.authorization).toBe(AUTH);
+    expect(rx.received[0]!.body.Payment).toMatchObject({ ID: id, Status: { ID: 9, Info: 'Authorized', Reasons: null } });
+    expect(rx.received[0]!.body.Payment.Splits.map((s: any) => s.StateDetails.ID)).toEqual([9, 9, 9]);
+
+    const captured = await request(api).post(`/v1/payments/${id}/capture`).set('Authorization', AUTH);
+    expect(captured.status).toBe(200);
+    expect(captured.body.Payment.Status.ID).toBe(2);
+    const success = await request(api).get(`/_sandbox/notifications/wait?PaymentID=${id}&StatusID=2&TimeoutMs=5000`);
+    expect(success.status).toBe(200);
+    expect(rx.received.map((x) => x.body.Payment.Status.ID)).toEqual([9, 2]);
+    expect(rx.received[1]!.headers.authorization).toBe(AUTH);
+    expect(rx.received[1]!.body.Payment.Details).toMatchObject({ ReferenceNumber: `SBX-${id}` });
+
+    r.child.kill('SIGTERM');
+    expect(await r.exited).toEqual({ code: 0, signal: null });
+  });
+
+  it('`split-sandbox start` with an unknown --scenario exits 1 with a message', async () => {
+    const r = spawnRun(['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--scenario', 'nope']);
+    expect((await r.exited).code).toBe(1);
+    expect(r.stderr()).toMatch(/unknown scenario "nope"/);
+  });
+
+  it('`split-sandbox start` on a taken port exits 1 and says how to choose another', async () => {
+    const blocker = createServer();
+    await new Promise<void>((res) => blocker.listen(0, '127.0.0.1', res));
+    try {
+      const port = String((blocker.address() as AddressInfo).port);
+      const r = spawnRun(['start', '--port', port, '--card-port', '0', '--db', ':memory:', '--quiet']);
+      expect((await r.exited).code).toBe(1);
+      expect(r.stderr()).toMatch(/port is taken/);
+    } finally {
+      await new Promise<void>((res) => blocker.close(() => res()));
+    }
+  });
+});
