@@ -3,6 +3,7 @@ import { Rejection } from '../errors/errors';
 import { PAYMENT_KEYS, cardPaymentOut, refundOut } from '../schemas/responses';
 import { unmark } from '../schemas/json-body';
 import { type WireOptions, paymentToWire } from '../wire/serializers';
+import { maskCardNumber } from '../services/card.service';
 
 export type Envelope = 'payment' | 'card-payment' | 'splits' | 'refund' | 'list' | 'message';
 
@@ -37,7 +38,7 @@ export function rejectionBody(kind: Envelope, r: Rejection, body: unknown, inval
       return { Payment: shell(PAYMENT_KEYS, field(body, 'Payment'), invalidRequestId, r.reasons) };
     }
     case 'card-payment':
-      return { Payment: shell(CARD_KEYS, field(body, 'Payment'), invalidRequestId, r.reasons) };
+      return { Payment: withoutCardSecrets(shell(CARD_KEYS, field(body, 'Payment'), invalidRequestId, r.reasons)) };
     case 'refund':
       return { Refund: shell(REFUND_KEYS, field(body, 'Refund'), invalidRequestId, r.reasons) };
     case 'splits':
@@ -47,6 +48,26 @@ export function rejectionBody(kind: Envelope, r: Rejection, body: unknown, inval
     case 'message':
       return { Message: r.reasons.map((x) => x.Info).join('; ') };
   }
+}
+
+/** Fidelity: a card number is never echoed in full, and a security code never, not even in a 400. */
+function withoutCardSecrets(echo: Record<string, unknown>) {
+  const card = echo.Card;
+  if (card !== null && typeof card === 'object' && !Array.isArray(card)) {
+    const c = card as Record<string, unknown>;
+    const text = (v: unknown) => (typeof v === 'string' ? v : null);
+    const digits = typeof c.Number === 'string' ? c.Number.replace(/[^0-9]/g, '') : '';
+    echo.Card = {
+      HolderName: text(c.HolderName),
+      Number: digits === '' ? null : maskCardNumber(digits),
+      ExpirationMonth: text(c.ExpirationMonth),
+      ExpirationYear: text(c.ExpirationYear),
+    };
+  } else {
+    echo.Card = null;
+  }
+  echo.CreditCardToken = null;
+  return echo;
 }
 
 export function listError(text: string) {

@@ -9,7 +9,7 @@ import { createPayment } from '../../services/payments.service';
 import { refundSplit } from '../../services/refunds.service';
 import { addSplits } from '../../services/splits.service';
 import { listItemToWire, listToWire, paymentToWire, refundToWire, splitToWire } from '../../wire/serializers';
-import { type HttpContext, route, wireOf } from '../pipeline';
+import { type HttpContext, renderError, route, wireOf } from '../pipeline';
 
 const param = (req: Request, name: string) => String(req.params[name]);
 
@@ -25,11 +25,22 @@ export function mountPaymentRoutes(router: Router, ctx: HttpContext): void {
   const s = ctx.services;
   const site = (req: Request) => authenticate(s, req.get('authorization'));
 
+  // Credentials are checked before the body is read: a request without them is a 401 even when its
+  // body is malformed, as in the real (ASP.NET) service, whose authorization runs before binding.
+  router.use('/v1', (req, res, next) => {
+    try {
+      site(req);
+    } catch (e) {
+      return renderError(ctx, 'message', e, undefined, res);
+    }
+    next();
+  });
+
   router.post(
     '/v1/payments',
     route(ctx, 'payment', (req, body) => {
       const scenario = req.get('x-sandbox-scenario') ?? null;
-      const view = createPayment(s, site(req), body, { scenario });
+      const view = createPayment(s, site(req), body ?? {}, { scenario });
       return { status: 201, body: { Payment: paymentToWire(view, wireOf(ctx)) } };
     }),
   );
@@ -53,7 +64,7 @@ export function mountPaymentRoutes(router: Router, ctx: HttpContext): void {
   router.post(
     '/v1/payments/:id/splits',
     route(ctx, 'splits', (req, body) => {
-      const added = addSplits(s, site(req), param(req, 'id'), body);
+      const added = addSplits(s, site(req), param(req, 'id'), body ?? {});
       return { status: 201, body: { Splits: added.splits.map((x) => splitToWire(x, added.currency)) } };
     }),
   );
@@ -86,7 +97,7 @@ export function mountPaymentRoutes(router: Router, ctx: HttpContext): void {
     '/v1/payments/:id/splits/:splitId/refunds',
     route(ctx, 'refund', (req, body) => ({
       status: 201,
-      body: { Refund: refundToWire(refundSplit(s, site(req), param(req, 'id'), param(req, 'splitId'), body)) },
+      body: { Refund: refundToWire(refundSplit(s, site(req), param(req, 'id'), param(req, 'splitId'), body ?? {})) },
     })),
   );
 }

@@ -4,17 +4,27 @@ import { authenticate } from '../../services/auth.service';
 import { createCardPayment, getCardPayment } from '../../services/card.service';
 import { listCardPayments } from '../../services/list.service';
 import { cardPaymentToWire, listToWire } from '../../wire/serializers';
-import { type HttpContext, route } from '../pipeline';
+import { type HttpContext, renderError, route } from '../pipeline';
 
 export function mountCardRoutes(router: Router, ctx: HttpContext): void {
   const s = ctx.services;
   const site = (req: Request) => authenticate(s, req.get('authorization'));
 
+  // Credentials first, then the body (see payments.routes.ts).
+  router.use('/v1', (req, res, next) => {
+    try {
+      site(req);
+    } catch (e) {
+      return renderError(ctx, 'message', e, undefined, res);
+    }
+    next();
+  });
+
   router.post(
     '/v1/payments',
     route(ctx, 'card-payment', (req, body) => ({
       status: 201,
-      body: { Payment: cardPaymentToWire(createCardPayment(s, site(req), body)) },
+      body: { Payment: cardPaymentToWire(createCardPayment(s, site(req), body ?? {})) },
     })),
   );
 
