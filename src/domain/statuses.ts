@@ -46,3 +46,11 @@ export const FINAL_STATUSES: ReadonlySet<number> = new Set([
   Status.PartiallyCaptured,
   Status.Captured,
 ]);
+
+/**
+ * Every status ID of the real service's catalogue, the sandbox's own and those it never uses
+ * (PendingOnProvider, Refunded, Chargedback …): a list filter may name any of them.
+ */
+export const CATALOGUE_STATUS_IDS: ReadonlySet<number> = new Set([
+  1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 21, 22, 23, 24, 25, 26, 27, 28, 30, 33, 34, 35, 36, 37, 38, 39,
+]);

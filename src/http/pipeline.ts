@@ -5,7 +5,9 @@ import { reason } from '../errors/reasons';
 import { MalformedJson, parseJsonBody } from '../schemas/json-body';
 import type { Scheduler } from '../scheduler/scheduler';
 import type { ServiceContext } from '../services/context';
+import { authenticate } from '../services/auth.service';
 import { ListRejected } from '../services/list.service';
+import type { SiteRecord } from '../store/records';
 import type { WireOptions } from '../wire/serializers';
 import { type Envelope, listError, rejectionBody } from './envelopes';
 
@@ -27,10 +29,36 @@ export interface HttpContext {
 
 export const wireOf = (ctx: HttpContext): WireOptions => ({ baseUrl: ctx.urls.baseUrl });
 
+const sites = new WeakMap<Request, SiteRecord>();
+
+/**
+ * Authenticates every `/v1` request before its body is read: a request without valid credentials
+ * is a 401 even when its body is malformed, as in the real (ASP.NET) service, whose authorization
+ * runs before model binding.
+ */
+export function requireSite(ctx: HttpContext): RequestHandler {
+  return (req, res, next) => {
+    try {
+      sites.set(req, authenticate(ctx.services, req.get('authorization')));
+    } catch (e) {
+      return renderError(ctx, 'message', e, undefined, res);
+    }
+    next();
+  };
+}
+
+/** The site a request authenticated as (requireSite ran before the route). */
+export function siteOf(req: Request): SiteRecord {
+  const site = sites.get(req);
+  if (!site) throw new Error('route mounted without requireSite');
+  return site;
+}
+
 /** The parsed body: undefined when the request has none (an empty POST is a valid capture or cancel). */
 export function jsonBody(req: Request, kind: Envelope): unknown {
   const raw = req.body as unknown;
-  if (typeof raw !== 'string' || raw.trim() === '') return undefined;
+  // Reads take no body: whatever a GET carries is ignored, as the real service ignores it.
+  if (req.method === 'GET' || typeof raw !== 'string' || raw.trim() === '') return undefined;
   return parseJsonBody(raw, kind !== 'message');
 }
 

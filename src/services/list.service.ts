@@ -1,6 +1,6 @@
 // The payment lists of both addresses: query parameters, filters and paging.
 import { parseAmount } from '../domain/money';
-import { isKnownStatus } from '../domain/statuses';
+import { CATALOGUE_STATUS_IDS } from '../domain/statuses';
 import { parseTimestamp } from '../domain/time';
 import { CURRENCIES, COUNTRIES } from '../schemas/codes';
 import type { PaymentFilter, SortBy } from '../store/payments.repo';
@@ -55,7 +55,7 @@ function filterOf(q: Query, site: SiteRecord, surface: Surface): PaymentFilter {
   }
   f.methodId = wholeNumber(q, 'methodid', 'methodID', 1, 2147483647);
   const statusId = wholeNumber(q, 'statusid', 'statusID', 1, 2147483647);
-  if (statusId !== undefined && !isKnownStatus(statusId)) throw new ListRejected(`Invalid statusID: ${statusId} is not a status`);
+  if (statusId !== undefined && !CATALOGUE_STATUS_IDS.has(statusId)) throw new ListRejected(`Invalid statusID: ${statusId} is not a status`);
   f.statusId = statusId;
   f.typeId = wholeNumber(q, 'typeid', 'typeID', 1, 2);
   const currency = q.get('currency');

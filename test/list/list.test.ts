@@ -1,7 +1,7 @@
 // GET /v1/payments on the API address: paging, sorting, filters and their errors.
 import request from 'supertest';
 import { listErrorResponse, listItemOut, listResponse } from '../../src/schemas/responses';
-import { START, type World, basic, PLAIN, event, expectSchema, makeWorld, snapshot } from '../helpers/world';
+import { START, type World, basic, PLAIN, createPayment, event, expectSchema, makeWorld, snapshot } from '../helpers/world';
 import { formatTimestamp } from '../../src/domain/time';
 
 let seq = 0;
@@ -467,5 +467,19 @@ describe('GET /v1/payments items', () => {
       .send({ Payment: { MerchantTransactionID: 'p-1', Amount: 100, Currency: 'EUR', ReturnURL: 'https://plain.example/' } });
     expect(other.status).toBe(201);
     expect(await ids(w)).toEqual([mine]);
+  });
+});
+
+describe('GET /v1/payments statusID of the real catalogue', () => {
+  it('answers a status the sandbox never uses (7, PendingOnProvider) with an empty page, not an error', async () => {
+    const w = makeWorld();
+    try {
+      await createPayment(w);
+      const res = await request(w.api).get('/v1/payments?statusID=7').set('Authorization', w.auth);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ Payments: [], Count: 0, TotalPages: 0, TotalCount: 0, PageIndex: 1, PageSize: 10 });
+    } finally {
+      w.close();
+    }
   });
 });

@@ -1,6 +1,5 @@
 // The split-payments API ({base_url}/v1): thin handlers over the services.
 import type { Request, Router } from 'express';
-import { authenticate } from '../../services/auth.service';
 import { cancelPayment } from '../../services/cancel.service';
 import { capturePayment, captureSplit } from '../../services/capture.service';
 import { listPayments } from '../../services/list.service';
@@ -9,7 +8,7 @@ import { createPayment } from '../../services/payments.service';
 import { refundSplit } from '../../services/refunds.service';
 import { addSplits } from '../../services/splits.service';
 import { listItemToWire, listToWire, paymentToWire, refundToWire, splitToWire } from '../../wire/serializers';
-import { type HttpContext, renderError, route, wireOf } from '../pipeline';
+import { type HttpContext, requireSite, route, siteOf, wireOf } from '../pipeline';
 
 const param = (req: Request, name: string) => String(req.params[name]);
 
@@ -23,24 +22,13 @@ function amountParam(req: Request): string | undefined {
 
 export function mountPaymentRoutes(router: Router, ctx: HttpContext): void {
   const s = ctx.services;
-  const site = (req: Request) => authenticate(s, req.get('authorization'));
-
-  // Credentials are checked before the body is read: a request without them is a 401 even when its
-  // body is malformed, as in the real (ASP.NET) service, whose authorization runs before binding.
-  router.use('/v1', (req, res, next) => {
-    try {
-      site(req);
-    } catch (e) {
-      return renderError(ctx, 'message', e, undefined, res);
-    }
-    next();
-  });
+  router.use('/v1', requireSite(ctx));
 
   router.post(
     '/v1/payments',
     route(ctx, 'payment', (req, body) => {
       const scenario = req.get('x-sandbox-scenario') ?? null;
-      const view = createPayment(s, site(req), body ?? {}, { scenario });
+      const view = createPayment(s, siteOf(req), body ?? {}, { scenario });
       return { status: 201, body: { Payment: paymentToWire(view, wireOf(ctx)) } };
     }),
   );
@@ -48,7 +36,7 @@ export function mountPaymentRoutes(router: Router, ctx: HttpContext): void {
   router.get(
     '/v1/payments',
     route(ctx, 'list', (req) => {
-      const page = listPayments(s, site(req), req.query as Record<string, unknown>);
+      const page = listPayments(s, siteOf(req), req.query as Record<string, unknown>);
       return { status: 200, body: listToWire({ ...page, items: page.items.map((p) => listItemToWire(p, wireOf(ctx))) }) };
     }),
   );
@@ -57,14 +45,14 @@ export function mountPaymentRoutes(router: Router, ctx: HttpContext): void {
     '/v1/payments/:id',
     route(ctx, 'payment', (req) => ({
       status: 200,
-      body: { Payment: paymentToWire(loadPayment(s, site(req), param(req, 'id')), wireOf(ctx)) },
+      body: { Payment: paymentToWire(loadPayment(s, siteOf(req), param(req, 'id')), wireOf(ctx)) },
     })),
   );
 
   router.post(
     '/v1/payments/:id/splits',
     route(ctx, 'splits', (req, body) => {
-      const added = addSplits(s, site(req), param(req, 'id'), body ?? {});
+      const added = addSplits(s, siteOf(req), param(req, 'id'), body ?? {});
       return { status: 201, body: { Splits: added.splits.map((x) => splitToWire(x, added.currency)) } };
     }),
   );
@@ -73,14 +61,14 @@ export function mountPaymentRoutes(router: Router, ctx: HttpContext): void {
     '/v1/payments/:id/capture',
     route(ctx, 'payment', (req, body) => ({
       status: 200,
-      body: { Payment: paymentToWire(capturePayment(s, site(req), param(req, 'id'), body), wireOf(ctx)) },
+      body: { Payment: paymentToWire(capturePayment(s, siteOf(req), param(req, 'id'), body), wireOf(ctx)) },
     })),
   );
 
   router.post(
     '/v1/payments/:id/splits/:splitId/capture',
     route(ctx, 'payment', (req) => {
-      const done = captureSplit(s, site(req), param(req, 'id'), param(req, 'splitId'), amountParam(req));
+      const done = captureSplit(s, siteOf(req), param(req, 'id'), param(req, 'splitId'), amountParam(req));
       return { status: 200, body: { Payment: paymentToWire(done.view, wireOf(ctx), [done.split]) } };
     }),
   );
@@ -89,7 +77,7 @@ export function mountPaymentRoutes(router: Router, ctx: HttpContext): void {
     '/v1/payments/:id/cancel',
     route(ctx, 'payment', (req) => ({
       status: 200,
-      body: { Payment: paymentToWire(cancelPayment(s, site(req), param(req, 'id')), wireOf(ctx)) },
+      body: { Payment: paymentToWire(cancelPayment(s, siteOf(req), param(req, 'id')), wireOf(ctx)) },
     })),
   );
 
@@ -97,7 +85,7 @@ export function mountPaymentRoutes(router: Router, ctx: HttpContext): void {
     '/v1/payments/:id/splits/:splitId/refunds',
     route(ctx, 'refund', (req, body) => ({
       status: 201,
-      body: { Refund: refundToWire(refundSplit(s, site(req), param(req, 'id'), param(req, 'splitId'), body ?? {})) },
+      body: { Refund: refundToWire(refundSplit(s, siteOf(req), param(req, 'id'), param(req, 'splitId'), body ?? {})) },
     })),
   );
 }

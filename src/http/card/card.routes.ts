@@ -1,37 +1,26 @@
 // The card API ({card_base_url}/v1): card payments and their list.
 import type { Request, Router } from 'express';
-import { authenticate } from '../../services/auth.service';
 import { createCardPayment, getCardPayment } from '../../services/card.service';
 import { listCardPayments } from '../../services/list.service';
 import { cardPaymentToWire, listToWire } from '../../wire/serializers';
-import { type HttpContext, renderError, route } from '../pipeline';
+import { type HttpContext, requireSite, route, siteOf } from '../pipeline';
 
 export function mountCardRoutes(router: Router, ctx: HttpContext): void {
   const s = ctx.services;
-  const site = (req: Request) => authenticate(s, req.get('authorization'));
-
-  // Credentials first, then the body (see payments.routes.ts).
-  router.use('/v1', (req, res, next) => {
-    try {
-      site(req);
-    } catch (e) {
-      return renderError(ctx, 'message', e, undefined, res);
-    }
-    next();
-  });
+  router.use('/v1', requireSite(ctx));
 
   router.post(
     '/v1/payments',
     route(ctx, 'card-payment', (req, body) => ({
       status: 201,
-      body: { Payment: cardPaymentToWire(createCardPayment(s, site(req), body ?? {})) },
+      body: { Payment: cardPaymentToWire(createCardPayment(s, siteOf(req), body ?? {})) },
     })),
   );
 
   router.get(
     '/v1/payments',
     route(ctx, 'list', (req) => {
-      const page = listCardPayments(s, site(req), req.query as Record<string, unknown>);
+      const page = listCardPayments(s, siteOf(req), req.query as Record<string, unknown>);
       return { status: 200, body: listToWire({ ...page, items: page.items.map(cardPaymentToWire) }) };
     }),
   );
@@ -40,7 +29,7 @@ export function mountCardRoutes(router: Router, ctx: HttpContext): void {
     '/v1/payments/:id',
     route(ctx, 'card-payment', (req) => ({
       status: 200,
-      body: { Payment: cardPaymentToWire(getCardPayment(s, site(req), String(req.params.id))) },
+      body: { Payment: cardPaymentToWire(getCardPayment(s, siteOf(req), String(req.params.id))) },
     })),
   );
 }
