@@ -12,14 +12,11 @@ import {
   expectSchema,
   makeWorld,
   snapshot,
+  post,
+  status,
 } from '../helpers/world';
 
-const status = (ID: number, Info: string) => ({ ID, Info, Reasons: null });
 
-const post = (w: World, path: string, body?: object) => {
-  const r = request(w.api).post(path).set('Authorization', w.auth);
-  return body === undefined ? r : r.send(body);
-};
 const get = (w: World, id: number) => request(w.api).get(`/v1/payments/${id}`).set('Authorization', w.auth);
 const addSplits = (w: World, id: number, splits: object[]) => post(w, `/v1/payments/${id}/splits`, { Splits: splits });
 

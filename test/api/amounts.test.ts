@@ -1,12 +1,8 @@
 // Amounts that floats would get wrong: arithmetic is exact, in minor units, up to 12 digits.
 import request from 'supertest';
 import { paymentResponse, refundResponse } from '../../src/schemas/responses';
-import { type WirePayment, type World, createPayment, event, expectSchema, makeWorld, snapshot } from '../helpers/world';
+import { type WirePayment, type World, createPayment, event, expectSchema, makeWorld, post, snapshot } from '../helpers/world';
 
-const post = (w: World, path: string, body?: object) => {
-  const r = request(w.api).post(path).set('Authorization', w.auth);
-  return body === undefined ? r : r.send(body);
-};
 const get = (w: World, id: number) => request(w.api).get(`/v1/payments/${id}`).set('Authorization', w.auth);
 
 const splits = (...amounts: (string | number)[]) =>

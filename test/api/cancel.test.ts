@@ -11,11 +11,11 @@ import {
   expectSchema,
   makeWorld,
   snapshot,
+  post,
 } from '../helpers/world';
 
 const CANCELLED = { ID: 3, Info: 'Cancelled', Reasons: null };
 
-const post = (w: World, path: string) => request(w.api).post(path).set('Authorization', w.auth);
 const get = (w: World, id: number) => request(w.api).get(`/v1/payments/${id}`).set('Authorization', w.auth);
 
 async function expectCancelRefused(w: World, id: number) {

@@ -11,16 +11,13 @@ import {
   expectSchema,
   makeWorld,
   snapshot,
+  post,
+  status,
 } from '../helpers/world';
 
-const status = (ID: number, Info: string) => ({ ID, Info, Reasons: null });
 const AUTHORIZED = status(9, 'Authorized');
 const PARTIAL = status(35, 'PartiallyCaptured');
 
-const post = (w: World, path: string, body?: object) => {
-  const r = request(w.api).post(path).set('Authorization', w.auth);
-  return body === undefined ? r : r.send(body);
-};
 
 async function stored(w: World, id: number): Promise<WirePayment> {
   const res = await request(w.api).get(`/v1/payments/${id}`).set('Authorization', w.auth);

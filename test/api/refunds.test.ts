@@ -12,12 +12,9 @@ import {
   expectSchema,
   makeWorld,
   snapshot,
+  post,
 } from '../helpers/world';
 
-const post = (w: World, path: string, body?: object) => {
-  const r = request(w.api).post(path).set('Authorization', w.auth);
-  return body === undefined ? r : r.send(body);
-};
 const refund = (w: World, p: WirePayment, splitIndex: number, body: object) =>
   post(w, `/v1/payments/${p.ID}/splits/${p.Splits[splitIndex]!.ID}/refunds`, body);
 

@@ -13,16 +13,13 @@ import {
   expectSchema,
   makeWorld,
   snapshot,
+  post,
+  status,
 } from '../helpers/world';
 
 const MINUTE = 60_000;
 const stamp = (minutes: number) => formatTimestamp(START + minutes * MINUTE);
-const status = (ID: number, Info: string) => ({ ID, Info, Reasons: null });
 
-const post = (w: World, path: string, body?: object) => {
-  const r = request(w.api).post(path).set('Authorization', w.auth);
-  return body === undefined ? r : r.send(body);
-};
 const get = (w: World, path: string) => request(w.api).get(path).set('Authorization', w.auth);
 
 async function stored(w: World, id: number): Promise<WirePayment> {

@@ -128,3 +128,12 @@ export function snapshot(store: Store): string {
     .all() as { name: string }[];
   return JSON.stringify(tables.map((t) => [t.name, store.db.prepare(`SELECT * FROM "${t.name}"`).all()]));
 }
+
+/** An authenticated POST to the API address, with a JSON body when one is given. */
+export function post(w: World, path: string, body?: object) {
+  const r = request(w.api).post(path).set('Authorization', w.auth);
+  return body === undefined ? r : r.send(body);
+}
+
+/** A Status / StateDetails object as a successful response carries it. */
+export const status = (ID: number, Info: string) => ({ ID, Info, Reasons: null });
