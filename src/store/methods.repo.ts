@@ -18,14 +18,12 @@ const toRecord = (r: MethodRow): MethodRecord => ({
 });
 
 export class MethodsRepo {
-  private readonly byId;
   private readonly all;
   private readonly insertStmt;
   // The catalogue is read on every create and changes only at load: keep it in memory.
   private cache: Map<number, MethodRecord> | null = null;
 
   constructor(db: Db) {
-    this.byId = db.prepare<[number], MethodRow>('SELECT * FROM methods WHERE method_id = ?');
     this.all = db.prepare<[], MethodRow>('SELECT * FROM methods ORDER BY method_id');
     this.insertStmt = db.prepare(
       'INSERT INTO methods (method_id, name, flow, details_template) VALUES (?, ?, ?, ?)',
@@ -34,7 +32,7 @@ export class MethodsRepo {
 
   get(methodId: number): MethodRecord | undefined {
     if (!this.cache) this.cache = new Map(this.list().map((m) => [m.methodId, m]));
-    return this.cache.get(methodId) ?? (this.byId.get(methodId) && toRecord(this.byId.get(methodId)!));
+    return this.cache.get(methodId);
   }
 
   list(): MethodRecord[] {
@@ -43,10 +41,6 @@ export class MethodsRepo {
 
   insert(m: MethodRecord): void {
     this.insertStmt.run(m.methodId, m.name, m.flow, m.detailsTemplate === null ? null : JSON.stringify(m.detailsTemplate));
-    this.cache = null;
-  }
-
-  invalidate(): void {
     this.cache = null;
   }
 }

@@ -62,7 +62,7 @@ export function splitToWire(s: SplitRecord, currency: string) {
   };
 }
 
-function paymentFields(p: PaymentRecord, o: WireOptions, reduced: boolean) {
+function paymentFields(p: PaymentRecord, reduced: boolean) {
   return {
     ID: p.id,
     SkinID: p.skinId,
@@ -108,14 +108,14 @@ function paymentTail(p: PaymentRecord, o: WireOptions) {
 /** A payment (spec 2.1). `splits` overrides which splits are shown (the one-split capture shows one). */
 export function paymentToWire(view: PaymentView, o: WireOptions, splits: SplitRecord[] = view.splits) {
   const p = view.payment;
-  const body: Record<string, unknown> = { ...paymentFields(p, o, false), Fraud: null, ...paymentTail(p, o) };
+  const body: Record<string, unknown> = { ...paymentFields(p, false), Fraud: null, ...paymentTail(p, o) };
   if (p.hasSplits) body.Splits = splits.map((s) => splitToWire(s, p.currency));
   return body;
 }
 
 /** A list item (spec 2.8): the payment without Fraud and Splits. */
 export function listItemToWire(p: PaymentRecord, o: WireOptions) {
-  return { ...paymentFields(p, o, true), ...paymentTail(p, o) };
+  return { ...paymentFields(p, true), ...paymentTail(p, o) };
 }
 
 export function refundToWire(r: RefundRecord) {

@@ -1,5 +1,5 @@
 // The card API ({card_base_url}/v1): card payments and their list.
-import type { Request, Router } from 'express';
+import type { Router } from 'express';
 import { createCardPayment, getCardPayment } from '../../services/card.service';
 import { listCardPayments } from '../../services/list.service';
 import { cardPaymentToWire, listToWire } from '../../wire/serializers';
