@@ -1,3 +1,9 @@
-// The package's programmatic entry point.
-export { startSandbox, type Sandbox } from './main';
+// The package's programmatic entry point: `import { startSandbox } from 'split-sandbox'`.
+export {
+  startSandbox,
+  type Sandbox,
+  type SandboxMerchant,
+  type NotificationQuery,
+  type NotificationView,
+} from './main';
 export type { Config } from './config';

@@ -9,18 +9,65 @@ import { createIds } from './ids';
 import { createOutbox } from './notifications/outbox';
 import { NotificationWorker } from './notifications/worker';
 import { SHIPPED_SCENARIOS_DIR, ScenarioCatalogue } from './scenarios/loader';
-import { type Clock, ManualClock, RealClock } from './scheduler/clock';
+import { ManualClock, RealClock } from './scheduler/clock';
 import { Scheduler } from './scheduler/scheduler';
 import type { ServiceContext } from './services/context';
 import { Store } from './store/store';
+import type { NotificationFilter, NotificationState } from './store/notifications.repo';
+import { waitForDelivered } from './notifications/wait';
+import { listNotifications, notificationView } from './services/journal.service';
+import { listMerchants } from './services/merchants.service';
+import { resetSandbox } from './services/reset.service';
 
+export interface SandboxMerchant {
+  SiteID: number;
+  APIKey: string;
+  LinkedSiteIDs: number[];
+}
+
+/** A running sandbox, as `startSandbox` hands it to a test file. */
 export interface Sandbox {
+  /** The split-payments API address, e.g. `http://127.0.0.1:41234`. */
   baseUrl: string;
+  /** The card API address. */
   cardBaseUrl: string;
+  /** The first marketplace of the fixtures, with its credentials and linked split sites. */
+  merchant: SandboxMerchant;
+  clock: {
+    /** Sandbox time, epoch ms. */
+    now(): number;
+    /** Manual clock only: moves time, running every step due on the way and delivering its notifications. */
+    advance(seconds: number): Promise<void>;
+  };
+  notifications: {
+    /** Resolves with the first delivered notification matching `filter`; rejects after `timeoutMs` (10 s). */
+    waitFor(filter: NotificationQuery, timeoutMs?: number): Promise<NotificationView>;
+    /** The journal: every notification matching `filter`, with its body and attempts. */
+    list(filter?: NotificationQuery & { State?: NotificationState }): NotificationView[];
+  };
+  /** Empties all data and loads the fixtures again; the configuration stays. */
+  reset(): Promise<void>;
+  stop(): Promise<void>;
+  /** The internals, for advanced use. */
   services: ServiceContext;
   scheduler: Scheduler;
-  clock: Clock;
-  stop(): Promise<void>;
+}
+
+export interface NotificationQuery {
+  PaymentID?: number;
+  RefundID?: number;
+  StatusID?: number;
+}
+
+export type NotificationView = ReturnType<typeof notificationView>;
+
+function filterOf(q: NotificationQuery & { State?: NotificationState } = {}): NotificationFilter {
+  const f: NotificationFilter = {};
+  if (q.PaymentID !== undefined) f.paymentId = q.PaymentID;
+  if (q.RefundID !== undefined) f.refundId = q.RefundID;
+  if (q.StatusID !== undefined) f.statusId = q.StatusID;
+  if (q.State !== undefined) f.state = q.State;
+  return f;
 }
 
 /** Builds the services over a store (loading fixtures into an empty one). Used by main and tests. */
@@ -29,7 +76,8 @@ export function createServices(config: Config, store: Store): ServiceContext {
   if (config.scenario !== undefined && !scenarios.has(config.scenario)) {
     throw new Error(`unknown scenario "${config.scenario}"; known: ${scenarios.list().map((s) => s.name).join(', ')}`);
   }
-  if (store.isEmpty()) loadFixtures(store, readFixtures(config.fixtures));
+  const fixtures = readFixtures(config.fixtures);
+  if (store.isEmpty()) loadFixtures(store, fixtures);
   const clock = config.clock === 'manual' ? new ManualClock(config.startTime ?? Date.now()) : new RealClock();
   return {
     store,
@@ -37,6 +85,7 @@ export function createServices(config: Config, store: Store): ServiceContext {
     ids: createIds(config.seed),
     settings: { cancelOpen: config.cancelOpen, pageSize: config.pageSize, defaultScenario: config.scenario },
     scenarios,
+    fixtures,
   };
 }
 
@@ -95,13 +144,30 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
   ctx.urls.cardBaseUrl = config.publicCardUrl ?? urlOf(servers[1]!, config.host);
   scheduler.start();
 
+  const first = listMerchants(services).find((m) => m.LinkedSiteIDs.length > 0) ?? listMerchants(services)[0];
   let stopped: Promise<void> | null = null;
   return {
     baseUrl: ctx.urls.baseUrl,
     cardBaseUrl: ctx.urls.cardBaseUrl,
+    merchant: first ? { SiteID: first.SiteID, APIKey: first.APIKey, LinkedSiteIDs: first.LinkedSiteIDs } : { SiteID: 0, APIKey: '', LinkedSiteIDs: [] },
+    clock: {
+      now: () => services.clock.now(),
+      advance: (seconds) => scheduler.advance(Math.round(seconds * 1000)),
+    },
+    notifications: {
+      async waitFor(filter, timeoutMs = 10_000) {
+        const n = await waitForDelivered(store, scheduler.worker, filterOf(filter), timeoutMs);
+        if (!n) throw new Error(`no notification matching ${JSON.stringify(filter)} was delivered within ${timeoutMs} ms`);
+        return notificationView(services, n);
+      },
+      list: (filter) => listNotifications(services, filterOf(filter)),
+    },
+    async reset() {
+      scheduler.worker.forget();
+      resetSandbox(services, services.fixtures!);
+    },
     services,
     scheduler,
-    clock: services.clock,
     stop() {
       stopped ??= scheduler
         .stop()

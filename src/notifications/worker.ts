@@ -26,6 +26,8 @@ export class NotificationWorker {
   private readonly inFlight = new Set<number>();
   private idleWaiters: (() => void)[] = [];
   private stopped = false;
+  /** Bumped by a reset: answers to attempts started before it are dropped, their rows are gone. */
+  private epoch = 0;
   private readonly controllers = new Set<AbortController>();
 
   constructor(
@@ -72,7 +74,14 @@ export class NotificationWorker {
     }
   }
 
+  /** After a reset: attempts on the wire no longer belong to anything; their answers are dropped. */
+  forget(): void {
+    this.epoch++;
+    for (const c of this.controllers) c.abort(new Error('sandbox reset'));
+  }
+
   private async attempt(n: NotificationRecord): Promise<void> {
+    const epoch = this.epoch;
     const site = this.ctx.store.sites.get(n.siteId);
     const url = notificationUrl(this.ctx, n.siteId, this.opts.defaultUrl);
     const at = this.clock.now();
@@ -112,6 +121,7 @@ export class NotificationWorker {
     }
     const durationMs = Math.round(performance.now() - started);
     if (this.stopped && error !== null) return; // shutting down: the attempt did not really happen
+    if (epoch !== this.epoch) return;
     const ok = httpStatus === 204;
     if (!ok && error === null) error = `expected 204, got ${httpStatus}`;
     const store = this.ctx.store;

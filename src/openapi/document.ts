@@ -54,6 +54,13 @@ const listQuery = [
 
 const CONTROL: Operation[] = [
   { method: 'get', path: '/_sandbox/health', summary: 'Health and both addresses', responses: { 200: healthResponse }, control: true },
+  {
+    method: 'post',
+    path: '/_sandbox/reset',
+    summary: 'Empty all data and load the fixtures again (the configuration stays)',
+    responses: { 200: undefined },
+    control: true,
+  },
   { method: 'get', path: '/_sandbox/merchants', summary: 'Merchants with credentials', responses: { 200: merchantsResponse }, control: true },
   {
     method: 'patch',

@@ -1,4 +1,5 @@
 // What every service gets: the store, the clock, randomness and the settings that shape behaviour.
+import type { Fixtures } from '../fixtures';
 import type { Ids } from '../ids';
 import type { ScenarioCatalogue } from '../scenarios/loader';
 import type { Clock } from '../scheduler/clock';
@@ -23,6 +24,8 @@ export interface ServiceContext {
   changes?: ChangeSink;
   /** The scenarios payments can follow; without it payments move only by events. */
   scenarios?: ScenarioCatalogue;
+  /** The fixtures the database was seeded with, for a reset. */
+  fixtures?: Fixtures;
   /** Told when something was scheduled, so a real-time scheduler can re-arm its timer. */
   wake?: () => void;
 }

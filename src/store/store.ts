@@ -8,6 +8,7 @@ import { MethodsRepo } from './methods.repo';
 import { PaymentsRepo } from './payments.repo';
 import { RefundsRepo } from './refunds.repo';
 import { SitesRepo } from './sites.repo';
+import { SEQUENCE_STARTS } from './sequences';
 import { SplitsRepo } from './splits.repo';
 
 export class Store {
@@ -47,6 +48,25 @@ export class Store {
 
   isEmpty(): boolean {
     return (this.db.prepare('SELECT count(*) AS n FROM sites').get() as { n: number }).n === 0;
+  }
+
+  /** Empties every table and restarts the IDs, as in a new database. Run it inside tx(). */
+  clear(): void {
+    const tables = [
+      'notification_attempts',
+      'notifications',
+      'scenario_jobs',
+      'status_history',
+      'refunds',
+      'splits',
+      'payments',
+      'sites',
+      'methods',
+      'counters',
+      'sqlite_sequence',
+    ];
+    for (const t of tables) this.db.prepare(`DELETE FROM ${t}`).run();
+    this.db.exec(SEQUENCE_STARTS);
   }
 
   close(): void {

@@ -11,8 +11,10 @@ import { listNotifications, notificationView, NOTIFICATION_STATES, paymentStory 
 import { parseId, reload } from '../../services/lookup';
 import { listMerchants, updateMerchant } from '../../services/merchants.service';
 import { applyRefundEvent } from '../../services/refunds.service';
+import { resetSandbox } from '../../services/reset.service';
 import type { NotificationFilter, NotificationState } from '../../store/notifications.repo';
 import { paymentToWire, refundToWire } from '../../wire/serializers';
+import { waitForDelivered } from '../../notifications/wait';
 import { type HttpContext, route, routeAsync, wireOf } from '../pipeline';
 
 function checked<T>(schema: Record<string, unknown>, body: unknown): T {
@@ -85,6 +87,15 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
       const surface = queryValue(req, 'surface') ?? 'api';
       if (surface !== 'api' && surface !== 'card') throw new HttpError(400, 'surface must be api or card');
       return { status: 200, body: openApiDocument(surface, surface === 'api' ? ctx.urls.baseUrl : ctx.urls.cardBaseUrl) };
+    }),
+  );
+
+  router.post(
+    '/_sandbox/reset',
+    route(ctx, 'message', () => {
+      ctx.scheduler?.worker.forget();
+      resetSandbox(s, s.fixtures!);
+      return { status: 200, body: { Status: 'reset' } };
     }),
   );
 
@@ -166,29 +177,9 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
     '/_sandbox/notifications/wait',
     routeAsync(ctx, 'message', async (req, _body, res) => {
       const q = checked<{ TimeoutMs?: string }>(notificationWaitQuery, { TimeoutMs: queryValue(req, 'TimeoutMs') });
-      const filter = { ...notificationFilter(req), state: 'delivered' as const };
       const timeoutMs = q.TimeoutMs === undefined ? 10_000 : Number(q.TimeoutMs);
-      const found = () => s.store.notifications.list(filter, 1)[0];
-      const worker = scheduler().worker;
-      let n = found();
-      if (!n) {
-        await new Promise<void>((resolve) => {
-          const finish = () => {
-            clearTimeout(timer);
-            worker.events.off('delivered', onDelivered);
-            res.off('close', finish);
-            resolve();
-          };
-          const onDelivered = () => {
-            if (found()) finish();
-          };
-          const timer = setTimeout(finish, timeoutMs);
-          worker.events.on('delivered', onDelivered);
-          // The client gave up waiting: stop listening for it.
-          res.on('close', finish);
-        });
-        n = found();
-      }
+      // The client gave up waiting (its connection closed): stop waiting for it.
+      const n = await waitForDelivered(s.store, scheduler().worker, notificationFilter(req), timeoutMs, res);
       if (n) return { status: 200, body: { Notification: notificationView(s, n) } };
       return { status: 408, body: { Message: `No matching notification was delivered within ${timeoutMs} ms.` } };
     }),

@@ -1,4 +1,6 @@
 // The first schema: sites, methods, payments with their splits and refunds, and the status history.
+import { SEQUENCE_STARTS } from '../sequences';
+
 export const sql = `
 CREATE TABLE sites (
   site_id             INTEGER PRIMARY KEY,
@@ -102,7 +104,4 @@ CREATE TABLE status_history (
 ) STRICT;
 CREATE INDEX status_history_by_payment ON status_history (payment_id, id);
 
--- IDs start where the real service's test host shows them, so they look like real ones.
-INSERT INTO sqlite_sequence (name, seq) VALUES ('payments', 3005000), ('splits', 7000), ('refunds', 16400);
-INSERT INTO counters (name, value) VALUES ('customer', 200000), ('address', 400000);
-`;
+${SEQUENCE_STARTS}`;

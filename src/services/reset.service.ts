@@ -1,0 +1,10 @@
+// Resetting the sandbox: all data gone, the fixtures loaded again, the configuration kept.
+import { type Fixtures, loadFixtures } from '../fixtures';
+import type { ServiceContext } from './context';
+
+export function resetSandbox(ctx: ServiceContext, fixtures: Fixtures): void {
+  ctx.store.tx(() => {
+    ctx.store.clear();
+    loadFixtures(ctx.store, fixtures);
+  });
+}
