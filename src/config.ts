@@ -1,5 +1,6 @@
 // One Config type with its documented defaults.
 import { DEFAULT_FIXTURES_DIR } from './fixtures';
+import type { LogFormat, LogLevel } from './log';
 import { DEFAULT_RETRY, type RetryPolicy } from './notifications/backoff';
 
 export interface Config {
@@ -30,7 +31,10 @@ export interface Config {
   notifyUrl?: string;
   notifyTimeoutMs: number;
   retry: RetryPolicy;
+  /** No log lines at all (tests). */
   quiet: boolean;
+  logLevel: LogLevel;
+  logFormat: LogFormat;
 }
 
 export const DEFAULT_CONFIG: Config = {
@@ -46,4 +50,6 @@ export const DEFAULT_CONFIG: Config = {
   notifyTimeoutMs: 30_000,
   retry: DEFAULT_RETRY,
   quiet: false,
+  logLevel: 'info',
+  logFormat: 'pretty',
 };

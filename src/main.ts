@@ -13,6 +13,7 @@ import { ManualClock, RealClock } from './scheduler/clock';
 import { Scheduler } from './scheduler/scheduler';
 import type { ServiceContext } from './services/context';
 import { Store } from './store/store';
+import { type Logger, createLogger, silentLogger } from './log';
 import type { NotificationFilter, NotificationState } from './store/notifications.repo';
 import { waitForDelivered } from './notifications/wait';
 import { listNotifications, notificationView } from './services/journal.service';
@@ -90,7 +91,7 @@ export function createServices(config: Config, store: Store): ServiceContext {
 }
 
 /** Adds the notification outbox, the delivery worker and the scheduler to the services. */
-export function createLifecycle(config: Config, services: ServiceContext, baseUrl: () => string, log: (l: string) => void): Scheduler {
+export function createLifecycle(config: Config, services: ServiceContext, baseUrl: () => string, log: Logger): Scheduler {
   services.changes = createOutbox({ baseUrl, defaultUrl: config.notifyUrl });
   const worker = new NotificationWorker(services, services.clock, {
     timeoutMs: config.notifyTimeoutMs,
@@ -119,7 +120,7 @@ function urlOf(server: Server, host: string): string {
 
 export async function startSandbox(options: Partial<Config> = {}): Promise<Sandbox> {
   const config: Config = { ...DEFAULT_CONFIG, ...options };
-  const log = config.quiet ? () => {} : (line: string) => process.stderr.write(line + '\n');
+  const log = config.quiet ? silentLogger : createLogger(config.logLevel, config.logFormat);
   const store = Store.open(config.db);
   let services: ServiceContext;
   try {
@@ -128,7 +129,7 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
     store.close();
     throw e;
   }
-  const ctx: HttpContext = { services, urls: { baseUrl: '', cardBaseUrl: '' }, log, logRequests: !config.quiet };
+  const ctx: HttpContext = { services, urls: { baseUrl: '', cardBaseUrl: '' }, log };
   const scheduler = createLifecycle(config, services, () => ctx.urls.baseUrl, log);
   ctx.scheduler = scheduler;
   const servers: Server[] = [];

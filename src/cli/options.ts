@@ -43,3 +43,10 @@ export function startTime(value: string): number {
 export function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
+
+export function choice<T extends string>(allowed: readonly T[]) {
+  return (value: string): T => {
+    if (!allowed.includes(value as T)) throw new InvalidArgumentError(`expected one of ${allowed.join(', ')}`);
+    return value as T;
+  };
+}

@@ -1,7 +1,9 @@
 // The commander program: one file per command.
 import { Command } from 'commander';
 import { registerOpenApi } from './openapi.command';
+import { registerReset } from './reset.command';
 import { registerScenarios } from './scenarios.command';
+import { registerTrigger } from './trigger.command';
 import { registerStart } from './start.command';
 
 export function buildProgram(): Command {
@@ -11,6 +13,8 @@ export function buildProgram(): Command {
   registerStart(program);
   registerScenarios(program);
   registerOpenApi(program);
+  registerReset(program);
+  registerTrigger(program);
   return program;
 }
 

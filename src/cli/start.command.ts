@@ -1,9 +1,13 @@
-// `split-sandbox start`: runs the sandbox until Ctrl-C or SIGTERM.
-import { type Command } from 'commander';
+// `split-sandbox start`: runs the sandbox until Ctrl-C or SIGTERM. Every option can also come from a
+// SANDBOX_* environment variable or a JSON config file; the command line wins, then the environment,
+// then the file, then the defaults.
+import { readFileSync } from 'node:fs';
+import { type Command, Option } from 'commander';
 import { DEFAULT_CONFIG, type Config } from '../config';
+import { LOG_LEVELS } from '../log';
 import { startSandbox } from '../main';
 import { MAX_PAGE_SIZE } from '../services/list.service';
-import { clockMode, collect, duration, httpUrl, port, positiveInt, startTime } from './options';
+import { choice, clockMode, collect, duration, httpUrl, port, positiveInt, startTime } from './options';
 
 interface StartOptions {
   port: number;
@@ -22,71 +26,133 @@ interface StartOptions {
   notifyTimeout: number;
   notifyRetries: number;
   notifyBackoff: number;
+  publicUrl?: string;
+  publicCardUrl?: string;
+  logLevel: Config['logLevel'];
+  logFormat: Config['logFormat'];
   quiet?: boolean;
+  config?: string;
+}
+
+/** Option, its parser and default; the environment variable is SANDBOX_ + the name in upper snake case. */
+function opt(flags: string, description: string, parse?: (v: string, prev: never) => unknown, fallback?: unknown): Option {
+  const o = new Option(flags, description);
+  const long = o.long!.replace(/^--(no-)?/, '');
+  o.env(`SANDBOX_${long.toUpperCase().replace(/-/g, '_')}`);
+  if (parse) o.argParser(parse as never);
+  if (fallback !== undefined) o.default(fallback);
+  return o;
 }
 
 export function registerStart(program: Command): void {
-  program
+  const cmd = program
     .command('start')
     .description('start the sandbox: the API and the card API, over a SQLite file')
-    .option('--port <n>', 'API port (0 picks a free one)', port, DEFAULT_CONFIG.port)
-    .option('--card-port <n>', 'card API port (0 picks a free one)', port, DEFAULT_CONFIG.cardPort)
-    .option('--host <address>', 'address to listen on', DEFAULT_CONFIG.host)
-    .option('--db <file>', "SQLite file (':memory:' keeps nothing)", DEFAULT_CONFIG.db)
-    .option('--fixtures <dir>', 'folder with merchants.json and methods.json, loaded into an empty database', DEFAULT_CONFIG.fixtures)
-    .option('--page-size <n>', 'list page size when a request names none', positiveInt(MAX_PAGE_SIZE), DEFAULT_CONFIG.pageSize)
-    .option('--no-cancel-open', 'let merchants cancel only Authorized payments, not Open ones')
-    .option('--scenario <name>', 'scenario of payments that no header, magic amount or merchant default chooses')
-    .option('--scenarios <dir>', 'a folder of your own scenario files (repeatable)', collect, [])
-    .option('--clock <mode>', "'real', or 'manual': time moves only by POST /_sandbox/clock/advance", clockMode, DEFAULT_CONFIG.clock)
-    .option('--start-time <time>', 'manual clock start, yyyyMMddHHmmss (UTC) or ISO 8601', startTime)
-    .option('--seed <n>', 'seed for tokens and InvalidRequestIDs, for reproducible runs', positiveInt(2 ** 31))
-    .option('--notify-url <url>', 'notification URL of merchants that have none', httpUrl)
-    .option('--notify-timeout <duration>', 'how long a notification waits for its 204', duration, DEFAULT_CONFIG.notifyTimeoutMs)
-    .option('--notify-retries <n>', 'attempts per notification before it is given up', positiveInt(1000), DEFAULT_CONFIG.retry.maxAttempts)
-    .option('--notify-backoff <duration>', 'first retry delay; it doubles after each failure, up to 60 s', duration, DEFAULT_CONFIG.retry.baseMs)
-    .option('--quiet', 'no log lines')
+    .addOption(opt('--port <n>', 'API port (0 picks a free one)', port, DEFAULT_CONFIG.port))
+    .addOption(opt('--card-port <n>', 'card API port (0 picks a free one)', port, DEFAULT_CONFIG.cardPort))
+    .addOption(opt('--host <address>', 'address to listen on', undefined, DEFAULT_CONFIG.host))
+    .addOption(opt('--db <file>', "SQLite file (':memory:' keeps nothing)", undefined, DEFAULT_CONFIG.db))
+    .addOption(opt('--fixtures <dir>', 'folder with merchants.json and methods.json, loaded into an empty database', undefined, DEFAULT_CONFIG.fixtures))
+    .addOption(opt('--page-size <n>', 'list page size when a request names none', positiveInt(MAX_PAGE_SIZE), DEFAULT_CONFIG.pageSize))
+    .addOption(opt('--no-cancel-open', 'let merchants cancel only Authorized payments, not Open ones'))
+    .addOption(opt('--scenario <name>', 'scenario of payments that no header, magic amount or merchant default chooses'))
+    .addOption(opt('--scenarios <dir>', 'a folder of your own scenario files (repeatable)', collect, []))
+    .addOption(opt('--clock <mode>', "'real', or 'manual': time moves only by POST /_sandbox/clock/advance", clockMode, DEFAULT_CONFIG.clock))
+    .addOption(opt('--start-time <time>', 'manual clock start, yyyyMMddHHmmss (UTC) or ISO 8601', startTime))
+    .addOption(opt('--seed <n>', 'seed for tokens and InvalidRequestIDs: the same requests give the same responses', positiveInt(2 ** 31)))
+    .addOption(opt('--notify-url <url>', 'notification URL of merchants that have none', httpUrl))
+    .addOption(opt('--notify-timeout <duration>', 'how long a notification waits for its 204', duration, DEFAULT_CONFIG.notifyTimeoutMs))
+    .addOption(opt('--notify-retries <n>', 'attempts per notification before it is given up', positiveInt(1000), DEFAULT_CONFIG.retry.maxAttempts))
+    .addOption(opt('--notify-backoff <duration>', 'first retry delay; it doubles after each failure, up to 60 s', duration, DEFAULT_CONFIG.retry.baseMs))
+    .addOption(opt('--public-url <url>', 'the API address as clients reach it (RedirectURL), behind a proxy or in a container', httpUrl))
+    .addOption(opt('--public-card-url <url>', 'the card API address as clients reach it', httpUrl))
+    .addOption(opt('--log-level <level>', LOG_LEVELS.join(', '), choice(LOG_LEVELS), DEFAULT_CONFIG.logLevel))
+    .addOption(opt('--log-format <format>', 'pretty or json (one JSON object per line)', choice(['pretty', 'json'] as const), DEFAULT_CONFIG.logFormat))
+    .addOption(opt('--quiet', 'no log lines at all'))
+    .addOption(opt('--config <file>', 'a JSON file of option values, e.g. {"port": 9090, "scenario": "two-step"}'))
     .addHelpText(
       'after',
       `
+Every option can also be set as an environment variable: SANDBOX_PORT, SANDBOX_SCENARIO,
+SANDBOX_NOTIFY_URL, … (the command line wins, then the environment, then --config, then defaults).
+
 Examples:
   $ split-sandbox start
   $ split-sandbox start --port 0 --card-port 0 --db :memory:
   $ split-sandbox start --scenario two-step --notify-url http://127.0.0.1:9999/hook
-  $ split-sandbox start --clock manual --start-time 20260101000000 --seed 42`,
-    )
-    .action(async (opts: StartOptions) => {
-      const config: Partial<Config> = {
-        port: opts.port,
-        cardPort: opts.cardPort,
-        host: opts.host,
-        db: opts.db,
-        fixtures: opts.fixtures,
-        pageSize: opts.pageSize,
-        cancelOpen: opts.cancelOpen,
-        scenarioDirs: opts.scenarios,
-        clock: opts.clock,
-        notifyTimeoutMs: opts.notifyTimeout,
-        retry: { ...DEFAULT_CONFIG.retry, maxAttempts: opts.notifyRetries, baseMs: opts.notifyBackoff },
-        quiet: opts.quiet ?? false,
-      };
-      if (opts.scenario !== undefined) config.scenario = opts.scenario;
-      if (opts.startTime !== undefined) config.startTime = opts.startTime;
-      if (opts.seed !== undefined) config.seed = opts.seed;
-      if (opts.notifyUrl !== undefined) config.notifyUrl = opts.notifyUrl;
-      const sandbox = await startSandbox(config).catch((e: Error & { code?: string }) => {
-        const why =
-          e.code === 'EADDRINUSE'
-            ? `${e.message}: the port is taken; choose another with --port/--card-port (0 picks a free one)`
-            : e.message;
-        process.stderr.write(`split-sandbox: ${why}\n`);
-        process.exit(1);
-      });
-      process.stdout.write(`API  ${sandbox.baseUrl}\nCard ${sandbox.cardBaseUrl}\n`);
-      const stop = () => {
-        void sandbox.stop().then(() => process.exit(0));
-      };
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+  $ split-sandbox start --clock manual --start-time 20260101000000 --seed 42
+  $ SANDBOX_PORT=9090 split-sandbox start --config sandbox.json --log-format json`,
+    );
+  cmd.hook('preAction', (command) => applyConfigFile(command));
+  cmd.action(async (opts: StartOptions) => {
+    const config: Partial<Config> = {
+      port: opts.port,
+      cardPort: opts.cardPort,
+      host: opts.host,
+      db: opts.db,
+      fixtures: opts.fixtures,
+      pageSize: opts.pageSize,
+      cancelOpen: opts.cancelOpen,
+      scenarioDirs: opts.scenarios,
+      clock: opts.clock,
+      notifyTimeoutMs: opts.notifyTimeout,
+      retry: { ...DEFAULT_CONFIG.retry, maxAttempts: opts.notifyRetries, baseMs: opts.notifyBackoff },
+      logLevel: opts.logLevel,
+      logFormat: opts.logFormat,
+      quiet: opts.quiet ?? false,
+    };
+    if (opts.scenario !== undefined) config.scenario = opts.scenario;
+    if (opts.startTime !== undefined) config.startTime = opts.startTime;
+    if (opts.seed !== undefined) config.seed = opts.seed;
+    if (opts.notifyUrl !== undefined) config.notifyUrl = opts.notifyUrl;
+    if (opts.publicUrl !== undefined) config.publicUrl = opts.publicUrl;
+    if (opts.publicCardUrl !== undefined) config.publicCardUrl = opts.publicCardUrl;
+    if (!['127.0.0.1', 'localhost', '::1'].includes(opts.host)) {
+      process.stderr.write(`split-sandbox: listening on ${opts.host}, beyond loopback: anyone who reaches it can use the control API\n`);
+    }
+    const sandbox = await startSandbox(config).catch((e: Error & { code?: string }) => {
+      const why =
+        e.code === 'EADDRINUSE'
+          ? `${e.message}: the port is taken; choose another with --port/--card-port (0 picks a free one)`
+          : e.message;
+      process.stderr.write(`split-sandbox: ${why}\n`);
+      process.exit(1);
     });
+    process.stdout.write(`API  ${sandbox.baseUrl}\nCard ${sandbox.cardBaseUrl}\n`);
+    const stop = () => {
+      void sandbox.stop().then(() => process.exit(0));
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}
+
+/** Fills the options still at their default from the --config file, through their own parsers. */
+function applyConfigFile(command: Command): void {
+  const file = command.getOptionValue('config') as string | undefined;
+  if (!file) return;
+  let values: Record<string, unknown>;
+  try {
+    values = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  } catch (e) {
+    command.error(`split-sandbox: cannot read --config ${file}: ${(e as Error).message}`);
+  }
+  if (values === null || typeof values !== 'object' || Array.isArray(values)) command.error(`split-sandbox: --config ${file} must hold a JSON object`);
+  for (const [key, value] of Object.entries(values)) {
+    const option = command.options.find((o) => o.attributeName() === key);
+    if (!option || key === 'config') command.error(`split-sandbox: --config ${file}: unknown option "${key}"`);
+    const source = command.getOptionValueSource(key);
+    if (source === 'cli' || source === 'env') continue;
+    const list = Array.isArray(value) ? value : [value];
+    let parsed: unknown = Array.isArray(value) ? [] : undefined;
+    for (const v of list) {
+      try {
+        const flag = !option.required && !option.optional; // takes no value: true or false in the file
+        parsed = flag ? v === true : option.parseArg ? option.parseArg(String(v), parsed as never) : String(v);
+      } catch (e) {
+        command.error(`split-sandbox: --config ${file}: ${key}: ${(e as Error).message}`);
+      }
+    }
+    command.setOptionValueWithSource(key, parsed, 'config');
+  }
 }

@@ -14,12 +14,12 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('query parser', 'simple');
-  if (ctx.logRequests) {
+  if (ctx.log.enabled('info')) {
     app.use((req: Request, res: Response, next) => {
       const started = performance.now();
       res.on('finish', () => {
-        const ms = (performance.now() - started).toFixed(1);
-        ctx.log(`${surface === 'api' ? 'api ' : 'card'} ${req.method} ${req.originalUrl} ${res.statusCode} ${ms} ms`);
+        const ms = Number((performance.now() - started).toFixed(1));
+        ctx.log.info(`${req.method} ${req.originalUrl} ${res.statusCode}`, { address: surface, ms });
       });
       next();
     });

@@ -3,6 +3,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { HttpError, Rejection } from '../errors/errors';
 import { reason } from '../errors/reasons';
 import { MalformedJson, parseJsonBody } from '../schemas/json-body';
+import type { Logger } from '../log';
 import type { Scheduler } from '../scheduler/scheduler';
 import type { ServiceContext } from '../services/context';
 import { authenticate } from '../services/auth.service';
@@ -20,9 +21,7 @@ export interface HttpContext {
   services: ServiceContext;
   /** The addresses, known once both listeners are up. */
   urls: { baseUrl: string; cardBaseUrl: string };
-  log: (line: string) => void;
-  /** One log line per request. */
-  logRequests?: boolean;
+  log: Logger;
   /** Time and notifications; absent in worlds where payments move only by events. */
   scheduler?: Scheduler;
 }
@@ -106,7 +105,7 @@ export function renderError(ctx: HttpContext, kind: Envelope, e: unknown, body: 
   } else if (e instanceof HttpError) {
     res.status(e.status).set(e.headers).json({ Message: e.message });
   } else {
-    ctx.log(`error: ${(e as Error)?.stack ?? String(e)}`);
+    ctx.log.error('unexpected error', { error: (e as Error)?.stack ?? String(e) });
     res.status(500).json({ Message: 'An error has occurred.' });
   }
 }
@@ -120,7 +119,7 @@ export function bodyErrors(ctx: HttpContext) {
     if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
       return res.status(e.status).json({ Message: e.message ?? 'The request could not be read.' });
     }
-    ctx.log(`error: ${(err as Error)?.stack ?? String(err)}`);
+    ctx.log.error('unexpected error', { error: (err as Error)?.stack ?? String(err) });
     return res.status(500).json({ Message: 'An error has occurred.' });
   };
 }

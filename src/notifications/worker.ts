@@ -1,6 +1,7 @@
 // Delivers due notifications: POST to the merchant's URL, 204 expected, every attempt journaled,
 // failures retried with backoff. Per payment strictly in order; different payments in parallel.
 import { EventEmitter } from 'node:events';
+import type { Logger } from '../log';
 import type { Clock } from '../scheduler/clock';
 import type { ServiceContext } from '../services/context';
 import type { NotificationRecord } from '../store/notifications.repo';
@@ -11,7 +12,7 @@ export interface WorkerOptions {
   timeoutMs: number;
   retry: RetryPolicy;
   defaultUrl?: string | undefined;
-  log: (line: string) => void;
+  log: Logger;
 }
 
 /** How many notifications are sent at once, across payments. */
@@ -60,7 +61,7 @@ export class NotificationWorker {
     for (const n of heads) {
       this.inFlight.add(n.paymentId);
       void this.attempt(n)
-        .catch((e: Error) => this.opts.log(`notification ${n.id} failed unexpectedly: ${e.stack}`))
+        .catch((e: Error) => this.opts.log.error(`notification ${n.id} failed unexpectedly`, { error: e.stack }))
         .finally(() => {
           this.inFlight.delete(n.paymentId);
           this.pump();
@@ -134,9 +135,16 @@ export class NotificationWorker {
         store.notifications.markFailedAttempt(n.id, this.clock.now() + retryDelay(this.opts.retry, failures), givenUp);
       }
     });
-    this.opts.log(
-      `notify ${n.id} payment ${n.paymentId}${n.refundId ? ` refund ${n.refundId}` : ''} status ${n.statusId} → ${url ?? '(none)'}: ${ok ? '204' : error} (${durationMs} ms, attempt ${n.attempts + 1})`,
-    );
+    this.opts.log.info(`notify ${ok ? 'delivered' : 'failed'}`, {
+      notification: n.id,
+      payment: n.paymentId,
+      refund: n.refundId ?? undefined,
+      status: n.statusId,
+      url: url ?? '(none)',
+      answer: ok ? 204 : (error ?? undefined),
+      ms: durationMs,
+      attempt: n.attempts + 1,
+    });
     if (ok) this.events.emit('delivered', store.notifications.get(n.id)!);
   }
 

@@ -2,6 +2,7 @@
 // one exact timer waits for the next due thing and node-cron sweeps as a safety net; with the manual
 // clock, nothing moves until advance() is called.
 import cron from 'node-cron';
+import type { Logger } from '../log';
 import type { NotificationWorker } from '../notifications/worker';
 import type { ServiceContext } from '../services/context';
 import { applyPaymentEvent } from '../services/events.service';
@@ -20,7 +21,7 @@ export class Scheduler {
   constructor(
     private readonly ctx: ServiceContext,
     readonly worker: NotificationWorker,
-    private readonly log: (line: string) => void,
+    private readonly log: Logger,
   ) {
     worker.afterAttempt = () => {
       if (!this.manual && !this.stopped) this.arm();
@@ -93,14 +94,14 @@ export class Scheduler {
       } catch (e) {
         // A step that fails unexpectedly must not stop the others: record it and go on.
         store.jobs.finish(job.id, 'skipped', `error: ${(e as Error).message}`, now);
-        this.log(`scenario step ${job.id} failed: ${(e as Error).stack}`);
+        this.log.error(`scenario step ${job.id} failed`, { payment: job.paymentId, error: (e as Error).stack });
       }
     }
     for (const id of store.payments.expiredOpen(now)) {
       try {
         applyPaymentEvent(this.ctx, id, 'expire', { cause: 'token lifetime ran out', scenario: true });
       } catch (e) {
-        this.log(`expiry of payment ${id} failed: ${(e as Error).message}`);
+        this.log.error(`expiry of payment ${id} failed`, { error: (e as Error).message });
       }
     }
   }

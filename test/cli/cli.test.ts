@@ -1,19 +1,16 @@
 // The CLI, run as a real process from the built code (bin/split-sandbox → dist/). dist/ is built
 // first when it is missing or older than src/, so this passes on a clean clone and after edits.
 // The start test uses the real clock: it waits with /_sandbox/notifications/wait, never sleeps.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { type Run, ensureBuilt, run, waitForOutput } from './process';
 import request from 'supertest';
 import { type Receiver, startReceiver } from '../helpers/receiver';
 import { MARKETPLACE, basic, paymentBody } from '../helpers/world';
 
-const ROOT = resolve(__dirname, '..', '..');
-const BIN = join(ROOT, 'bin', 'split-sandbox');
-const BUILT = join(ROOT, 'dist', 'cli', 'program.js');
 const AUTH = basic(MARKETPLACE.SiteID, MARKETPLACE.APIKey);
 const SHIPPED = [
   'cancelled-by-payer',
@@ -25,60 +22,6 @@ const SHIPPED = [
   'two-step',
   'two-step-capture-requested',
 ];
-
-/** The newest modification time of any file under `dir`. */
-function newest(dir: string): number {
-  let t = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    t = Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
-  }
-  return t;
-}
-
-function ensureBuilt(): void {
-  if (existsSync(BUILT) && statSync(BUILT).mtimeMs >= newest(join(ROOT, 'src'))) return;
-  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'pipe' });
-}
-
-interface Run {
-  child: ChildProcess;
-  stdout: () => string;
-  stderr: () => string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-function run(args: string[]): Run {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c));
-  child.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) =>
-    child.once('exit', (code, signal) => res({ code, signal })),
-  );
-  return { child, stdout: () => out, stderr: () => err, exited };
-}
-
-/** Resolves when stdout matches `re` (or rejects when the process exits first). */
-function waitForOutput(r: Run, re: RegExp): Promise<RegExpMatchArray> {
-  return new Promise((resolvePromise, reject) => {
-    const check = () => {
-      const m = r.stdout().match(re);
-      if (m) {
-        r.child.stdout!.off('data', check);
-        resolvePromise(m);
-      }
-    };
-    r.child.stdout!.on('data', check);
-    check();
-    void r.exited.then(({ code }) => {
-      const m = r.stdout().match(re);
-      if (m) resolvePromise(m);
-      else reject(new Error(`exited ${code} before printing ${re}: stdout=${r.stdout()} stderr=${r.stderr()}`));
-    });
-  });
-}
 
 describe('split-sandbox CLI (built code)', () => {
   const running: Run[] = [];

@@ -3,6 +3,7 @@ import request from 'supertest';
 import type { Express } from 'express';
 import { DEFAULT_CONFIG, type Config } from '../../src/config';
 import { createApp } from '../../src/http/app';
+import { silentLogger } from '../../src/log';
 import type { HttpContext } from '../../src/http/pipeline';
 import { createServices } from '../../src/main';
 import { ManualClock } from '../../src/scheduler/clock';
@@ -39,7 +40,7 @@ export function makeWorld(overrides: Partial<Config> = {}, store: Store = Store.
   const ctx: HttpContext = {
     services,
     urls: { baseUrl: 'http://sandbox.test', cardBaseUrl: 'http://card.sandbox.test' },
-    log: () => {},
+    log: silentLogger,
   };
   return {
     store,

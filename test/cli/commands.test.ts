@@ -1,0 +1,132 @@
+// Every CLI command spawned as a process: start's environment and config file, reset, openapi,
+// trigger, and --help with examples on each.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { Store } from '../../src/store/store';
+import { MARKETPLACE, basic, paymentBody } from '../helpers/world';
+import { type Run, ensureBuilt, run, waitForOutput } from './process';
+
+const AUTH = basic(MARKETPLACE.SiteID, MARKETPLACE.APIKey);
+
+describe('split-sandbox commands (built code)', () => {
+  let tmp: string;
+  const running: Run[] = [];
+
+  beforeAll(() => ensureBuilt(), 120_000);
+  beforeEach(() => (tmp = mkdtempSync(join(tmpdir(), 'split-sandbox-cli-'))));
+  afterEach(async () => {
+    for (const r of running.splice(0)) {
+      r.child.kill('SIGTERM');
+      await r.exited;
+    }
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  async function startWith(args: string[], env: Record<string, string> = {}): Promise<{ r: Run; api: string }> {
+    const r = run(['start', ...args], env);
+    running.push(r);
+    const m = await waitForOutput(r, /API  (\S+)\nCard (\S+)\n/);
+    return { r, api: m[1]! };
+  }
+
+  it.each(['start', 'scenarios', 'openapi', 'reset', 'trigger'])('%s --help explains the command with examples', async (command) => {
+    const r = run([command, '--help']);
+    expect((await r.exited).code).toBe(0);
+    expect(r.stdout()).toMatch(/Usage: split-sandbox/);
+    expect(r.stdout()).toMatch(/Examples?:\n\s+\$ split-sandbox/);
+  });
+
+  it('start takes options from SANDBOX_* variables and a --config file; the command line wins', async () => {
+    const file = join(tmp, 'sandbox.json');
+    writeFileSync(file, JSON.stringify({ port: 1, cardPort: 0, db: ':memory:', pageSize: 3, scenario: 'failed', cancelOpen: false }));
+    // port from the file (1) is beaten by the environment (0), page size from the file stays,
+    // the scenario from the file is beaten by the command line.
+    const { api } = await startWith(['--config', file, '--scenario', 'two-step', '--quiet'], { SANDBOX_PORT: '0' });
+    const list = await request(api).get('/v1/payments').set('Authorization', AUTH);
+    expect(list.body.PageSize).toBe(3);
+    const p = await request(api).post('/v1/payments').set('Authorization', AUTH).send(paymentBody());
+    const story = await request(api).get(`/_sandbox/payments/${p.body.Payment.ID}`);
+    expect(story.body.Scenario).toBe('two-step');
+    const cancel = await request(api).post(`/v1/payments/${p.body.Payment.ID}/cancel`).set('Authorization', AUTH);
+    expect(cancel.body.Payment.Status.Reasons[0].Code).toBe(122); // cancelOpen: false from the file
+  });
+
+  it('start refuses a bad config file or variable with a clear message', async () => {
+    const file = join(tmp, 'bad.json');
+    writeFileSync(file, JSON.stringify({ colour: 'blue' }));
+    const r1 = run(['start', '--config', file]);
+    expect((await r1.exited).code).not.toBe(0);
+    expect(r1.stderr()).toContain('unknown option "colour"');
+    const r2 = run(['start', '--port', '0', '--card-port', '0', '--db', ':memory:'], { SANDBOX_PAGE_SIZE: 'many' });
+    expect((await r2.exited).code).not.toBe(0);
+    expect(r2.stderr()).toMatch(/SANDBOX_PAGE_SIZE.*whole number/);
+  });
+
+  it('start --log-format json writes one JSON object per request', async () => {
+    const { r, api } = await startWith(['--port', '0', '--card-port', '0', '--db', ':memory:', '--log-format', 'json']);
+    await request(api).get('/_sandbox/health').expect(200);
+    await new Promise<void>((resolve) => {
+      const check = () => (r.stderr().includes('/_sandbox/health') ? resolve() : setImmediate(check));
+      check();
+    });
+    const line = r.stderr().split('\n').find((l) => l.includes('/_sandbox/health'))!;
+    expect(JSON.parse(line)).toMatchObject({ level: 'info', msg: 'GET /_sandbox/health 200', address: 'api' });
+  });
+
+  it('reset --db empties a database file and loads the fixtures again', async () => {
+    const db = join(tmp, 'ci.db');
+    const { r, api } = await startWith(['--port', '0', '--card-port', '0', '--db', db, '--quiet']);
+    const p = await request(api).post('/v1/payments').set('Authorization', AUTH).send(paymentBody());
+    expect(p.status).toBe(201);
+    r.child.kill('SIGTERM');
+    await r.exited;
+
+    const reset = run(['reset', '--db', db]);
+    expect((await reset.exited).code).toBe(0);
+    expect(reset.stdout()).toMatch(/^reset .*ci\.db: 2 merchants, 8 methods loaded\n$/);
+    const store = Store.open(db);
+    try {
+      expect(store.payments.getAny(p.body.Payment.ID)).toBeUndefined();
+      expect(store.sites.get(30201)?.apiKey).toBe(MARKETPLACE.APIKey);
+    } finally {
+      store.close();
+    }
+    const missing = run(['reset', '--db', join(tmp, 'nothing.db')]);
+    expect((await missing.exited).code).toBe(1);
+    expect(missing.stderr()).toContain('no database file');
+  });
+
+  it('openapi prints the document of either address', async () => {
+    const api = run(['openapi']);
+    expect((await api.exited).code).toBe(0);
+    const doc = JSON.parse(api.stdout());
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.paths)).toContain('/v1/payments/{id}/splits/{splitId}/refunds');
+    const card = run(['openapi', '--surface', 'card', '--base-url', 'http://card.example']);
+    expect((await card.exited).code).toBe(0);
+    expect(JSON.parse(card.stdout()).servers).toEqual([{ url: 'http://card.example' }]);
+  });
+
+  it('trigger drives a payment through a scenario on a running sandbox, printing each state', async () => {
+    const { api } = await startWith(['--port', '0', '--card-port', '0', '--db', ':memory:', '--clock', 'manual', '--quiet']);
+    const t = run(['trigger', 'two-step', '--base-url', api]);
+    expect((await t.exited).code).toBe(0);
+    const out = t.stdout();
+    expect(out).toMatch(/payment (\d+) created .*scenario two-step\): Open/);
+    expect(out).toMatch(/→ Authorized \(scenario two-step: authorize\)/);
+    expect(out).toMatch(/merchant captures in full: 200 Success/);
+    expect(out).toMatch(/done: payment \d+ is Success\n$/);
+
+    const refused = run(['trigger', 'no-such', '--base-url', api]);
+    expect((await refused.exited).code).toBe(1);
+    expect(refused.stderr()).toContain('no scenario "no-such"');
+  });
+
+  it('trigger says clearly when no sandbox runs at the address', async () => {
+    const t = run(['trigger', 'two-step', '--base-url', 'http://127.0.0.1:9']);
+    expect((await t.exited).code).toBe(1);
+    expect(t.stderr()).toContain('no sandbox answers at http://127.0.0.1:9');
+  });
+});

@@ -1,0 +1,63 @@
+// Running the CLI as a real process from the built code (bin/split-sandbox → dist/). dist/ is built
+// first when it is missing or older than src/, so the tests pass on a clean clone and after edits.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export const ROOT = resolve(__dirname, '..', '..');
+export const BIN = join(ROOT, 'bin', 'split-sandbox');
+export const BUILT = join(ROOT, 'dist', 'cli', 'program.js');
+
+/** The newest modification time of any file under `dir`. */
+export function newest(dir: string): number {
+  let t = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    t = Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+  }
+  return t;
+}
+
+export function ensureBuilt(): void {
+  if (existsSync(BUILT) && statSync(BUILT).mtimeMs >= newest(join(ROOT, 'src'))) return;
+  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'pipe' });
+}
+
+export interface Run {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export function run(args: string[], env: Record<string, string> = {}): Run {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  let out = '';
+  let err = '';
+  child.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c));
+  child.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) =>
+    child.once('exit', (code, signal) => res({ code, signal })),
+  );
+  return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+/** Resolves when stdout matches `re` (or rejects when the process exits first). */
+export function waitForOutput(r: Run, re: RegExp): Promise<RegExpMatchArray> {
+  return new Promise((resolvePromise, reject) => {
+    const check = () => {
+      const m = r.stdout().match(re);
+      if (m) {
+        r.child.stdout!.off('data', check);
+        resolvePromise(m);
+      }
+    };
+    r.child.stdout!.on('data', check);
+    check();
+    void r.exited.then(({ code }) => {
+      const m = r.stdout().match(re);
+      if (m) resolvePromise(m);
+      else reject(new Error(`exited ${code} before printing ${re}: stdout=${r.stdout()} stderr=${r.stderr()}`));
+    });
+  });
+}
