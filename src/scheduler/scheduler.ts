@@ -11,12 +11,15 @@ import { ManualClock } from './clock';
 
 /** The longest a real-time timer is set for: a wake-up later re-arms it anyway. */
 const MAX_TIMER_MS = 60_000;
+/** Steps or expiries run in one go with the real clock before requests get their turn. */
+const SLICE = 200;
 
 export class Scheduler {
   private timer: NodeJS.Timeout | null = null;
   private sweep: ReturnType<typeof cron.schedule> | null = null;
   private stopped = false;
   private ticking: Promise<void> | null = null;
+  private wakePending = false;
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -45,8 +48,11 @@ export class Scheduler {
 
   /** Called when something new was scheduled: re-arm the timer, or deliver what is due now. */
   wake(): void {
-    if (this.stopped) return;
+    // Many changes in one turn of the event loop (a burst of requests) re-arm once.
+    if (this.stopped || this.wakePending) return;
+    this.wakePending = true;
     setImmediate(() => {
+      this.wakePending = false;
       if (this.stopped) return;
       if (this.manual) void this.worker.deliverDue();
       else this.arm();
@@ -56,7 +62,9 @@ export class Scheduler {
   /** Runs everything due at the current time: steps in order, expiries, then notifications. */
   tick(): Promise<void> {
     const run = async () => {
-      this.runDue(this.ctx.clock.now());
+      // Real time works in slices, so that requests are answered between them (the timer is
+      // re-armed at once when work is left); the manual clock runs everything due before it answers.
+      this.runDue(this.ctx.clock.now(), this.manual ? Infinity : SLICE);
       // Real time does not wait for receivers: a slow one must not hold up the next steps.
       const delivered = this.worker.deliverDue();
       if (this.manual) await delivered;
@@ -80,30 +88,38 @@ export class Scheduler {
       const next = this.nextDue();
       if (next === null || next > target) break;
       if (next > clock.now()) clock.set(next);
-      this.runDue(clock.now());
+      this.runDue(clock.now(), Infinity);
     }
     clock.set(target);
     await this.tick();
   }
 
-  private runDue(now: number): void {
+  /**
+   * Runs due steps, then expiries, `budget` at the most, in one transaction: one commit for a
+   * slice of work instead of one per step.
+   */
+  private runDue(now: number, budget: number): void {
     const store = this.ctx.store;
-    for (let job = store.jobs.nextDue(now); job; job = store.jobs.nextDue(now)) {
-      try {
-        runJob(this.ctx, job);
-      } catch (e) {
-        // A step that fails unexpectedly must not stop the others: record it and go on.
-        store.jobs.finish(job.id, 'skipped', `error: ${(e as Error).message}`, now);
-        this.log.error(`scenario step ${job.id} failed`, { payment: job.paymentId, error: (e as Error).stack });
+    store.tx(() => {
+      let done = 0;
+      for (let job = store.jobs.nextDue(now); job && done < budget; job = store.jobs.nextDue(now), done++) {
+        try {
+          runJob(this.ctx, job);
+        } catch (e) {
+          // A step that fails unexpectedly must not stop the others: record it and go on.
+          store.jobs.finish(job.id, 'skipped', `error: ${(e as Error).message}`, now);
+          this.log.error(`scenario step ${job.id} failed`, { payment: job.paymentId, error: (e as Error).stack });
+        }
       }
-    }
-    for (const id of store.payments.expiredOpen(now)) {
-      try {
-        applyPaymentEvent(this.ctx, id, 'expire', { cause: 'token lifetime ran out', scenario: true });
-      } catch (e) {
-        this.log.error(`expiry of payment ${id} failed`, { error: (e as Error).message });
+      for (const id of store.payments.expiredOpen(now)) {
+        if (done++ >= budget) break;
+        try {
+          applyPaymentEvent(this.ctx, id, 'expire', { cause: 'token lifetime ran out', scenario: true });
+        } catch (e) {
+          this.log.error(`expiry of payment ${id} failed`, { error: (e as Error).message });
+        }
       }
-    }
+    });
   }
 
   private nextDue(): number | null {

@@ -5,11 +5,10 @@ import { Rejection } from '../errors/errors';
 import { type Reason, reason } from '../errors/reasons';
 import { createPaymentRequest } from '../schemas/requests';
 import { validate } from '../schemas/validator';
-import type { Json, SiteRecord } from '../store/records';
+import type { Json, PaymentRecord, SiteRecord, SplitRecord } from '../store/records';
 import { type PaymentView, completeAddress, completeCustomer } from '../wire/serializers';
 import { recordPaymentStatus } from './changes';
 import type { ServiceContext } from './context';
-import { reload } from './lookup';
 import { type SplitInput, checkSplits } from './splits.input';
 import { chooseScenario, trigger } from './triggers.service';
 
@@ -64,7 +63,7 @@ export function createPayment(ctx: ServiceContext, site: SiteRecord, body: unkno
     if (reasons.length > 0) throw new Rejection(reasons);
     const now = ctx.clock.now();
     const customer = input.Customer ? completeCustomer(input.Customer, ctx.store.counters.next('customer')) : null;
-    const id = ctx.store.payments.insert({
+    const record: Omit<PaymentRecord, 'id'> = {
       surface: 'api',
       ownerSiteId: site.siteId,
       // Fidelity: the real service shows the first split's site as the payment's SiteID.
@@ -96,20 +95,25 @@ export function createPayment(ctx: ServiceContext, site: SiteRecord, body: unkno
       retry: null,
       hasSplits: splits.length > 0,
       scenario,
-    });
-    for (const s of splits) {
-      ctx.store.splits.insert({
-        paymentId: id,
-        siteId: s.SiteID,
-        merchantTransactionId: s.MerchantTransactionID,
-        originatorTransactionId: s.OriginatorTransactionID ?? null,
-        amount: BigInt(s.Amount),
-        capturedAmount: null,
-        statusId: Status.Open,
-        createdAt: now,
-      });
-    }
-    const view = reload(ctx, id);
+    };
+    const id = ctx.store.payments.insert(record);
+    // The view is built from what was written (the store adds only the IDs): no read back.
+    const view: PaymentView = {
+      payment: { id, ...record },
+      splits: splits.map((s) => {
+        const split: Omit<SplitRecord, 'id'> = {
+          paymentId: id,
+          siteId: s.SiteID,
+          merchantTransactionId: s.MerchantTransactionID,
+          originatorTransactionId: s.OriginatorTransactionID ?? null,
+          amount: BigInt(s.Amount),
+          capturedAmount: null,
+          statusId: Status.Open,
+          createdAt: now,
+        };
+        return { id: ctx.store.splits.insert(split), ...split };
+      }),
+    };
     // Creation is not a notified change: the merchant has the response.
     recordPaymentStatus(ctx, view, 'created', false);
     trigger(ctx, view.payment, { kind: 'created' });

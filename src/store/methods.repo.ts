@@ -35,6 +35,11 @@ export class MethodsRepo {
     return this.cache.get(methodId);
   }
 
+  /** Forgets the cached catalogue (after the tables were emptied). */
+  forget(): void {
+    this.cache = null;
+  }
+
   list(): MethodRecord[] {
     return this.all.all().map(toRecord);
   }

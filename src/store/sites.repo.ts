@@ -27,6 +27,7 @@ export class SitesRepo {
   private readonly insertStmt;
   private readonly setUrl;
   private readonly setScenario;
+  private readonly linkedCache = new Map<number, SiteRecord[]>();
 
   constructor(db: Db) {
     this.byId = db.prepare<[number], SiteRow>('SELECT * FROM sites WHERE site_id = ?');
@@ -49,12 +50,24 @@ export class SitesRepo {
     return this.all.all().map(toRecord);
   }
 
+  /** Read on every split request, changed only by fixtures and resets: cached per marketplace. */
   linkedTo(marketplaceSiteId: number): SiteRecord[] {
-    return this.linked.all(marketplaceSiteId).map(toRecord);
+    let linked = this.linkedCache.get(marketplaceSiteId);
+    if (!linked) {
+      linked = this.linked.all(marketplaceSiteId).map(toRecord);
+      this.linkedCache.set(marketplaceSiteId, linked);
+    }
+    return linked;
   }
 
   insert(site: SiteRecord): void {
     this.insertStmt.run(site);
+    this.linkedCache.clear();
+  }
+
+  /** Forgets cached reads (after the tables were emptied). */
+  forget(): void {
+    this.linkedCache.clear();
   }
 
   setNotificationUrl(siteId: number, url: string | null): void {

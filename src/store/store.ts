@@ -67,6 +67,8 @@ export class Store {
     ];
     for (const t of tables) this.db.prepare(`DELETE FROM ${t}`).run();
     this.db.exec(SEQUENCE_STARTS);
+    this.sites.forget();
+    this.methods.forget();
   }
 
   close(): void {

@@ -1,0 +1,379 @@
+'use strict';
+// The split-sandbox benchmark: split-sandbox next to the bare express + better-sqlite3 limit, on this
+// machine, in one run. Load comes from wrk in another process, bounded in time, on 127.0.0.1 only.
+// Writes bench/results.md. Run with `npm run bench` (it builds first).
+const { spawn, execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const http = require('node:http');
+const os = require('node:os');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..');
+const BIN = path.join(ROOT, 'bin', 'split-sandbox');
+const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'split-sandbox-bench-'));
+const DURATION = Number(process.env.DURATION || 10);
+const WARMUP = Number(process.env.WARMUP || 2);
+const CONNS = Number(process.env.CONNS || 32);
+const RUNS = Number(process.env.RUNS || 7);
+const PREFILL = Number(process.env.PREFILL || 100_000);
+const PIN = process.env.PIN !== '0' && hasTaskset();
+const KEY = '5uLXr4Lg+Xb7/3kq8eA2Wd9pN1cQyZ0tM6oVhJfRsE=';
+const AUTH = 'Basic ' + Buffer.from(`30201:${KEY}`).toString('base64');
+let nextPort = 18300;
+
+const results = [];
+const log = (...a) => console.error('[bench]', ...a);
+
+function hasTaskset() {
+  try {
+    execFileSync('taskset', ['-c', '0', 'true']);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function createBody(seqToken) {
+  return JSON.stringify({
+    Payment: {
+      MerchantTransactionID: `bench-${seqToken}`,
+      Amount: '1000',
+      Currency: 'EUR',
+      MethodID: 42,
+      ReturnURL: 'https://shop.example/return',
+      Customer: { Email: 'payer@example.com', FirstName: 'Ada', LastName: 'Lovelace' },
+      BillingAddress: { Country: 'NL' },
+      Splits: [
+        { SiteID: 30202, Amount: '600', MerchantTransactionID: `s1-${seqToken}` },
+        { SiteID: 30203, Amount: '300', MerchantTransactionID: `s2-${seqToken}` },
+        { SiteID: 30204, Amount: '100', MerchantTransactionID: `s3-${seqToken}` },
+      ],
+    },
+  });
+}
+
+function get(url, headers = {}) {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { headers, agent: false }, (res) => {
+      let body = '';
+      res.on('data', (c) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode, body }));
+    });
+    req.on('error', reject);
+  });
+}
+
+function request(method, url, body, headers = {}, agent) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, headers: { 'Content-Type': 'application/json', ...headers }, agent }, (res) => {
+      let text = '';
+      res.on('data', (c) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Starts a server command pinned to CPU 0; resolves once its health path answers 2xx, with the time it took. */
+async function startServer(args, healthUrl) {
+  const cmd = PIN ? ['taskset', ['-c', '0', process.execPath, ...args]] : [process.execPath, args];
+  const t0 = performance.now();
+  const child = spawn(cmd[0], cmd[1], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited ${child.exitCode}: ${args.join(' ')}`);
+    try {
+      const r = await get(healthUrl);
+      if (r.status >= 200 && r.status < 300) break;
+    } catch {
+      /* not yet listening */
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  return { child, ms: performance.now() - t0 };
+}
+
+async function stopServer(child) {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  try {
+    process.kill(-child.pid, 'SIGTERM');
+  } catch {
+    /* gone */
+  }
+  const timer = setTimeout(() => {
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
+  }, 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
+function rssMb(pid) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024);
+}
+
+/** The pid of the node process under taskset (taskset execs, so it is the same pid). */
+const serverPid = (child) => child.pid;
+
+function wrk(url, env, duration = DURATION) {
+  const args = ['-t1', `-c${CONNS}`, `-d${duration}s`, '--latency', '-s', path.join(__dirname, 'wrk.lua'), url];
+  const cmd = PIN ? ['taskset', ['-c', '1', 'wrk', ...args]] : ['wrk', args];
+  const out = execFileSync(cmd[0], cmd[1], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: (duration + 30) * 1000 });
+  const m = /BENCH (\{.*\})/.exec(out);
+  if (!m) throw new Error(`wrk printed no result:\n${out}`);
+  return JSON.parse(m[1]);
+}
+
+/** A warm-up run, then the measured one. */
+function load(url, env) {
+  if (WARMUP > 0) wrk(url, { ...env, FIRST_N: env.WARM_N ?? env.FIRST_N ?? '1' }, WARMUP);
+  return wrk(url, env);
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function coldStarts(label, argsFor) {
+  const times = [];
+  for (let i = 0; i < RUNS; i++) {
+    const port = nextPort++;
+    const db = path.join(TMP, `cold-${label}-${i}.db`);
+    const { child, ms } = await startServer(argsFor(port, db), `http://127.0.0.1:${port}/_sandbox/health`);
+    times.push(ms);
+    await stopServer(child);
+  }
+  return { median: median(times), min: Math.min(...times), max: Math.max(...times) };
+}
+
+/** Fills a database file with `count` payments with 3 splits through the services; `authorized` of them Authorized. */
+function prefill(file, count, authorized) {
+  const { createServices } = require(path.join(ROOT, 'dist', 'main'));
+  const { DEFAULT_CONFIG } = require(path.join(ROOT, 'dist', 'config'));
+  const { Store } = require(path.join(ROOT, 'dist', 'store', 'store'));
+  const { createPayment } = require(path.join(ROOT, 'dist', 'services', 'payments.service'));
+  const { applyPaymentEvent } = require(path.join(ROOT, 'dist', 'services', 'events.service'));
+  const store = Store.open(file);
+  const ctx = createServices({ ...DEFAULT_CONFIG, seed: 1 }, store);
+  ctx.scenarios = undefined; // no timers: the servers measured should do only what the load asks
+  const site = store.sites.get(30201);
+  const ids = [];
+  const t0 = performance.now();
+  for (let i = 0; i < count; i++) ids.push(createPayment(ctx, site, JSON.parse(createBody(`prefill-${i}`))).payment.id);
+  for (let i = 0; i < authorized; i++) applyPaymentEvent(ctx, ids[i], 'authorize');
+  store.db.pragma('wal_checkpoint(TRUNCATE)');
+  store.close();
+  log(`prefilled ${count} payments (${authorized} authorized) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  return ids;
+}
+
+/** A notification receiver on 127.0.0.1 that notes when each payment's status arrived. */
+function receiver() {
+  const seen = new Map();
+  const waiting = new Map();
+  const server = http.createServer((req, res) => {
+    let raw = '';
+    req.on('data', (c) => (raw += c));
+    req.on('end', () => {
+      const at = performance.now();
+      const p = JSON.parse(raw).Payment;
+      if (p) {
+        const key = `${p.ID}:${p.Status.ID}`;
+        seen.set(key, at);
+        waiting.get(key)?.(at);
+      }
+      res.statusCode = 204;
+      res.end();
+    });
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        url: `http://127.0.0.1:${server.address().port}/notify`,
+        count: () => seen.size,
+        arrival: (id, status) =>
+          seen.has(`${id}:${status}`) ? Promise.resolve(seen.get(`${id}:${status}`)) : new Promise((r) => waiting.set(`${id}:${status}`, r)),
+        close: () => new Promise((r) => (server.closeAllConnections(), server.close(r))),
+      }),
+    ),
+  );
+}
+
+async function main() {
+  const ours = (port, db, extra = []) => [BIN, 'start', '--port', String(port), '--card-port', '0', '--db', db, '--quiet', ...extra];
+  const base = (port, db) => [path.join(__dirname, 'baseline-express-sqlite.cjs'), '--port', String(port), '--db', db];
+
+  log('cold starts');
+  const coldOurs = await coldStarts('ours', (p, db) => ours(p, db));
+  const coldBase = await coldStarts('base', base);
+  const coldNode = median(
+    Array.from({ length: RUNS }, () => {
+      const t = performance.now();
+      execFileSync(process.execPath, ['-e', '0']);
+      return performance.now() - t;
+    }),
+  );
+
+  log('create with 3 splits (durable file database)');
+  let port = nextPort++;
+  let s = await startServer(ours(port, path.join(TMP, 'create.db')), `http://127.0.0.1:${port}/_sandbox/health`);
+  const createOurs = load(`http://127.0.0.1:${port}/v1/payments`, { METHOD: 'POST', BODY: createBody('{SEQ}'), AUTH });
+  const rssAfterCreate = rssMb(serverPid(s.child));
+  await stopServer(s.child);
+  port = nextPort++;
+  s = await startServer(base(port, path.join(TMP, 'base.db')), `http://127.0.0.1:${port}/_sandbox/health`);
+  const createBase = load(`http://127.0.0.1:${port}/v1/payments`, { METHOD: 'POST', BODY: createBody('{SEQ}') });
+  const getBase = load(`http://127.0.0.1:${port}/v1/payments/{N}`, { PATHS: '/v1/payments/1' });
+  const listBase = load(`http://127.0.0.1:${port}/v1/payments`, {});
+  await stopServer(s.child);
+
+  log(`prefill ${PREFILL} payments`);
+  const big = path.join(TMP, 'big.db');
+  const ids = prefill(big, PREFILL, Math.min(PREFILL, 80_000));
+  port = nextPort++;
+  s = await startServer(ours(port, big), `http://127.0.0.1:${port}/_sandbox/health`);
+  const url = `http://127.0.0.1:${port}`;
+  log('get, list and capture at', PREFILL);
+  const getOurs = load(`${url}/v1/payments/${ids[PREFILL - 1]}`, { AUTH });
+  const listOurs = load(`${url}/v1/payments?pageSize=10&pageIndex=2`, { AUTH });
+  const listFiltered = load(`${url}/v1/payments?statusID=9&currency=EUR&pageSize=10&pageIndex=3`, { AUTH });
+  const captureOurs = load(`${url}/`, {
+    METHOD: 'POST',
+    AUTH,
+    PATHS: '/v1/payments/{N}/capture',
+    WARM_N: String(ids[0]),
+    FIRST_N: String(ids[40_000] ?? ids[0]),
+  });
+  const rssAt100k = rssMb(serverPid(s.child));
+  await stopServer(s.child);
+
+  log('notification latency');
+  const rx = await receiver();
+  port = nextPort++;
+  s = await startServer(ours(port, path.join(TMP, 'notify.db'), ['--notify-url', rx.url]), `http://127.0.0.1:${port}/_sandbox/health`);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
+  const latencies = [];
+  for (let i = 0; i < 500; i++) {
+    const created = await request('POST', `http://127.0.0.1:${port}/v1/payments`, createBody(`n-${i}`), { Authorization: AUTH }, agent);
+    const id = JSON.parse(created.body).Payment.ID;
+    const t0 = performance.now();
+    const arrived = rx.arrival(id, 9);
+    await request('POST', `http://127.0.0.1:${port}/_sandbox/payments/${id}/events`, '{"Event":"authorize"}', {}, agent);
+    latencies.push((await arrived) - t0);
+  }
+  await stopServer(s.child);
+
+  log('1,000 two-step lifecycles under the manual clock');
+  port = nextPort++;
+  s = await startServer(
+    ours(port, path.join(TMP, 'life.db'), ['--notify-url', rx.url, '--clock', 'manual', '--scenario', 'two-step']),
+    `http://127.0.0.1:${port}/_sandbox/health`,
+  );
+  const lifeUrl = `http://127.0.0.1:${port}`;
+  const before = rx.count();
+  const t0 = performance.now();
+  const lifeIds = [];
+  const parallel = async (n, fn) => {
+    let next = 0;
+    await Promise.all(Array.from({ length: 16 }, async () => {
+      while (next < n) await fn(next++);
+    }));
+  };
+  await parallel(1000, async (i) => {
+    const r = await request('POST', `${lifeUrl}/v1/payments`, createBody(`life-${i}`), { Authorization: AUTH }, agent);
+    lifeIds[i] = JSON.parse(r.body).Payment.ID;
+  });
+  await request('POST', `${lifeUrl}/_sandbox/clock/advance`, '{"Seconds":2}', {}, agent);
+  await parallel(1000, async (i) => {
+    const r = await request('POST', `${lifeUrl}/v1/payments/${lifeIds[i]}/capture`, '', { Authorization: AUTH }, agent);
+    if (r.status !== 200) throw new Error(`capture ${r.status} ${r.body}`);
+  });
+  await Promise.all(lifeIds.map((id) => rx.arrival(id, 2)));
+  const lifecycleMs = performance.now() - t0;
+  const delivered = rx.count() - before;
+  await stopServer(s.child);
+  await rx.close();
+  agent.destroy();
+
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const pct = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  write({
+    coldOurs,
+    coldBase,
+    coldNode,
+    createOurs,
+    createBase,
+    getOurs,
+    getBase,
+    listOurs,
+    listFiltered,
+    listBase,
+    captureOurs,
+    rssAfterCreate,
+    rssAt100k,
+    notify: { p50: pct(0.5), p99: pct(0.99) },
+    lifecycleMs,
+    delivered,
+  });
+}
+
+function write(r) {
+  const f = (n, d = 0) => Number(n).toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+  const lat = (x) => `${f(x.p50_ms, 2)} / ${f(x.p99_ms, 1)}`;
+  const errs = (x) => x.non2xx + x.errors;
+  const verdict = (ok) => (ok ? 'met' : '**not met**');
+  const cpu = os.cpus();
+  const wrkVersion = (() => {
+    try {
+      return execFileSync('wrk', ['-v'], { encoding: 'utf8' }).split('\n')[0];
+    } catch (e) {
+      return String(e.stdout || '').split('\n')[0] || 'wrk';
+    }
+  })();
+  const ratio = r.createOurs.rps / r.createBase.rps;
+  const rows = [
+    ['cold start (spawn → first 200 on /_sandbox/health), ms: median (min–max)', `${f(r.coldOurs.median)} (${f(r.coldOurs.min)}–${f(r.coldOurs.max)})`, `${f(r.coldBase.median)} (${f(r.coldBase.min)}–${f(r.coldBase.max)})`, 'faster than every peer (json-server 1.0 beta ≈ 140)', verdict(r.coldOurs.median < 140)],
+    ['create with 3 splits, req/s', f(r.createOurs.rps), f(r.createBase.rps), `≥ 0.75× bare (${f(0.75 * r.createBase.rps)}); this run ${f(ratio, 2)}×`, verdict(ratio >= 0.75)],
+    ['create p50 / p99, ms', lat(r.createOurs), lat(r.createBase), 'p99 ≤ 25', verdict(r.createOurs.p99_ms <= 25)],
+    [`get one payment at ${f(PREFILL)}, req/s (p50 / p99 ms)`, `${f(r.getOurs.rps)} (${lat(r.getOurs)})`, `${f(r.getBase.rps)} (${lat(r.getBase)})`, '', ''],
+    [`list page at ${f(PREFILL)}, req/s (p50 / p99 ms)`, `${f(r.listOurs.rps)} (${lat(r.listOurs)})`, `${f(r.listBase.rps)} (${lat(r.listBase)})`, 'p50 ≤ 5 ms', verdict(r.listOurs.p50_ms <= 5)],
+    [`list filtered by status and currency at ${f(PREFILL)}, req/s (p50 / p99 ms)`, `${f(r.listFiltered.rps)} (${lat(r.listFiltered)})`, '', 'p50 ≤ 5 ms', verdict(r.listFiltered.p50_ms <= 5)],
+    [`full capture at ${f(PREFILL)}, req/s (p50 / p99 ms)`, `${f(r.captureOurs.rps)} (${lat(r.captureOurs)})`, '', '', ''],
+    ['notification latency (state change → receiver), ms: p50 / p99', `${f(r.notify.p50, 2)} / ${f(r.notify.p99, 2)}`, '', 'p50 ≤ 10', verdict(r.notify.p50 <= 10)],
+    ['1,000 two-step lifecycles (create, authorize, capture, 2,000 notifications), manual clock, s', f(r.lifecycleMs / 1000, 2), '', '≤ 3', verdict(r.lifecycleMs <= 3000)],
+    [`RSS after the create run / with ${f(PREFILL)} payments after the read and capture load, MB`, `${r.rssAfterCreate} / ${r.rssAt100k}`, '', '≤ 150', verdict(Math.max(r.rssAfterCreate, r.rssAt100k) <= 150)],
+    ['non-2xx or socket errors in every wrk run', String([r.createOurs, r.getOurs, r.listOurs, r.listFiltered, r.captureOurs].reduce((n, x) => n + errs(x), 0)), String([r.createBase, r.getBase, r.listBase].reduce((n, x) => n + errs(x), 0)), '0', ''],
+  ];
+  const md = `# split-sandbox benchmark
+
+Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench\` (bench/run.cjs), split-sandbox next to the bare
+express 5 + better-sqlite3 limit (bench/baseline-express-sqlite.cjs: parse, insert, return the row; no validation,
+splits or notifications) in one run.
+
+Machine: ${cpu.length} × ${cpu[0].model}, ${f(os.totalmem() / 2 ** 30, 1)} GiB, ${os.type()} ${os.release()}, Node ${process.version}, ${wrkVersion}.
+Load: wrk -t1 -c${CONNS}, ${WARMUP} s warm-up then ${DURATION} s measured, on 127.0.0.1; ${PIN ? 'server pinned to CPU 0 and wrk to CPU 1 (one core each)' : 'no CPU pinning'}.
+Servers write to a durable SQLite file (WAL). Cold starts: median of ${RUNS}; a bare \`node -e 0\` takes ${f(r.coldNode)} ms here.
+The ${f(PREFILL)} payments (3 splits each) are written through the services before the server starts.
+
+| measure | split-sandbox | bare express + sqlite | target | |
+|---|---:|---:|---|---|
+${rows.map((x) => `| ${x.join(' | ')} |`).join('\n')}
+
+Notification latency: 500 payments one after another; the time from sending the authorize event until the receiver
+has the Authorized notification. Lifecycles: 16 clients in parallel create 1,000 payments (scenario two-step), one
+clock advance of 2 s authorizes them all (1,000 notifications), then every payment is captured (1,000 more); the time
+runs until the receiver has all 2,000.
+`;
+  fs.writeFileSync(path.join(__dirname, 'results.md'), md);
+  process.stdout.write(md);
+}
+
+main()
+  .catch((e) => {
+    console.error(e);
+    process.exitCode = 1;
+  })
+  .finally(() => fs.rmSync(TMP, { recursive: true, force: true }));

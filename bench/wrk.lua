@@ -1,0 +1,39 @@
+-- wrk script of the split-sandbox benchmark.
+--   METHOD   GET or POST (default GET)
+--   BODY     a JSON body (POST); "{SEQ}" in it becomes a fresh number per request
+--   PATHS    a path template with "{N}": N counts up from FIRST_N, one per request (captures)
+--   AUTH     the Authorization header value
+-- Prints one line: BENCH {"requests":…,"rps":…,"p50_ms":…,"p99_ms":…,"non2xx":…,"errors":…}
+wrk.method = os.getenv("METHOD") or "GET"
+wrk.headers["Accept"] = "application/json"
+local auth = os.getenv("AUTH")
+if auth and auth ~= "" then wrk.headers["Authorization"] = auth end
+local body = os.getenv("BODY")
+if body and body ~= "" then
+  wrk.headers["Content-Type"] = "application/json"
+  wrk.body = body
+end
+local paths = os.getenv("PATHS")
+local n = tonumber(os.getenv("FIRST_N") or "1")
+local seq = 0
+
+request = function()
+  seq = seq + 1
+  local path = nil
+  if paths and paths ~= "" then
+    path = paths:gsub("{N}", tostring(n))
+    n = n + 1
+  end
+  local b = nil
+  if wrk.body and wrk.body:find("{SEQ}", 1, true) then b = wrk.body:gsub("{SEQ}", tostring(seq)) end
+  return wrk.format(nil, path, nil, b)
+end
+
+function done(summary, latency, requests)
+  local e = summary.errors
+  local secs = summary.duration / 1e6
+  io.write(string.format(
+    'BENCH {"requests":%d,"rps":%.1f,"p50_ms":%.3f,"p99_ms":%.3f,"non2xx":%d,"errors":%d}\n',
+    summary.requests, summary.requests / secs, latency:percentile(50) / 1000, latency:percentile(99) / 1000,
+    e.status, e.connect + e.read + e.write + e.timeout))
+end
