@@ -68,6 +68,7 @@ export class Store {
     for (const t of tables) this.db.prepare(`DELETE FROM ${t}`).run();
     this.db.exec(SEQUENCE_STARTS);
     this.sites.forget();
+    this.payments.forget();
     this.methods.forget();
   }
 
