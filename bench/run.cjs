@@ -286,13 +286,16 @@ async function main() {
     const r = await request('POST', `${lifeUrl}/v1/payments`, createBody(`life-${i}`), { Authorization: AUTH }, agent);
     lifeIds[i] = JSON.parse(r.body).Payment.ID;
   });
+  const tCreated = performance.now();
   await request('POST', `${lifeUrl}/_sandbox/clock/advance`, '{"Seconds":2}', {}, agent);
+  const tAuthorized = performance.now();
   await parallel(1000, async (i) => {
     const r = await request('POST', `${lifeUrl}/v1/payments/${lifeIds[i]}/capture`, '', { Authorization: AUTH }, agent);
     if (r.status !== 200) throw new Error(`capture ${r.status} ${r.body}`);
   });
   await Promise.all(lifeIds.map((id) => rx.arrival(id, 2)));
   const lifecycleMs = performance.now() - t0;
+  log(`lifecycles: create ${(tCreated - t0).toFixed(0)} ms, advance ${(tAuthorized - tCreated).toFixed(0)} ms, capture and notify ${(performance.now() - tAuthorized).toFixed(0)} ms`);
   const delivered = rx.count() - before;
   await stopServer(s.child);
   await rx.close();

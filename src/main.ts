@@ -12,6 +12,7 @@ import { SHIPPED_SCENARIOS_DIR, ScenarioCatalogue } from './scenarios/loader';
 import { ManualClock, RealClock } from './scheduler/clock';
 import { Scheduler } from './scheduler/scheduler';
 import type { ServiceContext } from './services/context';
+import { startCheckpointer } from './store/checkpointer';
 import { Store } from './store/store';
 import { type Logger, createLogger, silentLogger } from './log';
 import type { NotificationFilter, NotificationState } from './store/notifications.repo';
@@ -122,10 +123,12 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
   const config: Config = { ...DEFAULT_CONFIG, ...options };
   const log = config.quiet ? silentLogger : createLogger(config.logLevel, config.logFormat);
   const store = Store.open(config.db);
+  const checkpointer = config.db === ':memory:' ? null : startCheckpointer(config.db);
   let services: ServiceContext;
   try {
     services = createServices(config, store);
   } catch (e) {
+    await checkpointer?.stop();
     store.close();
     throw e;
   }
@@ -138,6 +141,7 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
     servers.push(await listen(createApp(ctx, 'card'), config.cardPort, config.host));
   } catch (e) {
     for (const s of servers) s.close();
+    await checkpointer?.stop();
     store.close();
     throw e;
   }
@@ -183,6 +187,7 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
             ),
           ),
         )
+        .then(() => checkpointer?.stop())
         .then(() => store.close());
       return stopped;
     },

@@ -7,6 +7,7 @@ import type { ServiceContext } from '../services/context';
 import type { NotificationRecord } from '../store/notifications.repo';
 import { type RetryPolicy, retryDelay } from './backoff';
 import { notificationUrl } from './outbox';
+import { postJson } from './post';
 
 export interface WorkerOptions {
   timeoutMs: number;
@@ -17,6 +18,8 @@ export interface WorkerOptions {
 
 /** How many notifications are sent at once, across payments. */
 const PARALLEL = 16;
+/** Heads read from the outbox at once. */
+const HEAD_BATCH = 256;
 
 export class NotificationWorker {
   /** Emits 'delivered' with the NotificationRecord after each successful delivery. */
@@ -26,6 +29,7 @@ export class NotificationWorker {
   /** Payments with a notification on the wire: one at a time per payment keeps their order. */
   private readonly inFlight = new Set<number>();
   private idleWaiters: (() => void)[] = [];
+  private heads: NotificationRecord[] = [];
   private stopped = false;
   /** Bumped by a reset: answers to attempts started before it are dropped, their rows are gone. */
   private epoch = 0;
@@ -52,13 +56,9 @@ export class NotificationWorker {
 
   private pump(): void {
     if (this.stopped) return;
-    const room = PARALLEL - this.inFlight.size;
-    if (room <= 0) return;
-    const heads = this.ctx.store.notifications
-      .dueHeads(this.clock.now(), room + this.inFlight.size)
-      .filter((n) => !this.inFlight.has(n.paymentId))
-      .slice(0, room);
-    for (const n of heads) {
+    for (let room = PARALLEL - this.inFlight.size; room > 0; room--) {
+      const n = this.nextHead();
+      if (!n) return;
       this.inFlight.add(n.paymentId);
       void this.attempt(n)
         .catch((e: Error) => this.opts.log.error(`notification ${n.id} failed unexpectedly`, { error: e.stack }))
@@ -75,9 +75,27 @@ export class NotificationWorker {
     }
   }
 
+  /**
+   * The next notification to send. Heads (the oldest pending notification of each payment) are
+   * read in batches: one query per batch instead of one per delivery. A batch holds at most one
+   * notification per payment, so sending from it keeps each payment's order.
+   */
+  private nextHead(): NotificationRecord | undefined {
+    for (;;) {
+      let n = this.heads.shift();
+      if (!n) {
+        this.heads = this.ctx.store.notifications.dueHeads(this.clock.now(), HEAD_BATCH).filter((h) => !this.inFlight.has(h.paymentId));
+        n = this.heads.shift();
+        if (!n) return undefined;
+      }
+      if (!this.inFlight.has(n.paymentId)) return n;
+    }
+  }
+
   /** After a reset: attempts on the wire no longer belong to anything; their answers are dropped. */
   forget(): void {
     this.epoch++;
+    this.heads = [];
     for (const c of this.controllers) c.abort(new Error('sandbox reset'));
   }
 
@@ -94,31 +112,20 @@ export class NotificationWorker {
     } else {
       const controller = new AbortController();
       this.controllers.add(controller);
-      const timer = setTimeout(() => controller.abort(new Error(`no answer within ${this.opts.timeoutMs} ms`)), this.opts.timeoutMs);
-      try {
-        const res = await fetch(url, {
-          method: 'POST',
-          headers: {
-            'Content-Type': 'application/json; charset=utf-8',
-            // Fidelity: signed with the marketplace's own credentials; the merchant recomputes it to verify.
-            Authorization: 'Basic ' + Buffer.from(`${site.siteId}:${site.apiKey}`, 'utf8').toString('base64'),
-          },
-          body: n.body,
-          redirect: 'manual',
-          signal: controller.signal,
-        });
-        httpStatus = res.status;
-        // The answer's body is not needed: drop it unread, however large it is.
-        await res.body?.cancel().catch(() => {});
-      } catch (e) {
-        const err = e as Error & { cause?: Error & { code?: string } };
-        error = controller.signal.aborted
-          ? String((controller.signal.reason as Error)?.message ?? 'timeout')
-          : (err.cause?.code ?? err.cause?.message ?? err.message);
-      } finally {
-        clearTimeout(timer);
-        this.controllers.delete(controller);
-      }
+      const result = await postJson(
+        url,
+        n.body,
+        {
+          'Content-Type': 'application/json; charset=utf-8',
+          // Fidelity: signed with the marketplace's own credentials; the merchant recomputes it to verify.
+          Authorization: 'Basic ' + Buffer.from(`${site.siteId}:${site.apiKey}`, 'utf8').toString('base64'),
+        },
+        this.opts.timeoutMs,
+        controller.signal,
+      );
+      this.controllers.delete(controller);
+      httpStatus = result.status;
+      error = result.error;
     }
     const durationMs = Math.round(performance.now() - started);
     if (this.stopped && error !== null) return; // shutting down: the attempt did not really happen

@@ -28,6 +28,7 @@ export class SitesRepo {
   private readonly setUrl;
   private readonly setScenario;
   private readonly linkedCache = new Map<number, SiteRecord[]>();
+  private readonly siteCache = new Map<number, SiteRecord>();
 
   constructor(db: Db) {
     this.byId = db.prepare<[number], SiteRow>('SELECT * FROM sites WHERE site_id = ?');
@@ -41,9 +42,16 @@ export class SitesRepo {
     this.setScenario = db.prepare('UPDATE sites SET default_scenario = ? WHERE site_id = ?');
   }
 
+  /** Read on every request (authentication) and notification: cached until a site changes. */
   get(siteId: number): SiteRecord | undefined {
-    const row = this.byId.get(siteId);
-    return row && toRecord(row);
+    let site = this.siteCache.get(siteId);
+    if (!site) {
+      const row = this.byId.get(siteId);
+      if (!row) return undefined;
+      site = toRecord(row);
+      this.siteCache.set(siteId, site);
+    }
+    return site;
   }
 
   list(): SiteRecord[] {
@@ -62,19 +70,22 @@ export class SitesRepo {
 
   insert(site: SiteRecord): void {
     this.insertStmt.run(site);
-    this.linkedCache.clear();
+    this.forget();
   }
 
   /** Forgets cached reads (after the tables were emptied). */
   forget(): void {
     this.linkedCache.clear();
+    this.siteCache.clear();
   }
 
   setNotificationUrl(siteId: number, url: string | null): void {
     this.setUrl.run(url, siteId);
+    this.forget();
   }
 
   setDefaultScenario(siteId: number, scenario: string | null): void {
     this.setScenario.run(scenario, siteId);
+    this.forget();
   }
 }
