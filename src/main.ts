@@ -12,7 +12,7 @@ import { SHIPPED_SCENARIOS_DIR, ScenarioCatalogue } from './scenarios/loader';
 import { ManualClock, RealClock } from './scheduler/clock';
 import { Scheduler } from './scheduler/scheduler';
 import type { ServiceContext } from './services/context';
-import { startCheckpointer } from './store/checkpointer';
+import { type Checkpointer, startCheckpointer } from './store/checkpointer';
 import { Store } from './store/store';
 import { type Logger, createLogger, silentLogger } from './log';
 import type { NotificationFilter, NotificationState } from './store/notifications.repo';
@@ -123,12 +123,10 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
   const config: Config = { ...DEFAULT_CONFIG, ...options };
   const log = config.quiet ? silentLogger : createLogger(config.logLevel, config.logFormat);
   const store = Store.open(config.db);
-  const checkpointer = config.db === ':memory:' ? null : startCheckpointer(config.db);
   let services: ServiceContext;
   try {
     services = createServices(config, store);
   } catch (e) {
-    await checkpointer?.stop();
     store.close();
     throw e;
   }
@@ -141,13 +139,18 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
     servers.push(await listen(createApp(ctx, 'card'), config.cardPort, config.host));
   } catch (e) {
     for (const s of servers) s.close();
-    await checkpointer?.stop();
     store.close();
     throw e;
   }
   ctx.urls.baseUrl = config.publicUrl ?? urlOf(servers[0]!, config.host);
   ctx.urls.cardBaseUrl = config.publicCardUrl ?? urlOf(servers[1]!, config.host);
   scheduler.start();
+  // Started a moment after the listeners, so that it does not slow down the start itself.
+  let checkpointer: Checkpointer | null = null;
+  const startCheckpoints = setTimeout(() => {
+    if (config.db !== ':memory:') checkpointer = startCheckpointer(config.db);
+  }, 500);
+  startCheckpoints.unref();
 
   const first = listMerchants(services).find((m) => m.LinkedSiteIDs.length > 0) ?? listMerchants(services)[0];
   let stopped: Promise<void> | null = null;
@@ -174,6 +177,7 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
     services,
     scheduler,
     stop() {
+      clearTimeout(startCheckpoints);
       stopped ??= scheduler
         .stop()
         .then(() =>

@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 document of each address, built from the same schemas that validate requests and
 // describe responses.
 import type { Schema } from '../schemas/common';
+import { REQUEST_EXAMPLES } from './examples';
 import { clockAdvanceRequest, merchantPatchRequest, paymentEventRequest, refundEventRequest } from '../schemas/control';
 import {
   addSplitsRequest,
@@ -203,7 +204,9 @@ export function operations(surface: Surface): Operation[] {
   return [...(surface === 'api' ? API : CARD), ...CONTROL];
 }
 
-const json = (schema: Schema | undefined) => ({ 'application/json': { schema: schema ?? {} } });
+const json = (schema: Schema | undefined, example?: unknown) => ({
+  'application/json': { schema: schema ?? {}, ...(example === undefined ? {} : { example }) },
+});
 
 export function openApiDocument(surface: Surface, serverUrl: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -217,7 +220,9 @@ export function openApiDocument(surface: Surface, serverUrl: string): Record<str
       tags: [op.control ? 'sandbox control' : surface === 'api' ? 'split payments' : 'card payments'],
       ...(op.control ? {} : { security: [{ basic: [] }] }),
       ...(params.length ? { parameters: params } : {}),
-      ...(op.request ? { requestBody: { required: false, content: json(op.request) } } : {}),
+      ...(op.request
+        ? { requestBody: { required: false, content: json(op.request, REQUEST_EXAMPLES[`${op.method.toUpperCase()} ${op.path} ${op.control ? 'control' : surface}`]) } }
+        : {}),
       responses: Object.fromEntries(
         Object.entries(op.responses).map(([code, schema]) => [code, { description: `HTTP ${code}`, content: json(schema) }]),
       ),

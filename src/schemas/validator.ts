@@ -1,19 +1,43 @@
-// One strict ajv instance; request validators compiled once; ajv errors turned into reasons.
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+// Request validators, compiled once (at build time where possible); ajv errors turned into reasons.
+import type Ajv from 'ajv';
+import type { ErrorObject, Options, ValidateFunction } from 'ajv';
 import { type Reason, type ReasonCode, reason } from '../errors/reasons';
 import type { Schema } from './common';
+import { VALIDATED } from './registry';
 
-const ajv = new Ajv({ allErrors: true, strict: true, verbose: true, allowUnionTypes: true });
-// Annotations: the reason code for a failing value, and OpenAPI's example.
-ajv.addKeyword({ keyword: 'x-reason', schemaType: 'number' });
-ajv.addKeyword({ keyword: 'example' });
+/** The options every validator is compiled with, at build time and at run time alike. */
+export const AJV_OPTIONS: Options = { allErrors: true, strict: true, verbose: true, allowUnionTypes: true };
 
+/** An ajv with the project's annotations: the reason code of a failing value, and OpenAPI's example. */
+export function createAjv(extra: Options = {}): Ajv {
+  // Loaded only when a schema must be compiled at run time (tests, or a schema not precompiled).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const AjvClass = (require('ajv') as { default: typeof Ajv }).default;
+  const ajv = new AjvClass({ ...AJV_OPTIONS, ...extra });
+  ajv.addKeyword({ keyword: 'x-reason', schemaType: 'number' });
+  ajv.addKeyword({ keyword: 'example' });
+  return ajv;
+}
+
+let runtime: Ajv | undefined;
 const compiled = new WeakMap<Schema, ValidateFunction>();
+const NAMES = new Map<Schema, string>(Object.entries(VALIDATED).map(([name, schema]) => [schema, name]));
+
+/** The build's precompiled validators, when this runs from dist/ (absent when running the sources). */
+function precompiled(name: string): ValidateFunction | undefined {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return require(`./generated/${name}`) as ValidateFunction;
+  } catch {
+    return undefined;
+  }
+}
 
 export function compile(schema: Schema): ValidateFunction {
   let fn = compiled.get(schema);
   if (!fn) {
-    fn = ajv.compile(schema);
+    const name = NAMES.get(schema);
+    fn = (name && process.env.SANDBOX_RUNTIME_SCHEMAS !== '1' ? precompiled(name) : undefined) ?? (runtime ??= createAjv()).compile(schema);
     compiled.set(schema, fn);
   }
   return fn;

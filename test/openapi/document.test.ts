@@ -60,3 +60,30 @@ describe('GET /_sandbox/openapi.json', () => {
     expect(res.body).toEqual({ Message: 'surface must be api or card' });
   });
 });
+
+describe('examples of the OpenAPI document', () => {
+  it('has an example for every request body, and each passes its own schema', async () => {
+    const w = makeWorld();
+    try {
+      const ajv = new Ajv({ strict: false, allowUnionTypes: true });
+      let checked = 0;
+      for (const surface of ['api', 'card']) {
+        const doc = (await request(w.api).get(`/_sandbox/openapi.json?surface=${surface}`)).body;
+        for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+          for (const [method, op] of Object.entries(ops)) {
+            const media = op.requestBody?.content['application/json'];
+            if (!media) continue;
+            expect({ route: `${method} ${path}`, example: media.example }).toEqual({ route: `${method} ${path}`, example: expect.anything() });
+            const valid = ajv.validate(media.schema, media.example);
+            expect({ route: `${method} ${path}`, errors: ajv.errors }).toEqual({ route: `${method} ${path}`, errors: null });
+            expect(valid).toBe(true);
+            checked++;
+          }
+        }
+      }
+      expect(checked).toBeGreaterThanOrEqual(12);
+    } finally {
+      w.close();
+    }
+  });
+});

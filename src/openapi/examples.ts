@@ -1,0 +1,36 @@
+// Example request bodies of the OpenAPI document, with the fixture merchant's linked sites. A test
+// checks that each one passes the schema it illustrates.
+export const REQUEST_EXAMPLES: Record<string, unknown> = {
+  'POST /v1/payments api': {
+    Payment: {
+      MerchantTransactionID: 'order-1001',
+      Amount: '1000',
+      Currency: 'EUR',
+      MethodID: 42,
+      ReturnURL: 'https://shop.example/return',
+      TokenLifetime: 10,
+      Customer: { Email: 'payer@example.com', FirstName: 'Ada', LastName: 'Lovelace' },
+      BillingAddress: { Country: 'NL' },
+      Splits: [
+        { SiteID: 30202, Amount: '600', MerchantTransactionID: 'order-1001-a' },
+        { SiteID: 30203, Amount: '400', MerchantTransactionID: 'order-1001-b' },
+      ],
+    },
+  },
+  'POST /v1/payments/{id}/splits api': { Splits: [{ SiteID: 30204, Amount: '100', MerchantTransactionID: 'order-1001-c' }] },
+  'POST /v1/payments/{id}/capture api': { Payment: { Splits: [{ ID: 7001, Amount: 300 }, { ID: 7002, Amount: 400 }] } },
+  'POST /v1/payments/{id}/splits/{splitId}/refunds api': { Refund: { Amount: 200, Description: 'returned item' } },
+  'POST /v1/payments card': {
+    Payment: {
+      MerchantTransactionID: 'card-1',
+      Amount: 2000,
+      Currency: 'EUR',
+      Capture: true,
+      Card: { HolderName: 'Ada Lovelace', Number: '4111111111111111', ExpirationMonth: '12', ExpirationYear: '2030', SecurityCode: '123' },
+    },
+  },
+  'PATCH /_sandbox/merchants/{siteId} control': { NotificationURL: 'http://127.0.0.1:9999/hook', DefaultScenario: 'two-step' },
+  'POST /_sandbox/payments/{id}/events control': { Event: 'authorize' },
+  'POST /_sandbox/refunds/{id}/events control': { Event: 'succeed' },
+  'POST /_sandbox/clock/advance control': { Seconds: 2 },
+};

@@ -1,0 +1,23 @@
+// Every schema that validates input at run time, by a stable name. The build compiles each into
+// plain JavaScript (scripts/compile-validators.cjs), so a start does not compile schemas at all.
+import type { Schema } from './common';
+import { clockAdvanceRequest, merchantPatchRequest, notificationWaitQuery, paymentEventRequest, refundEventRequest } from './control';
+import { merchantsFixture, methodsFixture } from './fixtures';
+import { addSplitsRequest, captureRequest, createCardPaymentRequest, createPaymentRequest, refundRequest } from './requests';
+import { scenarioFile } from './scenario';
+
+export const VALIDATED: Record<string, Schema> = {
+  createPaymentRequest,
+  addSplitsRequest,
+  captureRequest,
+  refundRequest,
+  createCardPaymentRequest,
+  paymentEventRequest,
+  refundEventRequest,
+  clockAdvanceRequest,
+  merchantPatchRequest,
+  notificationWaitQuery,
+  merchantsFixture,
+  methodsFixture,
+  scenarioFile,
+};
