@@ -1,6 +1,6 @@
 -- wrk script of the split-sandbox benchmark.
 --   METHOD   GET or POST (default GET)
---   BODY     a JSON body (POST); "{SEQ}" in it becomes a fresh number per request
+--   BODY     a JSON body (POST); "{SEQ}" in it becomes a fresh value per request
 --   PATHS    a path template with "{N}": N counts up from FIRST_N, one per request (captures)
 --   AUTH     the Authorization header value
 -- Prints one line: BENCH {"requests":…,"rps":…,"p50_ms":…,"p99_ms":…,"non2xx":…,"errors":…}
@@ -16,6 +16,10 @@ end
 local paths = os.getenv("PATHS")
 local n = tonumber(os.getenv("FIRST_N") or "1")
 local seq = 0
+-- Each wrk run numbers its bodies under its own prefix: a warm-up and the measured run that
+-- follows it never send the same MerchantTransactionID.
+math.randomseed(os.time())
+local run = tostring(os.time()) .. "r" .. tostring(math.random(1, 1000000))
 
 request = function()
   seq = seq + 1
@@ -25,7 +29,7 @@ request = function()
     n = n + 1
   end
   local b = nil
-  if wrk.body and wrk.body:find("{SEQ}", 1, true) then b = wrk.body:gsub("{SEQ}", tostring(seq)) end
+  if wrk.body and wrk.body:find("{SEQ}", 1, true) then b = wrk.body:gsub("{SEQ}", run .. "-" .. tostring(seq)) end
   return wrk.format(nil, path, nil, b)
 end
 
