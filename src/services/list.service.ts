@@ -102,7 +102,7 @@ export function listPayments(ctx: ServiceContext, site: SiteRecord, raw: Record<
     descending: direction === undefined ? true : direction === 'desc',
     limit: pageSize,
     offset: (pageIndex - 1) * pageSize,
-  });
+  }, false); // list items show no customer or addresses (reduced detail)
   return { items, total, pageIndex, pageSize };
 }
 
