@@ -2,6 +2,7 @@
 import express, { type Express, type Request, type Response } from 'express';
 import { mountPaymentRoutes } from './api/payments.routes';
 import { mountCardRoutes } from './card/card.routes';
+import { mountPayerRoutes } from './payer/payer.routes';
 import { mountControlRoutes } from './control/control.routes';
 import { type HttpContext, bodyErrors } from './pipeline';
 
@@ -30,7 +31,10 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
 
   const router = express.Router({ caseSensitive: false, strict: false });
   mountControlRoutes(router, ctx);
-  if (surface === 'api') mountPaymentRoutes(router, ctx);
+  if (surface === 'api') {
+    mountPaymentRoutes(router, ctx);
+    mountPayerRoutes(router, ctx);
+  }
   else mountCardRoutes(router, ctx);
   app.use(router);
 

@@ -37,6 +37,8 @@ export interface Operation {
   responses: Record<number, Schema | undefined>;
   query?: string[];
   control?: boolean;
+  /** An HTML page for people (the hosted payment page), not JSON. */
+  html?: boolean;
 }
 
 const unauthorized = { 401: messageResponse, 404: messageResponse };
@@ -182,6 +184,25 @@ const API: Operation[] = [
   },
 ];
 
+/** The hosted payment page that RedirectURL points to. */
+const PAYER: Operation[] = [
+  {
+    method: 'get',
+    path: '/Home',
+    summary: 'The hosted payment page of RedirectURL (HTML): the payment and the buttons the payer may press',
+    query: ['PaymentToken'],
+    responses: { 200: undefined, 404: undefined, 410: undefined },
+    html: true,
+  },
+  {
+    method: 'post',
+    path: '/Home/{action}',
+    summary: 'A button of the payment page (form field PaymentToken): pay, authorize, fail or cancel; then 303 to ReturnURL',
+    responses: { 303: undefined, 404: undefined, 410: undefined },
+    html: true,
+  },
+];
+
 const CARD: Operation[] = [
   {
     method: 'post',
@@ -201,7 +222,7 @@ const CARD: Operation[] = [
 ];
 
 export function operations(surface: Surface): Operation[] {
-  return [...(surface === 'api' ? API : CARD), ...CONTROL];
+  return [...(surface === 'api' ? [...API, ...PAYER] : CARD), ...CONTROL];
 }
 
 const json = (schema: Schema | undefined, example?: unknown) => ({
@@ -212,19 +233,22 @@ export function openApiDocument(surface: Surface, serverUrl: string): Record<str
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations(surface)) {
     const params = [
-      ...[...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'integer' } })),
+      ...[...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: m[1] === 'action' ? 'string' : 'integer' } })),
       ...(op.query ?? []).map((name) => ({ name, in: 'query', required: false, schema: { type: 'string' } })),
     ];
     (paths[op.path] ??= {})[op.method] = {
       summary: op.summary,
-      tags: [op.control ? 'sandbox control' : surface === 'api' ? 'split payments' : 'card payments'],
+      tags: [op.html ? 'payment page' : op.control ? 'sandbox control' : surface === 'api' ? 'split payments' : 'card payments'],
       ...(op.control ? {} : { security: [{ basic: [] }] }),
       ...(params.length ? { parameters: params } : {}),
       ...(op.request
         ? { requestBody: { required: false, content: json(op.request, REQUEST_EXAMPLES[`${op.method.toUpperCase()} ${op.path} ${op.control ? 'control' : surface}`]) } }
         : {}),
       responses: Object.fromEntries(
-        Object.entries(op.responses).map(([code, schema]) => [code, { description: `HTTP ${code}`, content: json(schema) }]),
+        Object.entries(op.responses).map(([code, schema]) => [
+          code,
+          { description: `HTTP ${code}`, ...(code === '303' ? {} : { content: op.html ? { 'text/html': {} } : json(schema) }) },
+        ]),
       ),
     };
   }

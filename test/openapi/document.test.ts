@@ -45,7 +45,9 @@ describe('GET /_sandbox/openapi.json', () => {
     for (const ops of Object.values(res.body.paths as Record<string, Record<string, any>>)) {
       for (const op of Object.values(ops)) {
         for (const r of Object.values(op.responses as Record<string, any>)) {
-          ajv.compile(r.content['application/json'].schema);
+          const schema = r.content?.['application/json']?.schema;
+          if (!schema) continue; // the payment page's HTML and its redirects
+          ajv.compile(schema);
           count++;
         }
         if (op.requestBody) (ajv.compile(op.requestBody.content['application/json'].schema), count++);

@@ -1,0 +1,65 @@
+// The hosted payment page's view of a payment, found by the token of its RedirectURL.
+import type { PaymentEvent } from '../domain/payment.machine';
+import { authorizesFirst } from '../domain/flows';
+import { Status } from '../domain/statuses';
+import type { MethodRecord, SiteRecord } from '../store/records';
+import type { PaymentView } from '../wire/serializers';
+import type { ServiceContext } from './context';
+import { applyPaymentEvent } from './events.service';
+import { reload } from './lookup';
+
+export type PayerAction = 'pay' | 'authorize' | 'fail' | 'cancel';
+
+const EVENTS: Record<PayerAction, PaymentEvent> = { pay: 'succeed', authorize: 'authorize', fail: 'fail', cancel: 'cancel' };
+
+export interface PayerPage {
+  view: PaymentView;
+  merchant: SiteRecord | undefined;
+  method: MethodRecord | undefined;
+  sites: Map<number, SiteRecord | undefined>;
+  actions: PayerAction[];
+}
+
+/** Why a token shows no payment: unknown (404) or no longer usable (410). */
+export class TokenRefused extends Error {
+  constructor(
+    readonly status: 404 | 410,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** `<32 hex>.<PaymentID>`, as in RedirectURL. */
+export function openPayment(ctx: ServiceContext, paymentToken: string | undefined): PayerPage {
+  const m = /^([0-9A-F]{32})\.([0-9]{1,16})$/.exec(paymentToken ?? '');
+  const payment = m ? ctx.store.payments.byToken(m[1]!) : undefined;
+  if (!m || !payment || String(payment.id) !== m[2]) {
+    throw new TokenRefused(404, 'This payment link is not known. It may have been cancelled, or mistyped.');
+  }
+  if (payment.tokenLifetime !== null && ctx.clock.now() >= payment.createdAt + payment.tokenLifetime * 60_000) {
+    throw new TokenRefused(410, 'This payment link has expired.');
+  }
+  if (payment.statusId !== Status.Open) {
+    throw new TokenRefused(410, 'This payment has already been completed.');
+  }
+  const view = reload(ctx, payment.id);
+  const method = payment.methodId === null ? undefined : ctx.store.methods.get(payment.methodId);
+  const twoStep = method ? authorizesFirst(method.flow) : false;
+  return {
+    view,
+    merchant: ctx.store.sites.get(payment.ownerSiteId),
+    method,
+    sites: new Map(view.splits.map((s) => [s.siteId, ctx.store.sites.get(s.siteId)])),
+    actions: twoStep ? ['authorize', 'fail', 'cancel'] : ['pay', 'fail', 'cancel'],
+  };
+}
+
+/** A button pressed on the page: applied once; a second press finds the payment no longer Open (410). */
+export function pressButton(ctx: ServiceContext, paymentToken: string | undefined, action: string): PaymentView {
+  return ctx.store.tx(() => {
+    const page = openPayment(ctx, paymentToken);
+    if (!page.actions.includes(action as PayerAction)) throw new TokenRefused(404, 'This page has no such button.');
+    return applyPaymentEvent(ctx, page.view.payment.id, EVENTS[action as PayerAction], { cause: `payer: ${action}` });
+  });
+}
