@@ -1,0 +1,69 @@
+// kill -9 in the middle of a load: after a restart on the same file, every request that was answered
+// 2xx is there, whole, and the sandbox carries on.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { MARKETPLACE, basic, paymentBody } from '../helpers/world';
+import { ensureBuilt, run, waitForOutput } from '../cli/process';
+
+const auth = basic(MARKETPLACE.SiteID, MARKETPLACE.APIKey);
+
+describe('a crash under load', () => {
+  let dir: string;
+  beforeAll(() => ensureBuilt(), 120_000);
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'split-sandbox-crash-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('keeps every payment whose create or capture was answered 2xx', async () => {
+    const db = join(dir, 'crash.db');
+    const args = ['start', '--port', '0', '--card-port', '0', '--db', db, '--quiet', '--scenario', 'two-step'];
+    const first = run(args);
+    const api = (await waitForOutput(first, /API  (\S+)\n/))[1]!;
+
+    const created: { ID: number; body: unknown }[] = [];
+    const captured: number[] = [];
+    let stop = false;
+    const client = async (c: number) => {
+      for (let i = 0; !stop; i++) {
+        try {
+          const res = await request(api).post('/v1/payments').set('Authorization', auth).send(paymentBody({ MerchantTransactionID: `crash-${c}-${i}` }));
+          if (res.status !== 201) continue;
+          created.push({ ID: res.body.Payment.ID, body: res.body.Payment });
+          await request(api).post(`/_sandbox/payments/${res.body.Payment.ID}/events`).send({ Event: 'authorize' });
+          const cap = await request(api).post(`/v1/payments/${res.body.Payment.ID}/capture`).set('Authorization', auth);
+          if (cap.status === 200) captured.push(res.body.Payment.ID);
+        } catch {
+          return; // the server is gone
+        }
+      }
+    };
+    const clients = Array.from({ length: 8 }, (_, c) => client(c));
+    while (captured.length < 100) await new Promise((r) => setImmediate(r));
+    first.child.kill('SIGKILL');
+    await first.exited;
+    stop = true;
+    await Promise.all(clients);
+
+    const second = run(args);
+    try {
+      const api2 = (await waitForOutput(second, /API  (\S+)\n/))[1]!;
+      for (const c of created) {
+        const res = await request(api2).get(`/v1/payments/${c.ID}`).set('Authorization', auth);
+        expect(res.status).toBe(200);
+        expect(res.body.Payment.Splits).toHaveLength(3);
+        expect(res.body.Payment.MerchantTransactionID).toBe((c.body as { MerchantTransactionID: string }).MerchantTransactionID);
+      }
+      for (const id of captured) {
+        const res = await request(api2).get(`/v1/payments/${id}`).set('Authorization', auth);
+        expect(res.body.Payment.Status.ID).toBe(2);
+        expect(res.body.Payment.Splits.map((s: { StateDetails: { ID: number } }) => s.StateDetails.ID)).toEqual([2, 2, 2]);
+      }
+      // And it goes on working.
+      await request(api2).post('/v1/payments').set('Authorization', auth).send(paymentBody()).expect(201);
+    } finally {
+      second.child.kill('SIGTERM');
+      await second.exited;
+    }
+  });
+});
