@@ -31,6 +31,8 @@ export interface Config {
   notifyUrl?: string;
   notifyTimeoutMs: number;
   retry: RetryPolicy;
+  /** Bearer token of the control API; without one it answers only on loopback. */
+  controlToken?: string;
   /** No log lines at all (tests). */
   quiet: boolean;
   logLevel: LogLevel;

@@ -130,7 +130,7 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
     store.close();
     throw e;
   }
-  const ctx: HttpContext = { services, urls: { baseUrl: '', cardBaseUrl: '' }, log };
+  const ctx: HttpContext = { services, urls: { baseUrl: '', cardBaseUrl: '' }, log, controlToken: config.controlToken };
   const scheduler = createLifecycle(config, services, () => ctx.urls.baseUrl, log);
   ctx.scheduler = scheduler;
   const servers: Server[] = [];

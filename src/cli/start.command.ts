@@ -28,6 +28,7 @@ interface StartOptions {
   notifyBackoff: number;
   publicUrl?: string;
   publicCardUrl?: string;
+  controlToken?: string;
   logLevel: Config['logLevel'];
   logFormat: Config['logFormat'];
   quiet?: boolean;
@@ -66,6 +67,7 @@ export function registerStart(program: Command): void {
     .addOption(opt('--notify-backoff <duration>', 'first retry delay; it doubles after each failure, up to 60 s', duration, DEFAULT_CONFIG.retry.baseMs))
     .addOption(opt('--public-url <url>', 'the API address as clients reach it (RedirectURL), behind a proxy or in a container', httpUrl))
     .addOption(opt('--public-card-url <url>', 'the card API address as clients reach it', httpUrl))
+    .addOption(opt('--control-token <token>', 'require Authorization: Bearer <token> on the control API (without it: loopback only)'))
     .addOption(opt('--log-level <level>', LOG_LEVELS.join(', '), choice(LOG_LEVELS), DEFAULT_CONFIG.logLevel))
     .addOption(opt('--log-format <format>', 'pretty or json (one JSON object per line)', choice(['pretty', 'json'] as const), DEFAULT_CONFIG.logFormat))
     .addOption(opt('--quiet', 'no log lines at all'))
@@ -107,8 +109,13 @@ Examples:
     if (opts.notifyUrl !== undefined) config.notifyUrl = opts.notifyUrl;
     if (opts.publicUrl !== undefined) config.publicUrl = opts.publicUrl;
     if (opts.publicCardUrl !== undefined) config.publicCardUrl = opts.publicCardUrl;
+    if (opts.controlToken !== undefined) config.controlToken = opts.controlToken;
     if (!['127.0.0.1', 'localhost', '::1'].includes(opts.host)) {
-      process.stderr.write(`split-sandbox: listening on ${opts.host}, beyond loopback: anyone who reaches it can use the control API\n`);
+      process.stderr.write(
+        opts.controlToken === undefined
+          ? `split-sandbox: listening on ${opts.host}, beyond loopback; the control API answers only on this machine (--control-token opens it to others)\n`
+          : `split-sandbox: listening on ${opts.host}, beyond loopback; the control API needs its token\n`,
+      );
     }
     const sandbox = await startSandbox(config).catch((e: Error & { code?: string }) => {
       const why =

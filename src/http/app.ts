@@ -4,6 +4,7 @@ import { mountPaymentRoutes } from './api/payments.routes';
 import { mountCardRoutes } from './card/card.routes';
 import { mountPayerRoutes } from './payer/payer.routes';
 import { mountControlRoutes } from './control/control.routes';
+import { controlGuard } from './control/guard';
 import { type HttpContext, bodyErrors } from './pipeline';
 
 export type Surface = 'api' | 'card';
@@ -30,6 +31,7 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
   app.use(express.text({ type: () => true, limit: BODY_LIMIT }));
 
   const router = express.Router({ caseSensitive: false, strict: false });
+  router.use('/_sandbox', controlGuard(ctx.controlToken));
   mountControlRoutes(router, ctx);
   if (surface === 'api') {
     mountPaymentRoutes(router, ctx);

@@ -22,6 +22,8 @@ export interface HttpContext {
   /** The addresses, known once both listeners are up. */
   urls: { baseUrl: string; cardBaseUrl: string };
   log: Logger;
+  /** When set, the control API needs `Authorization: Bearer <token>`; otherwise it answers loopback only. */
+  controlToken?: string | undefined;
   /** Time and notifications; absent in worlds where payments move only by events. */
   scheduler?: Scheduler;
 }

@@ -2,7 +2,7 @@
 // describe responses.
 import type { Schema } from '../schemas/common';
 import { REQUEST_EXAMPLES } from './examples';
-import { clockAdvanceRequest, merchantPatchRequest, paymentEventRequest, refundEventRequest } from '../schemas/control';
+import { clockAdvanceRequest, merchantCreateRequest, merchantPatchRequest, paymentEventRequest, refundEventRequest } from '../schemas/control';
 import {
   addSplitsRequest,
   captureRequest,
@@ -66,6 +66,15 @@ const CONTROL: Operation[] = [
   },
   { method: 'get', path: '/_sandbox/merchants', summary: 'Merchants with credentials', responses: { 200: merchantsResponse }, control: true },
   {
+    method: 'post',
+    path: '/_sandbox/merchants',
+    summary: 'Create a marketplace with linked sites and generated credentials, for an isolated test',
+    request: merchantCreateRequest,
+    responses: { 201: undefined, 400: messageResponse },
+    control: true,
+  },
+  { method: 'get', path: '/_sandbox/merchants/{siteId}', summary: 'One merchant with its credentials', responses: { 200: undefined, 404: messageResponse }, control: true },
+  {
     method: 'patch',
     path: '/_sandbox/merchants/{siteId}',
     summary: 'Set a merchant’s NotificationURL or DefaultScenario',
@@ -78,6 +87,13 @@ const CONTROL: Operation[] = [
     method: 'get',
     path: '/_sandbox/payments/{id}',
     summary: 'A payment with its scenario, history, steps and refunds',
+    responses: { 200: undefined, 404: messageResponse },
+    control: true,
+  },
+  {
+    method: 'get',
+    path: '/_sandbox/payments/{id}/history',
+    summary: 'The statuses a payment and its refunds went through, with sandbox times and causes',
     responses: { 200: undefined, 404: messageResponse },
     control: true,
   },

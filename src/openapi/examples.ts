@@ -29,6 +29,7 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
       Card: { HolderName: 'Ada Lovelace', Number: '4111111111111111', ExpirationMonth: '12', ExpirationYear: '2030', SecurityCode: '123' },
     },
   },
+  'POST /_sandbox/merchants control': { Name: 'Test marketplace', LinkedSites: 2, NotificationURL: 'http://127.0.0.1:9999/hook' },
   'PATCH /_sandbox/merchants/{siteId} control': { NotificationURL: 'http://127.0.0.1:9999/hook', DefaultScenario: 'two-step' },
   'POST /_sandbox/payments/{id}/events control': { Event: 'authorize' },
   'POST /_sandbox/refunds/{id}/events control': { Event: 'succeed' },

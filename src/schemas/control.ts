@@ -37,3 +37,14 @@ export const notificationWaitQuery: Schema = {
   type: 'object',
   properties: { TimeoutMs: { type: 'string', pattern: '^[0-9]{1,6}$' } },
 };
+
+export const merchantCreateRequest: Schema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    Name: { type: 'string', minLength: 1, maxLength: 255 },
+    LinkedSites: { type: 'integer', minimum: 0, maximum: 20 },
+    NotificationURL: { type: ['string', 'null'], maxLength: 2048, pattern: '^https?://[^\\s]+$' },
+    DefaultScenario: { type: ['string', 'null'], maxLength: 64 },
+  },
+};

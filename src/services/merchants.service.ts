@@ -42,3 +42,50 @@ export function updateMerchant(
     return listMerchants(ctx).find((m) => m.SiteID === siteId)!;
   });
 }
+
+export interface NewMerchant {
+  Name?: string;
+  /** How many split sites to link to the new marketplace (0 makes a plain site). */
+  LinkedSites?: number;
+  NotificationURL?: string | null;
+  DefaultScenario?: string | null;
+}
+
+/**
+ * A new marketplace with its linked sites and generated credentials, for a test that wants a
+ * merchant of its own. SiteIDs follow the highest one in use.
+ */
+export function createMerchant(ctx: ServiceContext, input: NewMerchant): MerchantView {
+  return ctx.store.tx(() => {
+    if (input.DefaultScenario && !ctx.scenarios?.has(input.DefaultScenario)) {
+      throw new HttpError(400, `DefaultScenario: no scenario "${input.DefaultScenario}"`);
+    }
+    const next = Math.max(0, ...ctx.store.sites.list().map((s) => s.siteId)) + 1;
+    const linked = input.LinkedSites ?? 3;
+    ctx.store.sites.insert({
+      siteId: next,
+      apiKey: ctx.ids.apiKey(),
+      name: input.Name ?? `Marketplace ${next}`,
+      marketplaceSiteId: null,
+      notificationUrl: input.NotificationURL ?? null,
+      defaultScenario: input.DefaultScenario ?? null,
+    });
+    for (let i = 1; i <= linked; i++) {
+      ctx.store.sites.insert({
+        siteId: next + i,
+        apiKey: null,
+        name: `Seller ${i} of ${input.Name ?? `Marketplace ${next}`}`,
+        marketplaceSiteId: next,
+        notificationUrl: null,
+        defaultScenario: null,
+      });
+    }
+    return getMerchant(ctx, next);
+  });
+}
+
+export function getMerchant(ctx: ServiceContext, siteId: number): MerchantView {
+  const m = listMerchants(ctx).find((x) => x.SiteID === siteId);
+  if (!m) throw notFound('Merchant');
+  return m;
+}

@@ -4,12 +4,12 @@ import type { PaymentEvent } from '../../domain/payment.machine';
 import { formatTimestamp } from '../../domain/time';
 import { openApiDocument } from '../../openapi/document';
 import { HttpError, Rejection, notFound } from '../../errors/errors';
-import { notificationWaitQuery, paymentEventRequest, refundEventRequest, clockAdvanceRequest, merchantPatchRequest } from '../../schemas/control';
+import { notificationWaitQuery, paymentEventRequest, refundEventRequest, clockAdvanceRequest, merchantCreateRequest, merchantPatchRequest } from '../../schemas/control';
 import { validate } from '../../schemas/validator';
 import { applyPaymentEvent } from '../../services/events.service';
 import { listNotifications, notificationView, NOTIFICATION_STATES, paymentStory } from '../../services/journal.service';
 import { parseId, reload } from '../../services/lookup';
-import { listMerchants, updateMerchant } from '../../services/merchants.service';
+import { createMerchant, getMerchant, listMerchants, updateMerchant } from '../../services/merchants.service';
 import { applyRefundEvent } from '../../services/refunds.service';
 import { resetSandbox } from '../../services/reset.service';
 import type { NotificationFilter, NotificationState } from '../../store/notifications.repo';
@@ -101,6 +101,19 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
 
   router.get('/_sandbox/merchants', route(ctx, 'message', () => ({ status: 200, body: { Merchants: listMerchants(s) } })));
 
+  router.post(
+    '/_sandbox/merchants',
+    route(ctx, 'message', (_req, body) => ({
+      status: 201,
+      body: { Merchant: createMerchant(s, checked<Parameters<typeof createMerchant>[1]>(merchantCreateRequest, body)) },
+    })),
+  );
+
+  router.get(
+    '/_sandbox/merchants/:siteId',
+    route(ctx, 'message', (req) => ({ status: 200, body: { Merchant: getMerchant(s, idParam(req, 'siteId', 'Merchant')) } })),
+  );
+
   router.patch(
     '/_sandbox/merchants/:siteId',
     route(ctx, 'message', (req, body) => {
@@ -135,6 +148,15 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
           ...paymentStory(s, id),
         },
       };
+    }),
+  );
+
+  router.get(
+    '/_sandbox/payments/:id/history',
+    route(ctx, 'message', (req) => {
+      const id = idParam(req, 'id', 'Payment');
+      if (!s.store.payments.getAny(id)) throw notFound('Payment');
+      return { status: 200, body: { History: paymentStory(s, id).History } };
     }),
   );
 

@@ -1,0 +1,118 @@
+// Control API additions: merchants made at run time, payment history, and who may use it.
+import type { Request, Response } from 'express';
+import request from 'supertest';
+import { controlGuard } from '../../src/http/control/guard';
+import { basic, createPayment, event, makeWorld, paymentBody, snapshot } from '../helpers/world';
+
+describe('POST /_sandbox/merchants, GET /_sandbox/merchants/{SiteID}', () => {
+  it('creates a marketplace with linked sites and generated credentials that work at once', async () => {
+    const w = makeWorld();
+    try {
+      const res = await request(w.api).post('/_sandbox/merchants').send({ Name: 'Test market', LinkedSites: 2, DefaultScenario: 'failed' });
+      expect(res.status).toBe(201);
+      const m = res.body.Merchant;
+      expect(m).toMatchObject({ SiteID: 30301, Name: 'Test market', LinkedSiteIDs: [30302, 30303], NotificationURL: null, DefaultScenario: 'failed' });
+      expect(m.APIKey).toMatch(/^[A-Za-z0-9+/=]{40}$/);
+      expect((await request(w.api).get(`/_sandbox/merchants/${m.SiteID}`)).body).toEqual({ Merchant: m });
+
+      const auth = basic(m.SiteID, m.APIKey);
+      const body = paymentBody({ Splits: [{ SiteID: 30302, Amount: '500', MerchantTransactionID: 'a' }] });
+      const created = await request(w.api).post('/v1/payments').set('Authorization', auth).send(body);
+      expect(created.status).toBe(201);
+      // Isolated from the fixture marketplace, both ways.
+      expect((await request(w.api).get(`/v1/payments/${created.body.Payment.ID}`).set('Authorization', w.auth)).status).toBe(404);
+      const fixtureSplit = paymentBody({ Splits: [{ SiteID: 30202, Amount: '500', MerchantTransactionID: 'b' }] });
+      expect((await request(w.api).post('/v1/payments').set('Authorization', auth).send(fixtureSplit)).body.Payment.Status.Reasons[0].Code).toBe(2);
+    } finally {
+      w.close();
+    }
+  });
+
+  it('generates the same credentials for the same seed', async () => {
+    const keys = [];
+    for (let i = 0; i < 2; i++) {
+      const w = makeWorld({ seed: 9 });
+      keys.push((await request(w.api).post('/_sandbox/merchants').send({})).body.Merchant.APIKey);
+      w.close();
+    }
+    expect(keys[1]).toBe(keys[0]);
+  });
+
+  it('refuses bad input with 400 and changes nothing; an unknown merchant is 404', async () => {
+    const w = makeWorld();
+    try {
+      const before = snapshot(w.store);
+      for (const body of [{ LinkedSites: -1 }, { LinkedSites: 99 }, { Name: 5 }, { DefaultScenario: 'nope' }, { Colour: 'red' }]) {
+        const res = await request(w.api).post('/_sandbox/merchants').send(body);
+        expect(res.status).toBe(400);
+        expect(Object.keys(res.body)).toEqual(['Message']);
+      }
+      expect(snapshot(w.store)).toBe(before);
+      expect((await request(w.api).get('/_sandbox/merchants/1')).status).toBe(404);
+      expect((await request(w.api).get('/_sandbox/merchants/30202')).status).toBe(404); // a linked site is no merchant
+    } finally {
+      w.close();
+    }
+  });
+});
+
+describe('GET /_sandbox/payments/{id}/history', () => {
+  it('lists every status with its sandbox time and cause', async () => {
+    const w = makeWorld();
+    try {
+      const p = await createPayment(w);
+      w.clock.advance(60_000);
+      await event(w, p.ID, 'authorize');
+      const res = await request(w.api).get(`/_sandbox/payments/${p.ID}/history`);
+      expect(res.body).toEqual({
+        History: [
+          { At: '20260115100000', RefundID: null, StatusID: 1, StatusInfo: 'Open', Cause: 'created' },
+          { At: '20260115100100', RefundID: null, StatusID: 9, StatusInfo: 'Authorized', Cause: 'event authorize' },
+        ],
+      });
+      expect((await request(w.api).get('/_sandbox/payments/999/history')).status).toBe(404);
+    } finally {
+      w.close();
+    }
+  });
+});
+
+describe('who may use the control API', () => {
+  it('with --control-token: only Authorization: Bearer <token>; health stays open', async () => {
+    const w = makeWorld();
+    w.ctx.controlToken = 's3cret';
+    const { createApp } = await import('../../src/http/app');
+    const app = createApp(w.ctx, 'api');
+    try {
+      expect((await request(app).get('/_sandbox/merchants')).status).toBe(401);
+      expect((await request(app).get('/_sandbox/merchants').set('Authorization', 'Bearer wrong')).status).toBe(401);
+      const ok = await request(app).get('/_sandbox/merchants').set('Authorization', 'Bearer s3cret');
+      expect(ok.status).toBe(200);
+      expect((await request(app).get('/_sandbox/health')).status).toBe(200);
+      // The API itself is not affected.
+      expect((await request(app).get('/v1/payments').set('Authorization', w.auth)).status).toBe(200);
+    } finally {
+      w.close();
+    }
+  });
+
+  const call = (guard: ReturnType<typeof controlGuard>, remoteAddress: string, path = '/merchants', authorization?: string) => {
+    let status = 0;
+    let nextCalled = false;
+    const req = { baseUrl: '/_sandbox', path, socket: { remoteAddress }, get: () => authorization } as unknown as Request;
+    const res = { status: (s: number) => ((status = s), res), set: () => res, json: () => res } as unknown as Response;
+    guard(req, res, () => (nextCalled = true));
+    return nextCalled ? 'next' : status;
+  };
+
+  it('without a token: loopback clients only (403 for others), health open to all', () => {
+    const guard = controlGuard(undefined);
+    expect(call(guard, '127.0.0.1')).toBe('next');
+    expect(call(guard, '::1')).toBe('next');
+    expect(call(guard, '::ffff:127.0.0.1')).toBe('next');
+    expect(call(guard, '10.1.2.3')).toBe(403);
+    expect(call(guard, '192.0.2.7')).toBe(403);
+    expect(call(guard, '192.0.2.7', '/health')).toBe('next');
+    expect(call(controlGuard('t'), '192.0.2.7', '/merchants', 'Bearer t')).toBe('next');
+  });
+});
