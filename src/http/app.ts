@@ -3,6 +3,7 @@ import express, { type Express, type Request, type Response } from 'express';
 import { mountPaymentRoutes } from './api/payments.routes';
 import { mountCardRoutes } from './card/card.routes';
 import { mountPayerRoutes } from './payer/payer.routes';
+import { mountDashboardRoutes } from './dashboard/dashboard.routes';
 import { mountControlRoutes } from './control/control.routes';
 import { controlGuard } from './control/guard';
 import { type HttpContext, bodyErrors } from './pipeline';
@@ -36,6 +37,7 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
   if (surface === 'api') {
     mountPaymentRoutes(router, ctx);
     mountPayerRoutes(router, ctx);
+    mountDashboardRoutes(router, ctx);
   }
   else mountCardRoutes(router, ctx);
   app.use(router);

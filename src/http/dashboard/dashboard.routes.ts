@@ -1,0 +1,301 @@
+// The merchant dashboard at {base_url}/dashboard: sign in with SiteID and APIKey, settings, the
+// payment list and one payment's page with its actions. Server-rendered HTML, every value escaped,
+// forms instead of client JavaScript; it calls the same services as the API.
+import type { Request, RequestHandler, Response, Router } from 'express';
+import { isKnownStatus, statusInfo } from '../../domain/statuses';
+import { HttpError, Rejection } from '../../errors/errors';
+import { cancelPayment } from '../../services/cancel.service';
+import { capturePayment, captureSplit } from '../../services/capture.service';
+import {
+  catalogue,
+  dashboardEvent,
+  merchantSettings,
+  paymentDetail,
+  redeliverNotification,
+  saveSettings,
+  sessionSite,
+  signIn,
+} from '../../services/dashboard.service';
+import { ListRejected, listPayments } from '../../services/list.service';
+import { loadPayment } from '../../services/lookup';
+import { refundSplit } from '../../services/refunds.service';
+import { addSplits } from '../../services/splits.service';
+import type { SiteRecord } from '../../store/records';
+import type { HttpContext } from '../pipeline';
+import { type Session, Sessions, clearSessionCookie, sameToken, sessionId, setSessionCookie } from './session';
+import { type Chrome, LIST_FILTERS, type ListFilters, listPage, loginPage, messagePage, paymentPage, settingsPage } from './views';
+
+interface Signed {
+  id: string;
+  session: Session;
+  site: SiteRecord;
+  form: URLSearchParams;
+}
+
+const SECURITY_HEADERS = {
+  'Cache-Control': 'no-store',
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'same-origin',
+};
+
+function send(res: Response, status: number, html: string): void {
+  res.status(status).set(SECURITY_HEADERS).type('html').send(html);
+}
+
+const formOf = (req: Request) => new URLSearchParams(typeof req.body === 'string' ? req.body : '');
+
+/** What a refused action says, line by line; undefined for an error that is not the merchant's. */
+function readable(e: unknown): string[] | undefined {
+  if (e instanceof Rejection) return e.reasons.map((r) => `${r.Info} (reason ${r.Code})`);
+  if (e instanceof ListRejected) return [e.message];
+  if (e instanceof HttpError) return [e.message];
+  return undefined;
+}
+
+/** Amounts as the API takes them: a string of digits stays as typed; anything else is refused by the service. */
+const field = (form: URLSearchParams, name: string) => (form.get(name) ?? '').trim();
+
+export function mountDashboardRoutes(router: Router, ctx: HttpContext): void {
+  const s = ctx.services;
+  const sessions = new Sessions();
+
+  const chromeOf = (a: Signed, extra: Partial<Chrome> = {}): Chrome => {
+    const flash = a.session.flash;
+    a.session.flash = undefined;
+    return { site: a.site, csrf: a.session.csrf, flash, ...extra };
+  };
+
+  const failed = (res: Response, e: unknown, a?: Signed) => {
+    ctx.log.error('dashboard error', { error: (e as Error)?.stack ?? String(e) });
+    send(res, 500, messagePage('Something went wrong', 'The sandbox could not show this page; see its log.', a ? chromeOf(a) : {}));
+  };
+
+  /** Runs `handler` for a signed-in merchant; otherwise 303 to the sign-in page. POSTs must carry the session's form token. */
+  const signed =
+    (handler: (req: Request, res: Response, a: Signed) => void): RequestHandler =>
+    (req, res) => {
+      const id = sessionId(req);
+      const session = sessions.get(id);
+      const site = session && sessionSite(s, session.siteId);
+      if (!id || !session || !site) {
+        if (id && session) sessions.delete(id);
+        res.set('Cache-Control', 'no-store').redirect(303, '/dashboard/login');
+        return;
+      }
+      const a: Signed = { id, session, site, form: formOf(req) };
+      if (req.method === 'POST' && !sameToken(a.form.get('csrf'), session.csrf)) {
+        send(res, 403, messagePage('Form expired', 'This form was not sent from your dashboard session; reload the page and try again.', chromeOf(a)));
+        return;
+      }
+      try {
+        handler(req, res, a);
+      } catch (e) {
+        failed(res, e, a);
+      }
+    };
+
+  // --- sign in and out
+
+  router.get('/dashboard/login', (_req, res) => send(res, 200, loginPage()));
+
+  router.post('/dashboard/login', (req, res) => {
+    const form = formOf(req);
+    const siteId = field(form, 'SiteID');
+    const site = signIn(s, siteId, form.get('APIKey') ?? '');
+    if (!site) {
+      send(res, 401, loginPage('Sign-in failed: the SiteID is unknown or the APIKey is wrong.', siteId));
+      return;
+    }
+    // A new id on every sign-in: a session id known before signing in is worth nothing after it.
+    sessions.delete(sessionId(req));
+    const { id } = sessions.create(site.siteId);
+    setSessionCookie(req, res, id);
+    res.set('Cache-Control', 'no-store').redirect(303, '/dashboard');
+  });
+
+  router.post(
+    '/dashboard/logout',
+    signed((_req, res, a) => {
+      sessions.delete(a.id);
+      clearSessionCookie(res);
+      res.redirect(303, '/dashboard/login');
+    }),
+  );
+
+  // --- settings
+
+  router.get(
+    '/dashboard/settings',
+    signed((_req, res, a) => {
+      try {
+        send(res, 200, settingsPage(chromeOf(a), merchantSettings(s, a.site), catalogue(s)));
+      } catch (e) {
+        const lines = readable(e);
+        if (!lines) throw e;
+        send(res, 404, messagePage('No settings', `SiteID ${a.site.siteId} has no merchant settings: ${lines.join(' ')}`, chromeOf(a)));
+      }
+    }),
+  );
+
+  router.post(
+    '/dashboard/settings',
+    signed((_req, res, a) => {
+      const values = { notificationUrl: a.form.get('NotificationURL') ?? '', defaultScenario: a.form.get('DefaultScenario') ?? '' };
+      try {
+        saveSettings(s, a.site, values);
+      } catch (e) {
+        const lines = readable(e);
+        if (!lines) throw e;
+        let page: string;
+        try {
+          page = settingsPage(chromeOf(a, { error: lines }), merchantSettings(s, a.site), catalogue(s), values);
+        } catch {
+          page = messagePage('Settings not saved', lines.join(' '), chromeOf(a));
+        }
+        send(res, 400, page);
+        return;
+      }
+      a.session.flash = 'Settings saved.';
+      res.redirect(303, '/dashboard/settings');
+    }),
+  );
+
+  // --- payments
+
+  router.get(
+    '/dashboard',
+    signed((req, res, a) => {
+      const raw: Record<string, unknown> = {};
+      const shown: ListFilters = {};
+      for (const [k, v] of Object.entries(req.query)) {
+        const name = LIST_FILTERS.find((n) => n.toLowerCase() === k.toLowerCase());
+        if (!name || v === '') continue; // an empty form field filters nothing
+        raw[k] = v;
+        if (typeof v === 'string') shown[name] = v;
+      }
+      const cat = catalogue(s);
+      try {
+        send(res, 200, listPage(chromeOf(a), shown, cat, listPayments(s, a.site, raw)));
+      } catch (e) {
+        const lines = readable(e);
+        if (!lines) throw e;
+        send(res, 400, listPage(chromeOf(a, { error: lines }), shown, cat, undefined));
+      }
+    }),
+  );
+
+  const notFoundPage = (res: Response, a: Signed) =>
+    send(res, 404, messagePage('Payment not found', 'There is no payment with this ID among your payments.', chromeOf(a)));
+
+  router.get(
+    '/dashboard/payments/:id',
+    signed((req, res, a) => {
+      let detail;
+      try {
+        detail = paymentDetail(s, a.site, String(req.params.id));
+      } catch (e) {
+        if (e instanceof HttpError && e.status === 404) return notFoundPage(res, a);
+        throw e;
+      }
+      send(res, 200, paymentPage(chromeOf(a), detail));
+    }),
+  );
+
+  /**
+   * An action on a payment: 303 back to its page when done; a refused action is shown on the page
+   * with 400 (the services run in one transaction each, so a refused one changed nothing).
+   */
+  const action = (path: string, run: (req: Request, a: Signed, paymentId: string) => string) =>
+    router.post(
+      `/dashboard/payments/:id${path}`,
+      signed((req, res, a) => {
+        let id: number;
+        try {
+          id = loadPayment(s, a.site, String(req.params.id)).payment.id;
+        } catch (e) {
+          if (e instanceof HttpError && e.status === 404) return notFoundPage(res, a);
+          throw e;
+        }
+        try {
+          a.session.flash = run(req, a, String(id));
+        } catch (e) {
+          const lines = readable(e);
+          if (!lines) throw e;
+          send(res, 400, paymentPage(chromeOf(a, { error: lines }), paymentDetail(s, a.site, String(id))));
+          return;
+        }
+        res.redirect(303, `/dashboard/payments/${id}`);
+      }),
+    );
+
+  action('/events', (_req, a, id) => {
+    const event = field(a.form, 'Event');
+    const after = dashboardEvent(s, a.site, id, event);
+    return `Event ${event} applied: the payment is ${statusText(after.payment.statusId)}.`;
+  });
+
+  action('/capture', (_req, a, id) => {
+    const after = capturePayment(s, a.site, id, undefined);
+    return `Captured in full: the payment is ${statusText(after.payment.statusId)}.`;
+  });
+
+  action('/capture-split', (_req, a, id) => {
+    const amount = field(a.form, 'Amount');
+    const done = captureSplit(s, a.site, id, field(a.form, 'SplitID'), amount === '' ? undefined : amount);
+    return `Split ${done.split.id} captured: the payment is ${statusText(done.view.payment.statusId)}.`;
+  });
+
+  action('/capture-per-split', (_req, a, id) => {
+    const splits: { ID: number; Amount: string }[] = [];
+    for (const [k, v] of a.form) {
+      const m = /^Amount_([0-9]{1,16})$/.exec(k);
+      if (m && v.trim() !== '') splits.push({ ID: Number(m[1]), Amount: v.trim() });
+    }
+    if (splits.length === 0) throw new HttpError(400, 'Give an amount for at least one split.');
+    const after = capturePayment(s, a.site, id, { Payment: { Splits: splits } });
+    return `Captured per split: the payment is ${statusText(after.payment.statusId)}.`;
+  });
+
+  action('/cancel', (_req, a, id) => {
+    const after = cancelPayment(s, a.site, id);
+    return `Payment ${after.payment.id} cancelled.`;
+  });
+
+  action('/refund', (_req, a, id) => {
+    const description = field(a.form, 'Description');
+    const refund = refundSplit(s, a.site, id, field(a.form, 'SplitID'), {
+      Refund: { Amount: field(a.form, 'Amount'), ...(description === '' ? {} : { Description: description }) },
+    });
+    return `Refund ${refund.id} requested on split ${refund.splitId}.`;
+  });
+
+  action('/splits', (_req, a, id) => {
+    const siteId = field(a.form, 'SiteID');
+    const added = addSplits(s, a.site, id, {
+      Splits: [
+        {
+          SiteID: /^[0-9]{1,10}$/.test(siteId) ? Number(siteId) : siteId,
+          Amount: field(a.form, 'Amount'),
+          MerchantTransactionID: field(a.form, 'MerchantTransactionID'),
+        },
+      ],
+    });
+    return `Split ${added.splits.map((x) => x.id).join(', ')} added.`;
+  });
+
+  action('/notifications/:notificationId/redeliver', (req, a, id) => {
+    redeliverNotification(s, a.site, id, String(req.params.notificationId));
+    return `Notification ${String(req.params.notificationId)} will be sent again.`;
+  });
+
+  // Anything else under /dashboard: the sign-in page for strangers, a 404 page for merchants.
+  router.all(
+    '/dashboard/*rest',
+    signed((_req, res, a) => send(res, 404, messagePage('Page not found', 'The dashboard has no such page.', chromeOf(a)))),
+  );
+}
+
+function statusText(id: number): string {
+  return isKnownStatus(id) ? statusInfo(id) : String(id);
+}

@@ -1,0 +1,133 @@
+// What the merchant dashboard needs besides the API's own services: sign-in with a form, one
+// payment with everything known about it, provider events and redelivery scoped to the merchant.
+import { timingSafeEqual } from 'node:crypto';
+import type { PaymentEvent } from '../domain/payment.machine';
+import { Status } from '../domain/statuses';
+import { HttpError, Rejection, notFound } from '../errors/errors';
+import { reason } from '../errors/reasons';
+import { merchantPatchRequest } from '../schemas/control';
+import { validate } from '../schemas/validator';
+import type { MethodRecord, RefundRecord, SiteRecord } from '../store/records';
+import type { PaymentView } from '../wire/serializers';
+import type { ServiceContext } from './context';
+import { applyPaymentEvent } from './events.service';
+import { listNotifications, paymentStory } from './journal.service';
+import { loadPayment, parseId } from './lookup';
+import { type MerchantView, getMerchant, updateMerchant } from './merchants.service';
+
+/** The site whose SiteID and APIKey a sign-in form carries, or undefined (compared in constant time). */
+export function signIn(ctx: ServiceContext, rawSiteId: string, apiKey: string): SiteRecord | undefined {
+  if (!/^[0-9]{1,10}$/.test(rawSiteId.trim())) return undefined;
+  const site = ctx.store.sites.get(Number(rawSiteId.trim()));
+  if (!site || site.apiKey === null) return undefined;
+  const given = Buffer.from(apiKey);
+  const expected = Buffer.from(site.apiKey);
+  return given.length === expected.length && timingSafeEqual(given, expected) ? site : undefined;
+}
+
+/** The site of a signed-in session (undefined once it is gone, e.g. after a reset). */
+export function sessionSite(ctx: ServiceContext, siteId: number): SiteRecord | undefined {
+  const site = ctx.store.sites.get(siteId);
+  return site && site.apiKey !== null ? site : undefined;
+}
+
+/** Names the dashboard shows: methods, statuses, scenarios and sites. */
+export interface Catalogue {
+  methods: MethodRecord[];
+  statuses: { id: number; name: string }[];
+  scenarios: { name: string; description: string }[];
+}
+
+export function catalogue(ctx: ServiceContext): Catalogue {
+  return {
+    methods: ctx.store.methods.list(),
+    statuses: Object.entries(Status).map(([name, id]) => ({ id, name })),
+    scenarios: (ctx.scenarios?.list() ?? []).map((s) => ({ name: s.name, description: s.description })),
+  };
+}
+
+export function siteName(ctx: ServiceContext, siteId: number): string {
+  return ctx.store.sites.get(siteId)?.name ?? `Site ${siteId}`;
+}
+
+export interface PaymentDetail {
+  view: PaymentView;
+  method: MethodRecord | undefined;
+  siteNames: Map<number, string>;
+  refunds: RefundRecord[];
+  story: ReturnType<typeof paymentStory>;
+  notifications: ReturnType<typeof listNotifications>;
+  /** The merchant's linked sites, for adding splits. */
+  linkedSites: SiteRecord[];
+}
+
+/** One payment of `site` with its splits, refunds, history, steps and notifications; 404 for another site's. */
+export function paymentDetail(ctx: ServiceContext, site: SiteRecord, rawId: string): PaymentDetail {
+  const view = loadPayment(ctx, site, rawId);
+  const id = view.payment.id;
+  const siteNames = new Map<number, string>();
+  for (const s of view.splits) siteNames.set(s.siteId, siteName(ctx, s.siteId));
+  return {
+    view,
+    method: view.payment.methodId === null ? undefined : ctx.store.methods.get(view.payment.methodId),
+    siteNames,
+    refunds: ctx.store.refunds.ofPayment(id),
+    story: paymentStory(ctx, id),
+    notifications: listNotifications(ctx, { paymentId: id }),
+    linkedSites: ctx.store.sites.linkedTo(site.siteId),
+  };
+}
+
+export const DASHBOARD_EVENTS: readonly PaymentEvent[] = ['authorize', 'succeed', 'fail', 'expire', 'settle'];
+
+/** A provider event on one of the merchant's own payments (the control API's event, scoped). */
+export function dashboardEvent(ctx: ServiceContext, site: SiteRecord, rawId: string, event: string): PaymentView {
+  return ctx.store.tx(() => {
+    const view = loadPayment(ctx, site, rawId);
+    if (!(DASHBOARD_EVENTS as readonly string[]).includes(event)) {
+      throw new HttpError(400, `Unknown event "${event}": expected one of ${DASHBOARD_EVENTS.join(', ')}`);
+    }
+    return applyPaymentEvent(ctx, view.payment.id, event as PaymentEvent);
+  });
+}
+
+/** Sends a notification of one of the merchant's payments again (as `POST /_sandbox/notifications/{id}/redeliver`). */
+export function redeliverNotification(ctx: ServiceContext, site: SiteRecord, rawPaymentId: string, rawNotificationId: string): void {
+  ctx.store.tx(() => {
+    const view = loadPayment(ctx, site, rawPaymentId);
+    const id = parseId(rawNotificationId);
+    const n = id === null ? undefined : ctx.store.notifications.get(id);
+    if (!n || n.paymentId !== view.payment.id) throw notFound('Notification');
+    ctx.store.notifications.redeliver(n.id, ctx.clock.now());
+  });
+  ctx.wake?.();
+}
+
+export function merchantSettings(ctx: ServiceContext, site: SiteRecord): MerchantView {
+  return getMerchant(ctx, site.siteId);
+}
+
+/** Saves the settings form: an empty field clears the value. Checked before anything is written. */
+export function saveSettings(ctx: ServiceContext, site: SiteRecord, form: { notificationUrl: string; defaultScenario: string }): MerchantView {
+  const url = form.notificationUrl.trim();
+  const scenario = form.defaultScenario.trim();
+  const patch = { NotificationURL: url === '' ? null : url, DefaultScenario: scenario === '' ? null : scenario };
+  if (patch.NotificationURL !== null && !isHttpUrl(patch.NotificationURL)) {
+    throw new Rejection([
+      reason(2, `NotificationURL is invalid: "${patch.NotificationURL}" is not an http:// or https:// address (such as https://shop.example/notify)`),
+    ]);
+  }
+  const problems = validate(merchantPatchRequest, patch);
+  if (problems.length > 0) throw new Rejection(problems);
+  return updateMerchant(ctx, site.siteId, patch);
+}
+
+function isHttpUrl(text: string): boolean {
+  if (!/^https?:\/\/[^\s]+$/i.test(text)) return false;
+  try {
+    const u = new URL(text);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
+  } catch {
+    return false;
+  }
+}
