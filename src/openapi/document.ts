@@ -219,6 +219,25 @@ const PAYER: Operation[] = [
   },
 ];
 
+/** The merchant dashboard (HTML forms, session cookie). */
+const DASHBOARD: Operation[] = [
+  { method: 'get', path: '/dashboard/login', summary: 'Merchant dashboard: the sign-in form (SiteID and APIKey)', responses: { 200: undefined }, html: true },
+  { method: 'post', path: '/dashboard/login', summary: 'Sign in: a session cookie (HttpOnly, SameSite=Lax), then 303 to the payments', responses: { 303: undefined, 401: undefined }, html: true },
+  { method: 'post', path: '/dashboard/logout', summary: 'Sign out', responses: { 303: undefined }, html: true },
+  { method: 'get', path: '/dashboard', summary: 'The merchant’s payments: a paged, filterable table', responses: { 200: undefined, 303: undefined, 400: undefined }, html: true },
+  { method: 'get', path: '/dashboard/settings', summary: 'Notification URL and default scenario', responses: { 200: undefined, 303: undefined }, html: true },
+  { method: 'post', path: '/dashboard/settings', summary: 'Save the notification URL and default scenario', responses: { 303: undefined, 400: undefined }, html: true },
+  { method: 'get', path: '/dashboard/payments/{id}', summary: 'One payment: splits, refunds, history, steps, notifications and attempts, and its actions', responses: { 200: undefined, 303: undefined, 404: undefined }, html: true },
+  { method: 'post', path: '/dashboard/payments/{id}/events', summary: 'Dashboard action events on the payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
+  { method: 'post', path: '/dashboard/payments/{id}/capture', summary: 'Dashboard action capture on the payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
+  { method: 'post', path: '/dashboard/payments/{id}/capture-split', summary: 'Dashboard action capture-split on the payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
+  { method: 'post', path: '/dashboard/payments/{id}/capture-per-split', summary: 'Dashboard action capture-per-split on the payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
+  { method: 'post', path: '/dashboard/payments/{id}/cancel', summary: 'Dashboard action cancel on the payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
+  { method: 'post', path: '/dashboard/payments/{id}/refund', summary: 'Dashboard action refund on the payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
+  { method: 'post', path: '/dashboard/payments/{id}/splits', summary: 'Dashboard action splits on the payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
+  { method: 'post', path: '/dashboard/payments/{id}/notifications/{notificationId}/redeliver', summary: 'Dashboard action notifications/:notificationId/redeliver on the payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
+];
+
 const CARD: Operation[] = [
   {
     method: 'post',
@@ -238,7 +257,7 @@ const CARD: Operation[] = [
 ];
 
 export function operations(surface: Surface): Operation[] {
-  return [...(surface === 'api' ? [...API, ...PAYER] : CARD), ...CONTROL];
+  return [...(surface === 'api' ? [...API, ...PAYER, ...DASHBOARD] : CARD), ...CONTROL];
 }
 
 const json = (schema: Schema | undefined, example?: unknown) => ({
@@ -254,7 +273,7 @@ export function openApiDocument(surface: Surface, serverUrl: string): Record<str
     ];
     (paths[op.path] ??= {})[op.method] = {
       summary: op.summary,
-      tags: [op.html ? 'payment page' : op.control ? 'sandbox control' : surface === 'api' ? 'split payments' : 'card payments'],
+      tags: [op.html ? (op.path.startsWith('/dashboard') ? 'merchant dashboard' : 'payment page') : op.control ? 'sandbox control' : surface === 'api' ? 'split payments' : 'card payments'],
       ...(op.control ? {} : { security: [{ basic: [] }] }),
       ...(params.length ? { parameters: params } : {}),
       ...(op.request
