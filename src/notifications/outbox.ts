@@ -17,8 +17,11 @@ export function notificationUrl(ctx: ServiceContext, siteId: number, defaultUrl?
 
 export function createOutbox(opts: OutboxOptions): ChangeSink {
   const write = (ctx: ServiceContext, view: PaymentView, refundId: number | null, statusId: number, body: unknown) => {
-    const now = ctx.clock.now();
     const site = view.payment.ownerSiteId;
+    // A merchant may choose which statuses it hears of; the others are not written at all.
+    const only = ctx.store.sites.get(site)?.notifyStatuses;
+    if (only && !only.includes(statusId)) return;
+    const now = ctx.clock.now();
     ctx.store.notifications.insert({
       paymentId: view.payment.id,
       refundId,

@@ -30,6 +30,7 @@ export const merchantPatchRequest: Schema = {
   properties: {
     NotificationURL: { type: ['string', 'null'], maxLength: 2048, pattern: '^https?://[^\\s]+$' },
     DefaultScenario: { type: ['string', 'null'], maxLength: 64 },
+    NotifyStatuses: { type: ['array', 'null'], maxItems: 20, uniqueItems: true, items: { type: 'integer', enum: [2, 3, 4, 5, 9, 13, 35] }, description: 'Status IDs notified; null for all' },
   },
 };
 
@@ -46,5 +47,6 @@ export const merchantCreateRequest: Schema = {
     LinkedSites: { type: 'integer', minimum: 0, maximum: 20 },
     NotificationURL: { type: ['string', 'null'], maxLength: 2048, pattern: '^https?://[^\\s]+$' },
     DefaultScenario: { type: ['string', 'null'], maxLength: 64 },
+    NotifyStatuses: { type: ['array', 'null'], maxItems: 20, uniqueItems: true, items: { type: 'integer', enum: [2, 3, 4, 5, 9, 13, 35] }, description: 'Status IDs notified; null for all' },
   },
 };

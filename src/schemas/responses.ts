@@ -260,6 +260,7 @@ export const merchantsResponse = exact({
       LinkedSiteIDs: { type: 'array', items: int },
       NotificationURL: nstr,
       DefaultScenario: nstr,
+      NotifyStatuses: { type: ['array', 'null'], items: int },
     }),
   },
 });

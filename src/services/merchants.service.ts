@@ -9,6 +9,8 @@ export interface MerchantView {
   LinkedSiteIDs: number[];
   NotificationURL: string | null;
   DefaultScenario: string | null;
+  /** Status IDs the merchant is notified of; null for all. */
+  NotifyStatuses: number[] | null;
 }
 
 export function listMerchants(ctx: ServiceContext): MerchantView[] {
@@ -22,6 +24,7 @@ export function listMerchants(ctx: ServiceContext): MerchantView[] {
       LinkedSiteIDs: sites.filter((l) => l.marketplaceSiteId === s.siteId).map((l) => l.siteId),
       NotificationURL: s.notificationUrl,
       DefaultScenario: s.defaultScenario,
+      NotifyStatuses: s.notifyStatuses,
     }));
 }
 
@@ -29,7 +32,7 @@ export function listMerchants(ctx: ServiceContext): MerchantView[] {
 export function updateMerchant(
   ctx: ServiceContext,
   siteId: number,
-  patch: { NotificationURL?: string | null; DefaultScenario?: string | null },
+  patch: { NotificationURL?: string | null; DefaultScenario?: string | null; NotifyStatuses?: number[] | null },
 ): MerchantView {
   return ctx.store.tx(() => {
     const site = ctx.store.sites.get(siteId);
@@ -39,6 +42,7 @@ export function updateMerchant(
     }
     if (patch.NotificationURL !== undefined) ctx.store.sites.setNotificationUrl(siteId, patch.NotificationURL);
     if (patch.DefaultScenario !== undefined) ctx.store.sites.setDefaultScenario(siteId, patch.DefaultScenario);
+    if (patch.NotifyStatuses !== undefined) ctx.store.sites.setNotifyStatuses(siteId, patch.NotifyStatuses);
     return listMerchants(ctx).find((m) => m.SiteID === siteId)!;
   });
 }
@@ -49,6 +53,7 @@ export interface NewMerchant {
   LinkedSites?: number;
   NotificationURL?: string | null;
   DefaultScenario?: string | null;
+  NotifyStatuses?: number[] | null;
 }
 
 /**
@@ -69,6 +74,7 @@ export function createMerchant(ctx: ServiceContext, input: NewMerchant): Merchan
       marketplaceSiteId: null,
       notificationUrl: input.NotificationURL ?? null,
       defaultScenario: input.DefaultScenario ?? null,
+      notifyStatuses: input.NotifyStatuses ?? null,
     });
     for (let i = 1; i <= linked; i++) {
       ctx.store.sites.insert({

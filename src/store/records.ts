@@ -10,6 +10,8 @@ export interface SiteRecord {
   marketplaceSiteId: number | null;
   notificationUrl: string | null;
   defaultScenario: string | null;
+  /** Status IDs the merchant is notified of; null for every status. */
+  notifyStatuses: number[] | null;
 }
 
 export interface MethodRecord {

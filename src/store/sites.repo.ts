@@ -9,6 +9,7 @@ interface SiteRow {
   marketplace_site_id: number | null;
   notification_url: string | null;
   default_scenario: string | null;
+  notify_statuses: string | null;
 }
 
 const toRecord = (r: SiteRow): SiteRecord => ({
@@ -18,6 +19,7 @@ const toRecord = (r: SiteRow): SiteRecord => ({
   marketplaceSiteId: r.marketplace_site_id,
   notificationUrl: r.notification_url,
   defaultScenario: r.default_scenario,
+  notifyStatuses: r.notify_statuses === null ? null : (JSON.parse(r.notify_statuses) as number[]),
 });
 
 export class SitesRepo {
@@ -27,6 +29,7 @@ export class SitesRepo {
   private readonly insertStmt;
   private readonly setUrl;
   private readonly setScenario;
+  private readonly setNotify;
   private readonly linkedCache = new Map<number, SiteRecord[]>();
   private readonly siteCache = new Map<number, SiteRecord>();
 
@@ -35,11 +38,12 @@ export class SitesRepo {
     this.all = db.prepare<[], SiteRow>('SELECT * FROM sites ORDER BY site_id');
     this.linked = db.prepare<[number], SiteRow>('SELECT * FROM sites WHERE marketplace_site_id = ? ORDER BY site_id');
     this.insertStmt = db.prepare(
-      `INSERT INTO sites (site_id, api_key, name, marketplace_site_id, notification_url, default_scenario)
-       VALUES (@siteId, @apiKey, @name, @marketplaceSiteId, @notificationUrl, @defaultScenario)`,
+      `INSERT INTO sites (site_id, api_key, name, marketplace_site_id, notification_url, default_scenario, notify_statuses)
+       VALUES (@siteId, @apiKey, @name, @marketplaceSiteId, @notificationUrl, @defaultScenario, @notifyStatuses)`,
     );
     this.setUrl = db.prepare('UPDATE sites SET notification_url = ? WHERE site_id = ?');
     this.setScenario = db.prepare('UPDATE sites SET default_scenario = ? WHERE site_id = ?');
+    this.setNotify = db.prepare('UPDATE sites SET notify_statuses = ? WHERE site_id = ?');
   }
 
   /** Read on every request (authentication) and notification: cached until a site changes. */
@@ -68,8 +72,8 @@ export class SitesRepo {
     return linked;
   }
 
-  insert(site: SiteRecord): void {
-    this.insertStmt.run(site);
+  insert(site: Omit<SiteRecord, 'notifyStatuses'> & { notifyStatuses?: number[] | null }): void {
+    this.insertStmt.run({ ...site, notifyStatuses: site.notifyStatuses ? JSON.stringify(site.notifyStatuses) : null });
     this.forget();
   }
 
@@ -81,6 +85,11 @@ export class SitesRepo {
 
   setNotificationUrl(siteId: number, url: string | null): void {
     this.setUrl.run(url, siteId);
+    this.forget();
+  }
+
+  setNotifyStatuses(siteId: number, statuses: number[] | null): void {
+    this.setNotify.run(statuses === null ? null : JSON.stringify(statuses), siteId);
     this.forget();
   }
 

@@ -116,3 +116,77 @@ describe('who may use the control API', () => {
     expect(call(controlGuard('t'), '192.0.2.7', '/merchants', 'Bearer t')).toBe('next');
   });
 });
+
+describe('POST /_sandbox/refunds/{id}/events and GET /_sandbox/scenarios', () => {
+  it('lets an Open refund succeed or fail once, and refuses anything else', async () => {
+    const w = makeWorld();
+    try {
+      const p = await createPayment(w, { MethodID: 2 });
+      await event(w, p.ID, 'succeed');
+      const refund = async () =>
+        (await request(w.api).post(`/v1/payments/${p.ID}/splits/${p.Splits[0]!.ID}/refunds`).set('Authorization', w.auth).send({ Refund: { Amount: 10 } })).body.Refund;
+      const a = await refund();
+      const b = await refund();
+      const ok = await request(w.api).post(`/_sandbox/refunds/${a.ID}/events`).send({ Event: 'succeed' });
+      expect(ok.status).toBe(200);
+      expect(ok.body.Refund).toMatchObject({ ID: a.ID, Status: { ID: 2, Info: 'Success', Reasons: null } });
+      expect((await request(w.api).post(`/_sandbox/refunds/${b.ID}/events`).send({ Event: 'fail' })).body.Refund.Status.ID).toBe(4);
+      const before = snapshot(w.store);
+      const again = await request(w.api).post(`/_sandbox/refunds/${a.ID}/events`).send({ Event: 'fail' });
+      expect(again.status).toBe(400);
+      expect(again.body.Message).toMatch(/only an Open refund/);
+      expect((await request(w.api).post(`/_sandbox/refunds/${a.ID}/events`).send({ Event: 'explode' })).status).toBe(400);
+      expect((await request(w.api).post('/_sandbox/refunds/999999/events').send({ Event: 'succeed' })).status).toBe(404);
+      expect(snapshot(w.store)).toBe(before);
+    } finally {
+      w.close();
+    }
+  });
+
+  it('lists every scenario with its description and file', async () => {
+    const w = makeWorld();
+    try {
+      const res = await request(w.api).get('/_sandbox/scenarios');
+      expect(res.status).toBe(200);
+      expect(res.body.Scenarios.map((s: { Name: string }) => s.Name)).toEqual([
+        'cancelled-by-payer', 'expired', 'failed', 'one-step', 'partial-capture', 'refund-then-add-splits', 'two-step', 'two-step-capture-requested',
+      ]);
+      for (const s of res.body.Scenarios) {
+        expect(s.Description.length).toBeGreaterThan(10);
+        expect(s.Source).toMatch(new RegExp(`scenarios/${s.Name}\\.json$`));
+      }
+    } finally {
+      w.close();
+    }
+  });
+});
+
+describe('which statuses a merchant is notified of', () => {
+  it('PATCH NotifyStatuses limits the notifications written and sent; null brings all back', async () => {
+    const { startSandbox } = await import('../../src/main');
+    const { startReceiver } = await import('../helpers/receiver');
+    const { START, MARKETPLACE } = await import('../helpers/world');
+    const rx = await startReceiver();
+    const sb = await startSandbox({ port: 0, cardPort: 0, db: ':memory:', clock: 'manual', startTime: START, quiet: true, notifyUrl: rx.url });
+    const auth = basic(MARKETPLACE.SiteID, MARKETPLACE.APIKey);
+    try {
+      const patched = await request(sb.baseUrl).patch('/_sandbox/merchants/30201').send({ NotifyStatuses: [2] });
+      expect(patched.body.Merchant.NotifyStatuses).toEqual([2]);
+      const p = (await request(sb.baseUrl).post('/v1/payments').set('Authorization', auth).set('X-Sandbox-Scenario', 'two-step').send(paymentBody())).body.Payment;
+      await sb.clock.advance(2); // Authorized: not notified
+      await request(sb.baseUrl).post(`/v1/payments/${p.ID}/capture`).set('Authorization', auth).expect(200);
+      await sb.notifications.waitFor({ PaymentID: p.ID, StatusID: 2 }, 5000);
+      expect(sb.notifications.list({ PaymentID: p.ID }).map((n) => n.StatusID)).toEqual([2]);
+      expect(rx.received.map((r) => r.body.Payment.Status.ID)).toEqual([2]);
+
+      expect((await request(sb.baseUrl).patch('/_sandbox/merchants/30201').send({ NotifyStatuses: [7] })).status).toBe(400);
+      await request(sb.baseUrl).patch('/_sandbox/merchants/30201').send({ NotifyStatuses: null }).expect(200);
+      const q = (await request(sb.baseUrl).post('/v1/payments').set('Authorization', auth).set('X-Sandbox-Scenario', 'two-step').send(paymentBody())).body.Payment;
+      await sb.clock.advance(2);
+      expect(sb.notifications.list({ PaymentID: q.ID }).map((n) => n.StatusID)).toEqual([9]);
+    } finally {
+      await sb.stop();
+      await rx.close();
+    }
+  });
+});
