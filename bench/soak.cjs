@@ -1,0 +1,140 @@
+'use strict';
+// Soak: mixed traffic against one sandbox for a long while (default 30 min), with a flaky
+// notification receiver, sampling the server's RSS and the request latency every minute.
+// Loopback only, bounded in time. Writes bench/soak.md. Run with `npm run soak`.
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const http = require('node:http');
+const os = require('node:os');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..');
+const MINUTES = Number(process.env.MINUTES || 30);
+const CLIENTS = Number(process.env.CLIENTS || 8);
+const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'split-sandbox-soak-'));
+const AUTH = 'Basic ' + Buffer.from('30201:5uLXr4Lg+Xb7/3kq8eA2Wd9pN1cQyZ0tM6oVhJfRsE=').toString('base64');
+const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS * 2 });
+
+function call(method, url, body) {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const req = http.request(url, { method, agent, headers: { Authorization: AUTH, 'Content-Type': 'application/json' } }, (res) => {
+      let text = '';
+      res.on('data', (c) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode, body: text ? JSON.parse(text) : null, ms: performance.now() - t0 }));
+    });
+    req.on('error', reject);
+    req.end(body === undefined ? undefined : JSON.stringify(body));
+  });
+}
+
+/** A receiver that mostly answers 204, sometimes 500, sometimes only after 2 s. */
+function flakyReceiver() {
+  let n = 0;
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      n++;
+      if (n % 10 === 0) return void ((res.statusCode = 500), res.end());
+      if (n % 25 === 0) return void setTimeout(() => ((res.statusCode = 204), res.end()), 2000);
+      res.statusCode = 204;
+      res.end();
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${server.address().port}/hook`, count: () => n, server })));
+}
+
+async function main() {
+  const rx = await flakyReceiver();
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'split-sandbox'), 'start', '--port', '18600', '--card-port', '0', '--db', path.join(TMP, 'soak.db'), '--quiet', '--notify-url', rx.url, '--notify-timeout', '1s'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise((r) => child.stdout.once('data', r));
+  const api = 'http://127.0.0.1:18600';
+  const rss = () => Math.round(Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'))[1]) / 1024);
+
+  const end = Date.now() + MINUTES * 60_000;
+  let minute = { latencies: [], errors: 0, requests: 0 };
+  const samples = [];
+  let seq = 0;
+  const authorized = [];
+  const captured = [];
+  const expect = (r, ok) => {
+    minute.requests++;
+    minute.latencies.push(r.ms);
+    if (!ok.includes(r.status)) minute.errors++;
+  };
+
+  const client = async (c) => {
+    while (Date.now() < end) {
+      const i = seq++;
+      const created = await call('POST', `${api}/v1/payments`, {
+        Payment: {
+          MerchantTransactionID: `soak-${c}-${i}`, Amount: 1000, Currency: 'EUR', MethodID: 42, ReturnURL: 'https://shop.example/r',
+          Splits: [{ SiteID: 30202, Amount: 600, MerchantTransactionID: `a-${i}` }, { SiteID: 30203, Amount: 400, MerchantTransactionID: `b-${i}` }],
+        },
+      });
+      expect(created, [201]);
+      if (created.status === 201) authorized.push({ id: created.body.Payment.ID, splits: created.body.Payment.Splits.map((s) => s.ID), at: Date.now() });
+      expect(await call('GET', `${api}/v1/payments/${created.body?.Payment?.ID ?? 1}`), [200]);
+      expect(await call('GET', `${api}/v1/payments?pageSize=10&pageIndex=${1 + (i % 5)}`), [200]);
+      // The two-step scenario authorizes after 2 s: capture those older than 3 s.
+      while (authorized.length && Date.now() - authorized[0].at > 3000) {
+        const p = authorized.shift();
+        const r = await call('POST', `${api}/v1/payments/${p.id}/capture`);
+        expect(r, [200]);
+        if (r.status === 200) captured.push(p);
+      }
+      const p = captured.shift();
+      if (p) expect(await call('POST', `${api}/v1/payments/${p.id}/splits/${p.splits[0]}/refunds`, { Refund: { Amount: 100 } }), [201]);
+    }
+  };
+
+  const sampler = setInterval(() => {
+    const l = minute.latencies.sort((a, b) => a - b);
+    samples.push({
+      minute: samples.length + 1,
+      rss: rss(),
+      requests: minute.requests,
+      p50: l[Math.floor(l.length * 0.5)] ?? 0,
+      p99: l[Math.floor(l.length * 0.99)] ?? 0,
+      errors: minute.errors,
+      notifications: rx.count(),
+    });
+    console.error('[soak]', JSON.stringify(samples.at(-1)));
+    minute = { latencies: [], errors: 0, requests: 0 };
+  }, 60_000);
+
+  await Promise.all(Array.from({ length: CLIENTS }, (_, c) => client(c)));
+  clearInterval(sampler);
+  const journal = (await call('GET', `${api}/_sandbox/notifications?State=failed`)).body.Notifications.length;
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+  rx.server.close();
+  agent.destroy();
+  fs.rmSync(TMP, { recursive: true, force: true });
+
+  const first = samples.slice(0, 3);
+  const last = samples.slice(-3);
+  const avg = (xs, k) => xs.reduce((s, x) => s + x[k], 0) / Math.max(1, xs.length);
+  const md = `# Soak
+
+Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`npm run soak\` (bench/soak.cjs): ${MINUTES} minutes of mixed traffic from ${CLIENTS} clients
+(create with 2 splits, get, list pages, capture once authorized by the two-step scenario, refund a split) against one
+sandbox on a durable SQLite file, real clock, notifications to a receiver that answers 500 to every 10th and waits 2 s
+on every 25th (timeout 1 s, so those are retried). Machine: ${os.cpus().length} × ${os.cpus()[0].model}, Node ${process.version}.
+
+| minute | server RSS MB | requests | p50 ms | p99 ms | unexpected answers | notifications received (total) |
+|---:|---:|---:|---:|---:|---:|---:|
+${samples.map((s) => `| ${s.minute} | ${s.rss} | ${s.requests} | ${s.p50.toFixed(1)} | ${s.p99.toFixed(1)} | ${s.errors} | ${s.notifications} |`).join('\n')}
+
+Summary: RSS ${avg(first, 'rss').toFixed(0)} MB in the first three minutes, ${avg(last, 'rss').toFixed(0)} MB in the last three;
+p99 ${avg(first, 'p99').toFixed(1)} ms first, ${avg(last, 'p99').toFixed(1)} ms last; unexpected answers in all: ${samples.reduce((s, x) => s + x.errors, 0)};
+notifications given up after every retry: ${journal}.
+`;
+  fs.writeFileSync(path.join(__dirname, 'soak.md'), md);
+  process.stdout.write(md);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exitCode = 1;
+});
