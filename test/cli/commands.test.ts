@@ -64,6 +64,11 @@ describe('split-sandbox commands (built code)', () => {
     expect(r2.stderr()).toMatch(/SANDBOX_PAGE_SIZE.*whole number/);
   });
 
+  it('start warns when it listens beyond loopback', async () => {
+    const { r } = await startWith(['--host', '0.0.0.0', '--port', '0', '--card-port', '0', '--db', ':memory:', '--quiet']);
+    expect(r.stderr()).toContain('beyond loopback; the control API answers only on this machine');
+  });
+
   it('start --log-format json writes one JSON object per request', async () => {
     const { r, api } = await startWith(['--port', '0', '--card-port', '0', '--db', ':memory:', '--log-format', 'json']);
     await request(api).get('/_sandbox/health').expect(200);
