@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { MARKETPLACE, basic, paymentBody } from '../helpers/world';
 import { ensureBuilt, run, waitForOutput } from '../cli/process';
+import { type Receiver, startReceiver } from '../helpers/receiver';
 
 const auth = basic(MARKETPLACE.SiteID, MARKETPLACE.APIKey);
 
@@ -15,9 +16,13 @@ describe('a crash under load', () => {
   beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'split-sandbox-crash-'))));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('keeps every payment whose create or capture was answered 2xx', async () => {
+  let rx: Receiver;
+  beforeEach(async () => (rx = await startReceiver()));
+  afterEach(async () => rx.close());
+
+  it('keeps every payment whose create or capture was answered 2xx, and delivers every notification after the restart', async () => {
     const db = join(dir, 'crash.db');
-    const args = ['start', '--port', '0', '--card-port', '0', '--db', db, '--quiet', '--scenario', 'two-step'];
+    const args = ['start', '--port', '0', '--card-port', '0', '--db', db, '--quiet', '--scenario', 'two-step', '--notify-url', rx.url];
     const first = run(args);
     const api = (await waitForOutput(first, /API  (\S+)\n/))[1]!;
 
@@ -58,6 +63,11 @@ describe('a crash under load', () => {
         const res = await request(api2).get(`/v1/payments/${id}`).set('Authorization', auth);
         expect(res.body.Payment.Status.ID).toBe(2);
         expect(res.body.Payment.Splits.map((s: { StateDetails: { ID: number } }) => s.StateDetails.ID)).toEqual([2, 2, 2]);
+      }
+      // Every captured payment's Success notification arrives, at least once, after the restart too.
+      for (const id of captured) {
+        const waited = await request(api2).get(`/_sandbox/notifications/wait?PaymentID=${id}&StatusID=2&TimeoutMs=10000`);
+        expect(waited.status).toBe(200);
       }
       // And it goes on working.
       await request(api2).post('/v1/payments').set('Authorization', auth).send(paymentBody()).expect(201);
