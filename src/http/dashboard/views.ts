@@ -1,5 +1,5 @@
 // The merchant dashboard's pages: server-rendered HTML, every value escaped, forms for actions.
-import { formatAmount } from '../../domain/money';
+import { escape, money } from '../html';
 import { statusInfo, isKnownStatus } from '../../domain/statuses';
 import { formatTimestamp } from '../../domain/time';
 import type { MerchantView } from '../../services/merchants.service';
@@ -8,19 +8,6 @@ import { DASHBOARD_EVENTS } from '../../services/dashboard.service';
 import type { PaymentRecord, SiteRecord } from '../../store/records';
 import type { ListPage } from '../../wire/serializers';
 
-export const escape = (v: unknown) =>
-  String(v ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
-const ZERO_DECIMALS = new Set(['JPY', 'KRW', 'VND', 'CLP', 'ISK', 'UGX', 'XAF', 'XOF', 'XPF', 'PYG', 'RWF', 'KMF', 'GNF', 'DJF', 'BIF', 'VUV']);
-
-/** Minor units as people read them: 1154 EUR → "11.54 EUR". */
-export function money(amount: bigint | null, currency: string): string {
-  if (amount === null) return '—';
-  const digits = formatAmount(amount);
-  if (ZERO_DECIMALS.has(currency)) return `${digits} ${currency}`;
-  const padded = digits.padStart(3, '0');
-  return `${padded.slice(0, -2)}.${padded.slice(-2)} ${currency}`;
-}
 
 /** A 14-digit sandbox timestamp as "2026-01-15 10:00:00". */
 export function stamp(value: string | number | null): string {

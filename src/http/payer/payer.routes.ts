@@ -1,22 +1,9 @@
 // The hosted payment page at RedirectURL ({base_url}/Home?PaymentToken=…): what the payer sees and
 // presses. Server-rendered HTML, every value escaped; it calls the same services as the API.
 import type { Request, Response, Router } from 'express';
-import { formatAmount } from '../../domain/money';
+import { escape, money } from '../html';
 import { type PayerPage, TokenRefused, openPayment, pressButton } from '../../services/payer.service';
 import type { HttpContext } from '../pipeline';
-
-const escape = (v: unknown) =>
-  String(v ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
-const ZERO_DECIMALS = new Set(['JPY', 'KRW', 'VND', 'CLP', 'ISK', 'UGX', 'XAF', 'XOF', 'XPF', 'PYG', 'RWF', 'KMF', 'GNF', 'DJF', 'BIF', 'VUV']);
-
-/** Minor units as the payer reads them: 1154 EUR → "11.54 EUR". */
-function money(amount: bigint, currency: string): string {
-  const digits = formatAmount(amount);
-  if (ZERO_DECIMALS.has(currency)) return `${digits} ${currency}`;
-  const padded = digits.padStart(3, '0');
-  return `${padded.slice(0, -2)}.${padded.slice(-2)} ${currency}`;
-}
 
 const LABELS = { pay: 'Pay', authorize: 'Authorize', fail: 'Fail', cancel: 'Cancel' } as const;
 
