@@ -57,10 +57,14 @@ async function main() {
   let seq = 0;
   const authorized = [];
   const captured = [];
-  const expect = (r, ok) => {
+  const unexpected = [];
+  const expect = (r, ok, what) => {
     minute.requests++;
     minute.latencies.push(r.ms);
-    if (!ok.includes(r.status)) minute.errors++;
+    if (!ok.includes(r.status)) {
+      minute.errors++;
+      if (unexpected.length < 20) unexpected.push(`${what}: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
+    }
   };
 
   const client = async (c) => {
@@ -72,19 +76,19 @@ async function main() {
           Splits: [{ SiteID: 30202, Amount: 600, MerchantTransactionID: `a-${i}` }, { SiteID: 30203, Amount: 400, MerchantTransactionID: `b-${i}` }],
         },
       });
-      expect(created, [201]);
+      expect(created, [201], 'create');
       if (created.status === 201) authorized.push({ id: created.body.Payment.ID, splits: created.body.Payment.Splits.map((s) => s.ID), at: Date.now() });
-      expect(await call('GET', `${api}/v1/payments/${created.body?.Payment?.ID ?? 1}`), [200]);
-      expect(await call('GET', `${api}/v1/payments?pageSize=10&pageIndex=${1 + (i % 5)}`), [200]);
+      expect(await call('GET', `${api}/v1/payments/${created.body?.Payment?.ID ?? 1}`), [200], 'get');
+      expect(await call('GET', `${api}/v1/payments?pageSize=10&pageIndex=${1 + (i % 5)}`), [200], 'list');
       // The two-step scenario authorizes after 2 s: capture those older than 3 s.
       while (authorized.length && Date.now() - authorized[0].at > 3000) {
         const p = authorized.shift();
         const r = await call('POST', `${api}/v1/payments/${p.id}/capture`);
-        expect(r, [200]);
+        expect(r, [200], `capture ${p.id}`);
         if (r.status === 200) captured.push(p);
       }
       const p = captured.shift();
-      if (p) expect(await call('POST', `${api}/v1/payments/${p.id}/splits/${p.splits[0]}/refunds`, { Refund: { Amount: 100 } }), [201]);
+      if (p) expect(await call('POST', `${api}/v1/payments/${p.id}/splits/${p.splits[0]}/refunds`, { Refund: { Amount: 100 } }), [201], `refund ${p.id}`);
     }
   };
 
@@ -129,7 +133,7 @@ ${samples.map((s) => `| ${s.minute} | ${s.rss} | ${s.requests} | ${s.p50.toFixed
 Summary: RSS ${avg(first, 'rss').toFixed(0)} MB in the first three minutes, ${avg(last, 'rss').toFixed(0)} MB in the last three;
 p99 ${avg(first, 'p99').toFixed(1)} ms first, ${avg(last, 'p99').toFixed(1)} ms last; unexpected answers in all: ${samples.reduce((s, x) => s + x.errors, 0)};
 notifications given up after every retry: ${journal}.
-`;
+${unexpected.length ? `\nThe unexpected answers (first ${unexpected.length}):\n\n${unexpected.map((u) => `- ${u}`).join('\n')}\n` : ''}`;
   fs.writeFileSync(path.join(__dirname, 'soak.md'), md);
   process.stdout.write(md);
 }
