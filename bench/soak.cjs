@@ -80,8 +80,9 @@ async function main() {
       if (created.status === 201) authorized.push({ id: created.body.Payment.ID, splits: created.body.Payment.Splits.map((s) => s.ID), at: Date.now() });
       expect(await call('GET', `${api}/v1/payments/${created.body?.Payment?.ID ?? 1}`), [200], 'get');
       expect(await call('GET', `${api}/v1/payments?pageSize=10&pageIndex=${1 + (i % 5)}`), [200], 'list');
-      // The two-step scenario authorizes after 2 s: capture those older than 3 s.
-      while (authorized.length && Date.now() - authorized[0].at > 3000) {
+      // The two-step scenario authorizes after 2 s of sandbox time; under this load its steps can run
+      // a second or so late, so captures wait 6 s.
+      while (authorized.length && Date.now() - authorized[0].at > 6000) {
         const p = authorized.shift();
         const r = await call('POST', `${api}/v1/payments/${p.id}/capture`);
         expect(r, [200], `capture ${p.id}`);
