@@ -131,6 +131,9 @@ export interface PaymentFilter {
   typeId?: number;
 }
 
+/** The WHERE of a site's list without filters. */
+const UNFILTERED = 'owner_site_id = @ownerSiteId AND surface = @surface';
+
 export type SortBy = 'id' | 'merchanttransactionid' | 'inputdatetime' | 'amount';
 
 const SORT_COLUMNS: Record<SortBy, string> = {
@@ -160,6 +163,8 @@ export class PaymentsRepo {
   private writes = 0;
   private counts = new Map<string, number>();
   private countsVersion = '';
+  private readonly totals = new Map<string, number>();
+  private totalsVersion = -1;
 
   constructor(private readonly db: Db) {
     const cols = Object.keys(toRow({} as PaymentRecord));
@@ -196,6 +201,9 @@ export class PaymentsRepo {
 
   insert(p: Omit<PaymentRecord, 'id'>): number {
     this.writes++;
+    const totalKey = `${p.ownerSiteId}:${p.surface}`;
+    const total = this.totals.get(totalKey);
+    if (total !== undefined) this.totals.set(totalKey, total + 1);
     return (this.insertStmt.get(toRow(p)) as { id: number }).id;
   }
 
@@ -273,7 +281,23 @@ export class PaymentsRepo {
    * another connection on the same file (SQLite's data_version).
    */
   private count(whereSql: string, params: Record<string, unknown>): number {
-    const version = `${this.writes}:${this.dataVersion.get()!.data_version}`;
+    const dataVersion = this.dataVersion.get()!.data_version;
+    if (this.totalsVersion !== dataVersion) {
+      this.totals.clear();
+      this.totalsVersion = dataVersion;
+    }
+    // A site's unfiltered total changes only by inserts: kept up to date by insert(), so the plain
+    // list stays O(1) under a steady stream of writes.
+    const totalKey = whereSql === UNFILTERED ? `${String(params.ownerSiteId)}:${String(params.surface)}` : null;
+    if (totalKey !== null) {
+      let total = this.totals.get(totalKey);
+      if (total === undefined) {
+        total = (this.prepared(`SELECT count(*) AS n FROM payments WHERE ${whereSql}`).get(params) as { n: number }).n;
+        this.totals.set(totalKey, total);
+      }
+      return total;
+    }
+    const version = `${this.writes}:${dataVersion}`;
     if (this.countsVersion !== version) {
       this.counts.clear();
       this.countsVersion = version;
@@ -291,6 +315,7 @@ export class PaymentsRepo {
   /** Forgets cached counts (after the tables were emptied). */
   forget(): void {
     this.writes++;
+    this.totals.clear();
   }
 
   // Filter combinations are few: each distinct SQL text is prepared once and reused.

@@ -43,7 +43,13 @@ export class Store {
    * Immediate, so that two processes on one file serialise their writes instead of failing late.
    */
   tx<T>(fn: () => T): T {
-    return this.db.transaction(fn).immediate();
+    try {
+      return this.db.transaction(fn).immediate();
+    } catch (e) {
+      // Rolled back: counts kept in memory may have counted what was undone.
+      this.payments.forget();
+      throw e;
+    }
   }
 
   isEmpty(): boolean {

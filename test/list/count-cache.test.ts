@@ -42,3 +42,23 @@ describe('list TotalCount', () => {
     }
   });
 });
+
+describe('list TotalCount after a rolled-back write', () => {
+  it('does not count a payment whose transaction was undone', async () => {
+    const w = makeWorld();
+    try {
+      const p = await createPayment(w);
+      expect(await total(w)).toBe(1);
+      const stored = w.store.payments.getAny(p.ID)!;
+      expect(() =>
+        w.store.tx(() => {
+          w.store.payments.insert({ ...stored, merchantTransactionId: 'undone', token: null });
+          throw new Error('undo');
+        }),
+      ).toThrow('undo');
+      expect(await total(w)).toBe(1);
+    } finally {
+      w.close();
+    }
+  });
+});
