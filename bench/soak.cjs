@@ -46,7 +46,14 @@ function flakyReceiver() {
 
 async function main() {
   const rx = await flakyReceiver();
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'split-sandbox'), 'start', '--port', '18600', '--card-port', '0', '--db', path.join(TMP, 'soak.db'), '--quiet', '--notify-url', rx.url, '--notify-timeout', '1s'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'split-sandbox'), 'start', '--port', '18600', '--card-port', '0', '--db', path.join(TMP, 'soak.db'), '--log-level', 'error', '--notify-url', rx.url, '--notify-timeout', '1s'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // Only errors are logged: every one is kept for the report.
+  const serverErrors = [];
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (t) => {
+    process.stderr.write(t);
+    if (serverErrors.length < 20) serverErrors.push(...t.split('\n').filter(Boolean).map((l) => l.slice(0, 400)));
+  });
   await new Promise((r) => child.stdout.once('data', r));
   const api = 'http://127.0.0.1:18600';
   const rss = () => Math.round(Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'))[1]) / 1024);
@@ -58,6 +65,13 @@ async function main() {
   const authorized = [];
   const captured = [];
   const unexpected = [];
+  // The sandbox's own account (history and scenario steps) of the first few payments that surprised.
+  const stories = [];
+  const explain = async (id, at) => {
+    if (stories.length >= 3) return;
+    const r = await call('GET', `${api}/_sandbox/payments/${id}`);
+    stories.push({ id, at, History: r.body?.History, Steps: r.body?.Steps });
+  };
   const expect = (r, ok, what) => {
     minute.requests++;
     minute.latencies.push(r.ms);
@@ -87,6 +101,7 @@ async function main() {
         const r = await call('POST', `${api}/v1/payments/${p.id}/capture`);
         expect(r, [200], `capture ${p.id}`);
         if (r.status === 200) captured.push(p);
+        else await explain(p.id, new Date().toISOString());
       }
       const p = captured.shift();
       if (p) expect(await call('POST', `${api}/v1/payments/${p.id}/splits/${p.splits[0]}/refunds`, { Refund: { Amount: 100 } }), [201], `refund ${p.id}`);
@@ -134,7 +149,9 @@ ${samples.map((s) => `| ${s.minute} | ${s.rss} | ${s.requests} | ${s.p50.toFixed
 Summary: RSS ${avg(first, 'rss').toFixed(0)} MB in the first three minutes, ${avg(last, 'rss').toFixed(0)} MB in the last three;
 p99 ${avg(first, 'p99').toFixed(1)} ms first, ${avg(last, 'p99').toFixed(1)} ms last; unexpected answers in all: ${samples.reduce((s, x) => s + x.errors, 0)};
 notifications given up after every retry: ${journal}.
-${unexpected.length ? `\nThe unexpected answers (first ${unexpected.length}):\n\n${unexpected.map((u) => `- ${u}`).join('\n')}\n` : ''}`;
+${unexpected.length ? `\nThe unexpected answers (first ${unexpected.length}):\n\n${unexpected.map((u) => `- ${u}`).join('\n')}\n` : ''}${
+    stories.length ? `\nThe sandbox's story of the first payments that surprised (capture sent at the time shown):\n\n${stories.map((s) => '```json\n' + JSON.stringify(s) + '\n```').join('\n')}\n` : ''
+  }${serverErrors.length ? `\nServer errors logged (first ${serverErrors.length}):\n\n${serverErrors.map((l) => `    ${l}`).join('\n')}\n` : '\nThe server logged no error.\n'}`;
   fs.writeFileSync(path.join(__dirname, 'soak.md'), md);
   process.stdout.write(md);
 }

@@ -49,6 +49,7 @@ export function paymentStory(ctx: ServiceContext, paymentId: number) {
       Do: j.action,
       Due: formatTimestamp(j.dueAt),
       State: j.state,
+      Ran: j.ranAt === null ? null : formatTimestamp(j.ranAt),
       Outcome: j.outcome,
     })),
   };

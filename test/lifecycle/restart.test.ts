@@ -39,7 +39,7 @@ describe('restart mid-scenario', () => {
     const b = await createPayment(first, { scenario: 'failed' }); // fail due at 3 s
     await advance(first, 0.5);
     expect(rx.received).toHaveLength(0);
-    expect((await story(first, a.ID)).Steps).toMatchObject([{ Do: 'authorize', Due: stamp(2000), State: 'pending' }]);
+    expect((await story(first, a.ID)).Steps).toMatchObject([{ Do: 'authorize', Due: stamp(2000), Ran: null, State: 'pending' }]);
     await first.stop();
 
     const second = await start(10_000);
@@ -57,7 +57,7 @@ describe('restart mid-scenario', () => {
       [stamp(1000), 1],
       [stamp(10_000), 4],
     ]);
-    expect(sa.Steps).toMatchObject([{ Do: 'authorize', Due: stamp(2000), State: 'done', Outcome: 'Authorized' }]);
+    expect(sa.Steps).toMatchObject([{ Do: 'authorize', Due: stamp(2000), Ran: stamp(10_000), State: 'done', Outcome: 'Authorized' }]);
     expect(sbb.Steps).toMatchObject([{ Do: 'fail', Due: stamp(3000), State: 'done', Outcome: 'Failed' }]);
     const [na] = await journal(second, a.ID);
     const [nb] = await journal(second, b.ID);

@@ -192,8 +192,8 @@ export function paymentPage(chrome: Chrome, d: PaymentDetail): string {
   ).join('')}</tbody></table>`;
 
   const steps = d.story.Steps.length
-    ? `<table><thead><tr><th>Step</th><th>Do</th><th>Refund</th><th>Due (sandbox time)</th><th>State</th><th>Outcome</th></tr></thead><tbody>${d.story.Steps.map(
-        (s) => `<tr><td>${escape(s.Step ?? '—')}</td><td>${escape(s.Do)}</td><td>${escape(s.RefundID ?? '')}</td><td>${escape(stamp(s.Due))}</td><td>${escape(s.State)}</td><td>${escape(s.Outcome ?? '')}</td></tr>`,
+    ? `<table><thead><tr><th>Step</th><th>Do</th><th>Refund</th><th>Due (sandbox time)</th><th>Ran</th><th>State</th><th>Outcome</th></tr></thead><tbody>${d.story.Steps.map(
+        (s) => `<tr><td>${escape(s.Step ?? '—')}</td><td>${escape(s.Do)}</td><td>${escape(s.RefundID ?? '')}</td><td>${escape(stamp(s.Due))}</td><td>${escape(s.Ran ? stamp(s.Ran) : '—')}</td><td>${escape(s.State)}</td><td>${escape(s.Outcome ?? '')}</td></tr>`,
       ).join('')}</tbody></table>`
     : '<p class="note">No scenario steps.</p>';
 
