@@ -6,8 +6,9 @@ import { merchantsFixture, methodsFixture } from './schemas/fixtures';
 import type { Schema } from './schemas/common';
 import { validate } from './schemas/validator';
 import type { Store } from './store/store';
+import { PACKAGE_ROOT } from './package-root';
 
-export const DEFAULT_FIXTURES_DIR = resolve(__dirname, '..', 'fixtures');
+export const DEFAULT_FIXTURES_DIR = resolve(PACKAGE_ROOT, 'fixtures');
 
 export class FixtureError extends Error {}
 

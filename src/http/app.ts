@@ -7,10 +7,12 @@ import { mountDashboardRoutes } from './dashboard/dashboard.routes';
 import { mountControlRoutes } from './control/control.routes';
 import { controlGuard } from './control/guard';
 import { type HttpContext, bodyErrors } from './pipeline';
+import { readBody } from './body';
+import { sendJson } from './reply';
 
 export type Surface = 'api' | 'card';
 
-export const BODY_LIMIT = '1mb';
+export const BODY_LIMIT = 1024 * 1024;
 
 export function createApp(ctx: HttpContext, surface: Surface): Express {
   const app = express();
@@ -29,7 +31,7 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
   }
   // Bodies are read as text whatever their content type, and parsed by the route, so that a
   // malformed body is answered in the envelope of the resource the route serves.
-  app.use(express.text({ type: () => true, limit: BODY_LIMIT }));
+  app.use(readBody(BODY_LIMIT));
 
   const router = express.Router({ caseSensitive: false, strict: false });
   router.use('/_sandbox', controlGuard(ctx.controlToken));
@@ -44,7 +46,7 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
 
   // Fidelity: the real service is ASP.NET Web API; its unmatched routes answer with this text.
   app.use((req: Request, res: Response) => {
-    res.status(404).json({ Message: `No HTTP resource was found that matches the request URI '${req.originalUrl}'.` });
+    sendJson(res, 404, { Message: `No HTTP resource was found that matches the request URI '${req.originalUrl}'.` });
   });
   app.use(bodyErrors(ctx));
   return app;

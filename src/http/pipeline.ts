@@ -11,6 +11,7 @@ import { ListRejected } from '../services/list.service';
 import type { SiteRecord } from '../store/records';
 import type { WireOptions } from '../wire/serializers';
 import { type Envelope, listError, rejectionBody } from './envelopes';
+import { sendJson } from './reply';
 
 export interface Reply {
   status: number;
@@ -92,7 +93,7 @@ export function routeAsync(ctx: HttpContext, kind: Envelope, handler: (req: Requ
 
 function send(res: Response, reply: Reply): void {
   if (reply.body === undefined) res.status(reply.status).end();
-  else res.status(reply.status).json(reply.body);
+  else sendJson(res, reply.status, reply.body);
 }
 
 export function renderError(ctx: HttpContext, kind: Envelope, e: unknown, body: unknown, res: Response): void {
@@ -101,14 +102,15 @@ export function renderError(ctx: HttpContext, kind: Envelope, e: unknown, body: 
   }
   if (e instanceof Rejection) {
     const id = ctx.services.ids.invalidRequestId();
-    res.status(400).json(rejectionBody(kind, e, body, id, wireOf(ctx)));
+    sendJson(res, 400, rejectionBody(kind, e, body, id, wireOf(ctx)));
   } else if (e instanceof ListRejected) {
-    res.status(400).json(listError(e.message));
+    sendJson(res, 400, listError(e.message));
   } else if (e instanceof HttpError) {
-    res.status(e.status).set(e.headers).json({ Message: e.message });
+    for (const [k, v] of Object.entries(e.headers)) res.setHeader(k, v);
+    sendJson(res, e.status, { Message: e.message });
   } else {
     ctx.log.error('unexpected error', { error: (e as Error)?.stack ?? String(e) });
-    res.status(500).json({ Message: 'An error has occurred.' });
+    sendJson(res, 500, { Message: 'An error has occurred.' });
   }
 }
 
@@ -117,11 +119,11 @@ export function bodyErrors(ctx: HttpContext) {
   return (err: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(err);
     const e = err as { type?: string; status?: number; message?: string };
-    if (e.type === 'entity.too.large') return res.status(413).json({ Message: 'The request body is larger than 1 MiB.' });
+    if (e.type === 'entity.too.large') return sendJson(res, 413, { Message: 'The request body is larger than 1 MiB.' });
     if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
-      return res.status(e.status).json({ Message: e.message ?? 'The request could not be read.' });
+      return sendJson(res, e.status, { Message: e.message ?? 'The request could not be read.' });
     }
     ctx.log.error('unexpected error', { error: (err as Error)?.stack ?? String(err) });
-    return res.status(500).json({ Message: 'An error has occurred.' });
+    return sendJson(res, 500, { Message: 'An error has occurred.' });
   };
 }

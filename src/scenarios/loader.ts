@@ -3,9 +3,10 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { scenarioFile } from '../schemas/scenario';
 import { validate } from '../schemas/validator';
+import { PACKAGE_ROOT } from '../package-root';
 import { type Scenario, type Step, type StepAction, type TriggerName, parseDuration } from './scenario';
 
-export const SHIPPED_SCENARIOS_DIR = resolve(__dirname, '..', '..', 'scenarios');
+export const SHIPPED_SCENARIOS_DIR = resolve(PACKAGE_ROOT, 'scenarios');
 
 export class ScenarioError extends Error {}
 

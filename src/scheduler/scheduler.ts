@@ -13,10 +13,13 @@ import { ManualClock } from './clock';
 const MAX_TIMER_MS = 60_000;
 /** Steps or expiries run in one go with the real clock before requests get their turn. */
 const SLICE = 200;
+/** The safety-net sweep starts this long after the sandbox, off the start-up path (its first schedule costs ~20 ms). */
+const SWEEP_AFTER_MS = 1000;
 
 export class Scheduler {
   private timer: NodeJS.Timeout | null = null;
   private sweep: ReturnType<typeof cron.schedule> | null = null;
+  private sweepStart: NodeJS.Timeout | null = null;
   private stopped = false;
   private ticking: Promise<void> | null = null;
   private wakePending = false;
@@ -42,7 +45,10 @@ export class Scheduler {
       void this.tick();
       return;
     }
-    this.sweep = cron.schedule('*/5 * * * * *', () => void this.tick());
+    this.sweepStart = setTimeout(() => {
+      if (!this.stopped) this.sweep = cron.schedule('*/5 * * * * *', () => void this.tick());
+    }, SWEEP_AFTER_MS);
+    this.sweepStart.unref();
     this.arm();
   }
 
@@ -143,6 +149,7 @@ export class Scheduler {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    if (this.sweepStart) clearTimeout(this.sweepStart);
     if (this.sweep) await Promise.resolve(this.sweep.stop());
     await this.worker.stop();
     await this.ticking?.catch(() => {});

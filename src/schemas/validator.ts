@@ -27,7 +27,7 @@ const NAMES = new Map<Schema, string>(Object.entries(VALIDATED).map(([name, sche
 function precompiled(name: string): ValidateFunction | undefined {
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return require(`./generated/${name}`) as ValidateFunction;
+    return require(`./generated/${name}.js`) as ValidateFunction;
   } catch {
     return undefined;
   }

@@ -283,6 +283,36 @@ describe('content types', () => {
     expectSchema(messageResponse, res.body);
   });
 
+  it.each(['gzip', 'deflate', 'br'])('reads a body sent with Content-Encoding: %s', async (encoding) => {
+    const zlib = await import('node:zlib');
+    const text = JSON.stringify(paymentBody());
+    const packed = encoding === 'gzip' ? zlib.gzipSync(text) : encoding === 'deflate' ? zlib.deflateSync(text) : zlib.brotliCompressSync(text);
+    const res = await request(w.api)
+      .post('/v1/payments')
+      .set('Authorization', w.auth)
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', encoding)
+      .serialize((b: unknown) => b as string)
+      .send(packed as unknown as string);
+    expect(res.status).toBe(201);
+    expectSchema(paymentResponse, res.body);
+  });
+
+  it('answers a compressed body that unpacks beyond 1 MiB with a 413 {"Message"} and stores nothing', async () => {
+    const zlib = await import('node:zlib');
+    const before = snapshot(w.store);
+    const res = await request(w.api)
+      .post('/v1/payments')
+      .set('Authorization', w.auth)
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', 'gzip')
+      .serialize((b: unknown) => b as string)
+      .send(zlib.gzipSync(' '.repeat(3 * 1024 * 1024)) as unknown as string);
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ Message: 'The request body is larger than 1 MiB.' });
+    expect(snapshot(w.store)).toBe(before);
+  });
+
   it('captures with a per-split body sent as text/plain', async () => {
     const p = await authorizedPayment(w);
     const res = await request(w.api)

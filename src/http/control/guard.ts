@@ -2,6 +2,7 @@
 // without one, only clients on this machine (loopback). Health stays open for readiness checks.
 import { timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
+import { sendJson } from '../reply';
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 
@@ -17,10 +18,11 @@ export function controlGuard(token: string | undefined) {
     if (token !== undefined) {
       const m = /^Bearer (.+)$/.exec(req.get('authorization') ?? '');
       if (m && sameText(m[1]!, token)) return next();
-      res.status(401).set('WWW-Authenticate', 'Bearer').json({ Message: 'The control API needs Authorization: Bearer <control token>.' });
+      res.setHeader('WWW-Authenticate', 'Bearer');
+      sendJson(res, 401, { Message: 'The control API needs Authorization: Bearer <control token>.' });
       return;
     }
     if (LOOPBACK.test(req.socket.remoteAddress ?? '')) return next();
-    res.status(403).json({ Message: 'The control API answers only on this machine; start the sandbox with --control-token to use it from elsewhere.' });
+    sendJson(res, 403, { Message: 'The control API answers only on this machine; start the sandbox with --control-token to use it from elsewhere.' });
   };
 }

@@ -24,6 +24,7 @@ import type { SiteRecord } from '../../store/records';
 import type { HttpContext } from '../pipeline';
 import { type Session, Sessions, clearSessionCookie, sameToken, sessionId, setSessionCookie } from './session';
 import { type Chrome, LIST_FILTERS, type ListFilters, listPage, loginPage, messagePage, paymentPage, settingsPage } from './views';
+import { sendHtml } from '../reply';
 
 interface Signed {
   id: string;
@@ -40,7 +41,8 @@ const SECURITY_HEADERS = {
 };
 
 function send(res: Response, status: number, html: string): void {
-  res.status(status).set(SECURITY_HEADERS).type('html').send(html);
+  res.set(SECURITY_HEADERS);
+  sendHtml(res, status, html);
 }
 
 const formOf = (req: Request) => new URLSearchParams(typeof req.body === 'string' ? req.body : '');

@@ -4,6 +4,7 @@ import type { Request, Response, Router } from 'express';
 import { escape, money } from '../html';
 import { type PayerPage, TokenRefused, openPayment, pressButton } from '../../services/payer.service';
 import type { HttpContext } from '../pipeline';
+import { sendHtml } from '../reply';
 
 const LABELS = { pay: 'Pay', authorize: 'Authorize', fail: 'Fail', cancel: 'Cancel' } as const;
 
@@ -42,7 +43,7 @@ ${splits ? `<table><tbody>${splits}</tbody></table>` : ''}
 
 function refused(res: Response, e: unknown): void {
   if (!(e instanceof TokenRefused)) throw e;
-  res.status(e.status).type('html').send(html('Payment unavailable', `<h1>Payment unavailable</h1><p>${escape(e.message)}</p>`));
+  sendHtml(res, e.status, html('Payment unavailable', `<h1>Payment unavailable</h1><p>${escape(e.message)}</p>`));
 }
 
 function token(req: Request): string | undefined {
@@ -56,7 +57,7 @@ export function mountPayerRoutes(router: Router, ctx: HttpContext): void {
   router.get('/Home', (req, res) => {
     const t = token(req);
     try {
-      res.status(200).type('html').send(page(openPayment(ctx.services, t), t!));
+      sendHtml(res, 200, page(openPayment(ctx.services, t), t!));
     } catch (e) {
       refused(res, e);
     }

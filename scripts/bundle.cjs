@@ -1,0 +1,91 @@
+'use strict';
+// Build step: the CLI as one file, dist/split-sandbox.cjs, with everything but the native SQLite
+// driver inside. A start then reads one file instead of resolving and compiling some 300, and
+// bin/split-sandbox keeps V8's compiled code for it in dist/split-sandbox.cjs.cache, written here by
+// one warm-up start. The library entry (dist/index.js) stays as tsc wrote it.
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const esbuild = require('esbuild');
+
+const ROOT = path.resolve(__dirname, '..');
+const OUT = path.join(ROOT, 'dist', 'split-sandbox.cjs');
+
+// The schema compiler is only needed when a schema was not precompiled: left out of the bundle,
+// loaded from node_modules on that rare path. Its small runtime helpers, used by the precompiled
+// validators, stay in.
+const ajvCompilerOutside = {
+  name: 'ajv-compiler-outside',
+  setup(build) {
+    build.onResolve({ filter: /^ajv$/ }, () => ({ path: 'ajv', external: true }));
+  },
+};
+
+// Express loads these when it is loaded, for features the sandbox does not use (its body parsers,
+// static files, MIME lookups: the sandbox reads bodies and writes answers itself). In the bundle
+// each is a stand-in that loads the real module on first use, saving their start-up work.
+const LAZY = {
+  'body-parser': (real) => `let m; const load = () => (m ??= require(${real}));
+module.exports = { json: (...a) => load().json(...a), raw: (...a) => load().raw(...a), text: (...a) => load().text(...a), urlencoded: (...a) => load().urlencoded(...a) };`,
+  'serve-static': (real) => `let m; const load = () => (m ??= require(${real}));
+module.exports = function serveStatic(...a) { return load()(...a); };`,
+  'mime-types': (real) => `let m; const load = () => (m ??= require(${real}));
+module.exports = new Proxy({}, { get: (_, k) => load()[k], has: (_, k) => k in load(), ownKeys: () => Reflect.ownKeys(load()), getOwnPropertyDescriptor: (_, k) => Reflect.getOwnPropertyDescriptor(load(), k) });`,
+};
+const lazyExpressParts = {
+  name: 'lazy-express-parts',
+  setup(build) {
+    const names = Object.keys(LAZY).join('|');
+    build.onResolve({ filter: new RegExp(`^(${names})$`) }, (args) => {
+      if (args.namespace === 'lazy' || !/node_modules[\\/](express|type-is|accepts|send)[\\/]/.test(args.importer)) return undefined;
+      return { path: args.path, namespace: 'lazy', pluginData: { resolveDir: args.resolveDir } };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'lazy' }, (args) => ({
+      contents: LAZY[args.path](JSON.stringify(require.resolve(args.path, { paths: [args.pluginData.resolveDir] }))),
+      resolveDir: args.pluginData.resolveDir,
+      loader: 'js',
+    }));
+  },
+};
+
+function warmUp() {
+  // One start, so that the code cache holds what a start compiles; the bin writes it once listening.
+  fs.rmSync(OUT + '.cache', { force: true });
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'split-sandbox'), 'start', '--db', ':memory:', '--port', '0', '--card-port', '0', '--quiet'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const deadline = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    const poll = setInterval(() => {
+      if (fs.existsSync(OUT + '.cache')) child.kill('SIGTERM');
+    }, 20);
+    child.stdout.resume();
+    child.once('exit', () => {
+      clearTimeout(deadline);
+      clearInterval(poll);
+      if (fs.existsSync(OUT + '.cache')) resolve();
+      else reject(new Error('the warm-up start wrote no code cache'));
+    });
+  });
+}
+
+async function main() {
+  await esbuild.build({
+    entryPoints: [path.join(ROOT, 'dist', 'cli', 'program.js')],
+    outfile: OUT,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    external: ['better-sqlite3'],
+    plugins: [ajvCompilerOutside, lazyExpressParts],
+    minifyWhitespace: true,
+    logLevel: 'warning',
+  });
+  await warmUp();
+}
+
+main().catch((e) => {
+  console.error(`bundle: ${e.message}`);
+  process.exit(1);
+});

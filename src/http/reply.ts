@@ -1,0 +1,21 @@
+// Writes answers straight to the socket: one stringify, one write, the headers the real service sends.
+// (Express's res.json would also look the charset up in its MIME database on every answer.)
+import type { Response } from 'express';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const HTML_TYPE = 'text/html; charset=utf-8';
+
+function write(res: Response, status: number, type: string, text: string): void {
+  res.statusCode = status;
+  res.setHeader('Content-Type', type);
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
+}
+
+export function sendJson(res: Response, status: number, body: unknown): void {
+  write(res, status, JSON_TYPE, JSON.stringify(body));
+}
+
+export function sendHtml(res: Response, status: number, html: string): void {
+  write(res, status, HTML_TYPE, html);
+}
