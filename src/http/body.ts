@@ -3,7 +3,7 @@
 // content encoding the header names, and refuses what it cannot read with the status a client expects.
 import type { NextFunction, Request, Response } from 'express';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import type { Readable } from 'node:stream';
+import type { Readable, Transform } from 'node:stream';
 import { TextDecoder } from 'node:util';
 
 /** An error raised before a route runs: always answered `{"Message"}` with its status. */
@@ -88,7 +88,7 @@ export function readBody(limitBytes: number) {
       stream.removeAllListeners('data');
       if (err) {
         if (stream !== req) {
-          req.unpipe(stream);
+          req.unpipe(stream as Transform);
           stream.destroy();
         }
         req.resume();

@@ -1,12 +1,13 @@
 // Running the CLI as a real process from the built code (bin/split-sandbox → dist/). dist/ is built
 // first when it is missing or older than src/, so the tests pass on a clean clone and after edits.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 export const ROOT = resolve(__dirname, '..', '..');
 export const BIN = join(ROOT, 'bin', 'split-sandbox');
-export const BUILT = join(ROOT, 'dist', 'cli', 'program.js');
+/** The bundle is the last thing the build writes, and what bin/split-sandbox runs. */
+export const BUILT = join(ROOT, 'dist', 'split-sandbox.cjs');
 
 /** The newest modification time of any file under `dir`. */
 export function newest(dir: string): number {
@@ -18,9 +19,35 @@ export function newest(dir: string): number {
   return t;
 }
 
+const fresh = () => existsSync(BUILT) && statSync(BUILT).mtimeMs >= newest(join(ROOT, 'src'));
+
 export function ensureBuilt(): void {
-  if (existsSync(BUILT) && statSync(BUILT).mtimeMs >= newest(join(ROOT, 'src'))) return;
+  if (fresh()) return;
+  // One build at a time when test files run in parallel workers: the others wait for it.
+  const lock = join(ROOT, 'dist.build-lock');
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+      if (fresh()) return;
+      // A lock left by a killed run is taken over.
+      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 120_000) rmSync(lock, { recursive: true, force: true });
+    }
+  }
+  try {
+    if (!fresh()) build();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+function build(): void {
+  // The whole build (npm run build), so that the processes run exactly what a user runs.
   execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'pipe' });
+  execFileSync(process.execPath, [join(ROOT, 'scripts', 'compile-validators.cjs')], { cwd: ROOT, stdio: 'pipe' });
+  execFileSync(process.execPath, [join(ROOT, 'scripts', 'bundle.cjs')], { cwd: ROOT, stdio: 'pipe' });
 }
 
 export interface Run {
