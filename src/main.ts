@@ -130,6 +130,8 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
     store.close();
     throw e;
   }
+  // A server commits each turn's writes together (fixtures above were committed on their own).
+  store.groupCommits();
   const ctx: HttpContext = { services, urls: { baseUrl: '', cardBaseUrl: '' }, log, controlToken: config.controlToken };
   const scheduler = createLifecycle(config, services, () => ctx.urls.baseUrl, log);
   ctx.scheduler = scheduler;

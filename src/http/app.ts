@@ -7,6 +7,7 @@ import { mountDashboardRoutes } from './dashboard/dashboard.routes';
 import { mountControlRoutes } from './control/control.routes';
 import { controlGuard } from './control/guard';
 import { type HttpContext, bodyErrors } from './pipeline';
+import { answerAfterCommit } from './after-commit';
 import { readBody } from './body';
 import { sendJson } from './reply';
 
@@ -19,6 +20,7 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('query parser', 'simple');
+  app.use(answerAfterCommit(ctx.services.store));
   if (ctx.log.enabled('info')) {
     app.use((req: Request, res: Response, next) => {
       const started = performance.now();

@@ -12,7 +12,7 @@ import { ManualClock } from './clock';
 /** The longest a real-time timer is set for: a wake-up later re-arms it anyway. */
 const MAX_TIMER_MS = 60_000;
 /** Steps or expiries run in one go with the real clock before requests get their turn. */
-const SLICE = 200;
+const SLICE = 50;
 /** The safety-net sweep starts this long after the sandbox, off the start-up path (its first schedule costs ~20 ms). */
 const SWEEP_AFTER_MS = 1000;
 

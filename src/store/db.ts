@@ -20,6 +20,8 @@ export function openDatabase(file: string): Db {
   // 16 MB of page cache: lists and lookups on large databases stay in memory.
   db.pragma('cache_size = -16000');
   db.pragma('foreign_keys = ON');
+  // Each request's savepoint inside a commit group keeps its undo pages in memory, not in a temp file.
+  db.pragma('temp_store = MEMORY');
   migrate(db);
   return db;
 }

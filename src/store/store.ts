@@ -11,6 +11,9 @@ import { SitesRepo } from './sites.repo';
 import { SEQUENCE_STARTS } from './sequences';
 import { SplitsRepo } from './splits.repo';
 
+/** The stores of this process whose commit group is open. */
+const OPEN_GROUPS = new Set<Store>();
+
 export class Store {
   readonly sites: SitesRepo;
   readonly methods: MethodsRepo;
@@ -32,24 +35,106 @@ export class Store {
     this.counters = new CountersRepo(db);
     this.jobs = new JobsRepo(db);
     this.notifications = new NotificationsRepo(db);
+    this.stmt = {
+      begin: db.prepare('BEGIN IMMEDIATE'),
+      commit: db.prepare('COMMIT'),
+      rollback: db.prepare('ROLLBACK'),
+      savepoint: db.prepare('SAVEPOINT tx'),
+      release: db.prepare('RELEASE tx'),
+      rollbackTo: db.prepare('ROLLBACK TO tx'),
+    };
   }
 
   static open(file: string): Store {
     return new Store(openDatabase(file));
   }
 
+  private readonly stmt: Record<'begin' | 'commit' | 'rollback' | 'savepoint' | 'release' | 'rollbackTo', { run(): unknown }>;
+  private grouping = false;
+  private groupOpen = false;
+  private readonly waiting: ((err: Error | null) => void)[] = [];
+
   /**
    * Runs `fn` as one IMMEDIATE transaction: it all happens or, if `fn` throws, none of it.
    * Immediate, so that two processes on one file serialise their writes instead of failing late.
+   * Inside another transaction (or a commit group) it is a savepoint: undone alone if it throws.
    */
   tx<T>(fn: () => T): T {
+    const db = this.db;
+    // The database rolled the group back by itself (a full disk, say): what waits for it has failed.
+    if (this.groupOpen && !db.inTransaction) this.flush();
+    if (!db.inTransaction) {
+      if (!this.grouping) return this.alone(fn);
+      // Two sandboxes of one process on one file: the other's open group holds the write lock,
+      // and only this thread could release it, so it commits first.
+      for (const other of OPEN_GROUPS) if (other !== this) other.flush();
+      this.stmt.begin.run();
+      this.groupOpen = true;
+      OPEN_GROUPS.add(this);
+      setImmediate(() => this.flush());
+    }
+    this.stmt.savepoint.run();
     try {
-      return this.db.transaction(fn).immediate();
+      const result = fn();
+      this.stmt.release.run();
+      return result;
     } catch (e) {
-      // Rolled back: counts kept in memory may have counted what was undone.
+      if (db.inTransaction) {
+        this.stmt.rollbackTo.run();
+        this.stmt.release.run();
+      }
+      // Undone: counts kept in memory may have counted what was undone.
       this.payments.forget();
       throw e;
     }
+  }
+
+  private alone<T>(fn: () => T): T {
+    this.stmt.begin.run();
+    try {
+      const result = fn();
+      this.stmt.commit.run();
+      return result;
+    } catch (e) {
+      if (this.db.inTransaction) this.stmt.rollback.run();
+      this.payments.forget();
+      throw e;
+    }
+  }
+
+  /**
+   * Group commit, for a server: the transactions of one turn of the event loop (every request that
+   * arrived together, a slice of scenario steps) commit together at its end, one disk write instead
+   * of one each. Answers wait for it through afterCommit(), so a 2xx still means "on disk".
+   */
+  groupCommits(): void {
+    this.grouping = true;
+  }
+
+  /** Runs `fn` once what was written so far is committed (at once when nothing waits), with the commit's error if it failed. */
+  afterCommit(fn: (err: Error | null) => void): void {
+    if (this.groupOpen) this.waiting.push(fn);
+    else fn(null);
+  }
+
+  /** Commits the open group, then lets the answers that waited for it go. */
+  flush(): void {
+    if (!this.groupOpen) return;
+    this.groupOpen = false;
+    OPEN_GROUPS.delete(this);
+    let err: Error | null = null;
+    try {
+      if (!this.db.inTransaction) throw new Error('the transaction was rolled back by the database');
+      this.stmt.commit.run();
+    } catch (e) {
+      err = e as Error;
+      if (this.db.open && this.db.inTransaction) this.stmt.rollback.run();
+      // Nothing of the group happened: what memory holds about it is dropped.
+      this.payments.forget();
+      this.sites.forget();
+      this.methods.forget();
+    }
+    for (const fn of this.waiting.splice(0)) fn(err);
   }
 
   isEmpty(): boolean {
@@ -79,6 +164,7 @@ export class Store {
   }
 
   close(): void {
+    this.flush();
     if (this.db.open) this.db.close();
   }
 }

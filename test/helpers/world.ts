@@ -37,6 +37,8 @@ export interface World {
 export function makeWorld(overrides: Partial<Config> = {}, store: Store = Store.open(':memory:')): World {
   const config: Config = { ...DEFAULT_CONFIG, clock: 'manual', startTime: START, seed: 42, quiet: true, ...overrides };
   const services = createServices(config, store);
+  // As a started sandbox does: each turn's writes commit together, and answers wait for it.
+  store.groupCommits();
   const ctx: HttpContext = {
     services,
     urls: { baseUrl: 'http://sandbox.test', cardBaseUrl: 'http://card.sandbox.test' },

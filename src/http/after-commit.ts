@@ -1,0 +1,27 @@
+// Answers leave only once the writes they report are committed: with group commit (Store.groupCommits)
+// a request's transaction commits at the end of the event loop's turn, and its answer waits for that,
+// so that a 2xx always means "on disk". If the commit fails, the answer becomes a 503.
+import type { NextFunction, Request, Response } from 'express';
+import type { Store } from '../store/store';
+
+export function answerAfterCommit(store: Store) {
+  return (_req: Request, res: Response, next: NextFunction): void => {
+    const end = res.end;
+    res.end = function (this: Response, ...args: unknown[]) {
+      store.afterCommit((err) => {
+        if (err && !res.headersSent) {
+          for (const name of res.getHeaderNames()) res.removeHeader(name);
+          const text = JSON.stringify({ Message: `The change could not be saved: ${err.message}` });
+          res.statusCode = 503;
+          res.setHeader('Content-Type', 'application/json; charset=utf-8');
+          res.setHeader('Content-Length', Buffer.byteLength(text));
+          (end as (t: string) => void).call(res, text);
+          return;
+        }
+        (end as (...a: unknown[]) => void).apply(res, args);
+      });
+      return res;
+    } as Response['end'];
+    next();
+  };
+}
