@@ -26,8 +26,23 @@ function seededBytes(seed: number): (n: number) => Buffer {
   };
 }
 
+/** Cryptographic bytes, drawn 4 kB at a time: one system call per 256 tokens instead of one each. */
+function pooledRandomBytes(): (n: number) => Buffer {
+  let pool = Buffer.alloc(0);
+  let at = 0;
+  return (n) => {
+    if (at + n > pool.length) {
+      pool = randomBytes(Math.max(4096, n));
+      at = 0;
+    }
+    const out = Buffer.from(pool.subarray(at, at + n));
+    at += n;
+    return out;
+  };
+}
+
 export function createIds(seed?: number): Ids {
-  const bytes = seed === undefined ? (n: number) => randomBytes(n) : seededBytes(seed);
+  const bytes = seed === undefined ? pooledRandomBytes() : seededBytes(seed);
   // InvalidRequestIDs are not stored (a rejected request changes nothing), so they count in memory
   // from a random start.
   let next = 100_000_000 + (bytes(4).readUInt32BE(0) % 800_000_000);
