@@ -29,8 +29,9 @@ export class Scheduler {
     readonly worker: NotificationWorker,
     private readonly log: Logger,
   ) {
+    // A burst of deliveries re-arms the timer once, not once per delivery.
     worker.afterAttempt = () => {
-      if (!this.manual && !this.stopped) this.arm();
+      if (!this.manual) this.wake();
     };
   }
 

@@ -91,10 +91,13 @@ export class NotificationsRepo {
     // failing head is not due before that head, whatever its own next_attempt_at says. Counting it
     // made the manual clock's advance() loop forever (and the real-time timer fire at once, again
     // and again) on a time at which nothing could be sent.
-    this.earliestStmt = db.prepare<[], { due: number | null }>(
-      `SELECT min(n.next_attempt_at) AS due FROM notifications n
+    // In due order, stopping at the first head: min() would read every pending notification, and this
+    // runs after every burst of deliveries.
+    this.earliestStmt = db.prepare<[], { due: number }>(
+      `SELECT n.next_attempt_at AS due FROM notifications n
        WHERE n.state = 'pending'
-         AND NOT EXISTS (SELECT 1 FROM notifications e WHERE e.payment_id = n.payment_id AND e.state = 'pending' AND e.id < n.id)`,
+         AND NOT EXISTS (SELECT 1 FROM notifications e WHERE e.payment_id = n.payment_id AND e.state = 'pending' AND e.id < n.id)
+       ORDER BY n.next_attempt_at, n.id LIMIT 1`,
     );
     this.deliveredStmt = db.prepare(
       `UPDATE notifications SET state = 'delivered', attempts = attempts + 1, delivered_at = ? WHERE id = ?`,
@@ -126,7 +129,7 @@ export class NotificationsRepo {
   }
 
   earliestDue(): number | null {
-    return this.earliestStmt.get()!.due;
+    return this.earliestStmt.get()?.due ?? null;
   }
 
   markDelivered(id: number, at: number): void {
