@@ -11,11 +11,13 @@ import { ListRejected } from '../services/list.service';
 import type { SiteRecord } from '../store/records';
 import type { WireOptions } from '../wire/serializers';
 import { type Envelope, listError, rejectionBody } from './envelopes';
-import { sendJson } from './reply';
+import { sendJson, sendJsonText } from './reply';
 
 export interface Reply {
   status: number;
   body?: unknown;
+  /** The body already as JSON text (a kept list page). */
+  json?: string;
 }
 
 export interface HttpContext {
@@ -92,7 +94,8 @@ export function routeAsync(ctx: HttpContext, kind: Envelope, handler: (req: Requ
 }
 
 function send(res: Response, reply: Reply): void {
-  if (reply.body === undefined) res.status(reply.status).end();
+  if (reply.json !== undefined) sendJsonText(res, reply.status, reply.json);
+  else if (reply.body === undefined) res.status(reply.status).end();
   else sendJson(res, reply.status, reply.body);
 }
 

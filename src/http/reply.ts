@@ -16,6 +16,10 @@ export function sendJson(res: Response, status: number, body: unknown): void {
   write(res, status, JSON_TYPE, JSON.stringify(body));
 }
 
+export function sendJsonText(res: Response, status: number, json: string): void {
+  write(res, status, JSON_TYPE, json);
+}
+
 export function sendHtml(res: Response, status: number, html: string): void {
   write(res, status, HTML_TYPE, html);
 }

@@ -43,6 +43,8 @@ export class Store {
       release: db.prepare('RELEASE tx'),
       rollbackTo: db.prepare('ROLLBACK TO tx'),
     };
+    // Rows changed through this connection (rolled back or not), and commits by other connections.
+    this.stamp = db.prepare(`SELECT total_changes() || ':' || (SELECT data_version FROM pragma_data_version())`).pluck();
   }
 
   static open(file: string): Store {
@@ -51,6 +53,7 @@ export class Store {
 
   private readonly stmt: Record<'begin' | 'commit' | 'rollback' | 'savepoint' | 'release' | 'rollbackTo', { run(): unknown }>;
   private grouping = false;
+  private readonly stamp: { get(): unknown };
   private groupOpen = false;
   private readonly waiting: ((err: Error | null) => void)[] = [];
 
@@ -135,6 +138,11 @@ export class Store {
       this.methods.forget();
     }
     for (const fn of this.waiting.splice(0)) fn(err);
+  }
+
+  /** Changes whenever anything may have been written, here or by another process on the same file. */
+  changeStamp(): string {
+    return this.stamp.get() as string;
   }
 
   isEmpty(): boolean {

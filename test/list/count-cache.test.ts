@@ -62,3 +62,40 @@ describe('list TotalCount after a rolled-back write', () => {
     }
   });
 });
+
+describe('list pages kept between writes', () => {
+  const page = async (w: ReturnType<typeof makeWorld>) =>
+    (await request(w.api).get('/v1/payments?pageSize=5').set('Authorization', w.auth)).body.Payments as { ID: number; Status: { ID: number } }[];
+
+  it('show a status change made here, by the API or written straight to the table', async () => {
+    const w = makeWorld();
+    try {
+      const p = await createPayment(w);
+      expect((await page(w))[0]).toMatchObject({ ID: p.ID, Status: { ID: 1 } });
+      await event(w, p.ID, 'authorize');
+      expect((await page(w))[0]).toMatchObject({ ID: p.ID, Status: { ID: 9 } });
+      // Outside any transaction of the sandbox's own, too.
+      w.store.db.prepare('UPDATE payments SET status_id = 4 WHERE id = ?').run(p.ID);
+      expect((await page(w))[0]).toMatchObject({ ID: p.ID, Status: { ID: 4 } });
+    } finally {
+      w.close();
+    }
+  });
+
+  it('show a change another process made to a payment on the same file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'split-sandbox-page-'));
+    const file = join(dir, 'shared.db');
+    const a = makeWorld({}, Store.open(file));
+    const b = makeWorld({}, Store.open(file));
+    try {
+      const p = await createPayment(a);
+      expect((await page(a))[0]).toMatchObject({ ID: p.ID, Status: { ID: 1 } });
+      await event(b, p.ID, 'authorize');
+      expect((await page(a))[0]).toMatchObject({ ID: p.ID, Status: { ID: 9 } });
+    } finally {
+      a.close();
+      b.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -8,6 +8,7 @@ import { createPayment } from '../../services/payments.service';
 import { refundSplit } from '../../services/refunds.service';
 import { addSplits } from '../../services/splits.service';
 import { listItemToWire, listToWire, paymentToWire, refundToWire, splitToWire } from '../../wire/serializers';
+import { PageCache } from '../page-cache';
 import { type HttpContext, requireSite, route, siteOf, wireOf } from '../pipeline';
 
 const param = (req: Request, name: string) => String(req.params[name]);
@@ -22,6 +23,7 @@ function amountParam(req: Request): string | undefined {
 
 export function mountPaymentRoutes(router: Router, ctx: HttpContext): void {
   const s = ctx.services;
+  const lists = new PageCache(s.store);
   router.use('/v1', requireSite(ctx));
 
   router.post(
@@ -36,8 +38,14 @@ export function mountPaymentRoutes(router: Router, ctx: HttpContext): void {
   router.get(
     '/v1/payments',
     route(ctx, 'list', (req) => {
-      const page = listPayments(s, siteOf(req), req.query as Record<string, unknown>);
-      return { status: 200, body: listToWire({ ...page, items: page.items.map((p) => listItemToWire(p, wireOf(ctx))) }) };
+      const site = siteOf(req);
+      return {
+        status: 200,
+        json: lists.get(`${site.siteId} ${req.originalUrl}`, () => {
+          const page = listPayments(s, site, req.query as Record<string, unknown>);
+          return listToWire({ ...page, items: page.items.map((p) => listItemToWire(p, wireOf(ctx))) });
+        }),
+      };
     }),
   );
 
