@@ -147,12 +147,7 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
   ctx.urls.baseUrl = config.publicUrl ?? urlOf(servers[0]!, config.host);
   ctx.urls.cardBaseUrl = config.publicCardUrl ?? urlOf(servers[1]!, config.host);
   scheduler.start();
-  // Started a moment after the listeners, so that it does not slow down the start itself.
-  let checkpointer: Checkpointer | null = null;
-  const startCheckpoints = setTimeout(() => {
-    if (config.db !== ':memory:') checkpointer = startCheckpointer(config.db);
-  }, 500);
-  startCheckpoints.unref();
+  const checkpointer: Checkpointer | null = config.db !== ':memory:' ? startCheckpointer(store.db) : null;
 
   const first = listMerchants(services).find((m) => m.LinkedSiteIDs.length > 0) ?? listMerchants(services)[0];
   let stopped: Promise<void> | null = null;
@@ -179,7 +174,6 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
     services,
     scheduler,
     stop() {
-      clearTimeout(startCheckpoints);
       stopped ??= scheduler
         .stop()
         .then(() =>
