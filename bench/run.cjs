@@ -369,6 +369,11 @@ Notification latency: 500 payments one after another; the time from sending the 
 has the Authorized notification. Lifecycles: 16 clients in parallel create 1,000 payments (scenario two-step), one
 clock advance of 2 s authorizes them all (1,000 notifications), then every payment is captured (1,000 more); the time
 runs until the receiver has all 2,000.
+
+List pages are kept as JSON text until the next write (src/http/page-cache.ts). The list loads above are read-only,
+so after its first request each answer is a kept page: this is the speed of a list polled between changes. A page
+rendered afresh (after any write) costs a query, its items and their JSON: before pages were kept, the same list load
+measured 2,141 req/s, p50 13.3 ms (2026-11-22, same machine).
 `;
   fs.writeFileSync(path.join(__dirname, 'results.md'), md);
   process.stdout.write(md);

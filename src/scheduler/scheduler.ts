@@ -18,6 +18,7 @@ const SWEEP_AFTER_MS = 1000;
 
 export class Scheduler {
   private timer: NodeJS.Timeout | null = null;
+  private timerAt = 0;
   private sweep: ReturnType<typeof cron.schedule> | null = null;
   private sweepStart: NodeJS.Timeout | null = null;
   private stopped = false;
@@ -139,12 +140,18 @@ export class Scheduler {
 
   private arm(): void {
     if (this.stopped) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
     const next = this.nextDue();
     if (next === null) return;
-    const delay = Math.min(MAX_TIMER_MS, Math.max(0, next - this.ctx.clock.now()));
-    this.timer = setTimeout(() => void this.tick(), delay);
+    const at = Math.min(next, this.ctx.clock.now() + MAX_TIMER_MS);
+    // A timer already set for then or sooner stays: re-setting it on every request would push it
+    // back for as long as requests keep coming, and due steps would wait for the sweep.
+    if (this.timer && this.timerAt <= at) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timerAt = at;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.tick();
+    }, Math.max(0, at - this.ctx.clock.now()));
   }
 
   async stop(): Promise<void> {

@@ -1,0 +1,40 @@
+// With the real clock, one timer waits for the next due step. Requests wake the scheduler all the
+// time; a wake must not push back a timer already set for sooner, or under steady load the timer
+// never fires and due steps wait for the 5 s sweep.
+import { DEFAULT_CONFIG } from '../../src/config';
+import { createLifecycle, createServices } from '../../src/main';
+import { createPayment as create } from '../../src/services/payments.service';
+import { Store } from '../../src/store/store';
+import { silentLogger } from '../../src/log';
+import { START, paymentBody } from '../helpers/world';
+
+describe('the real-clock timer under a stream of wakes', () => {
+  beforeEach(() => jest.useFakeTimers({ now: START }));
+  afterEach(() => jest.useRealTimers());
+
+  it('stays set for the first due step, and the step runs on time', async () => {
+    const store = Store.open(':memory:');
+    const config = { ...DEFAULT_CONFIG, clock: 'real' as const, scenario: 'two-step', quiet: true };
+    const services = createServices(config, store);
+    const scheduler = createLifecycle(config, services, () => 'http://sandbox.test', silentLogger);
+    scheduler.start();
+    const site = store.sites.get(30201)!;
+    const p = create(services, site, paymentBody() as never).payment;
+    jest.advanceTimersByTime(0); // the wake after the create arms the timer for the step, 2 s on
+    const timerOf = () => (scheduler as unknown as { timer: unknown }).timer;
+    const armed = timerOf();
+    expect(armed).not.toBeNull();
+    // A request every millisecond, each waking the scheduler: the timer set for the step stays as it is.
+    for (let ms = 0; ms < 1900; ms++) {
+      services.wake!();
+      jest.advanceTimersByTime(1);
+      if (timerOf() !== armed) throw new Error(`the timer was set again after ${ms} ms of wakes`);
+    }
+    expect(store.payments.getAny(p.id)!.statusId).toBe(1);
+    // It fires when the step is due, not at the next sweep.
+    await jest.advanceTimersByTimeAsync(150);
+    expect(store.payments.getAny(p.id)!.statusId).toBe(9);
+    await scheduler.stop();
+    store.close();
+  });
+});
