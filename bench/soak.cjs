@@ -58,6 +58,13 @@ async function main() {
   const api = 'http://127.0.0.1:18600';
   const rss = () => Math.round(Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'))[1]) / 1024);
 
+  const size = (name) => {
+    try {
+      return Math.round(fs.statSync(path.join(TMP, name)).size / 1048576);
+    } catch {
+      return 0;
+    }
+  };
   const end = Date.now() + MINUTES * 60_000;
   let minute = { latencies: [], errors: 0, requests: 0 };
   const samples = [];
@@ -118,6 +125,8 @@ async function main() {
       p99: l[Math.floor(l.length * 0.99)] ?? 0,
       errors: minute.errors,
       notifications: rx.count(),
+      dbMb: size('soak.db'),
+      walMb: size('soak.db-wal'),
     });
     console.error('[soak]', JSON.stringify(samples.at(-1)));
     minute = { latencies: [], errors: 0, requests: 0 };
@@ -142,9 +151,9 @@ Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`npm run 
 sandbox on a durable SQLite file, real clock, notifications to a receiver that answers 500 to every 10th and waits 2 s
 on every 25th (timeout 1 s, so those are retried). Machine: ${os.cpus().length} × ${os.cpus()[0].model}, Node ${process.version}.
 
-| minute | server RSS MB | requests | p50 ms | p99 ms | unexpected answers | notifications received (total) |
-|---:|---:|---:|---:|---:|---:|---:|
-${samples.map((s) => `| ${s.minute} | ${s.rss} | ${s.requests} | ${s.p50.toFixed(1)} | ${s.p99.toFixed(1)} | ${s.errors} | ${s.notifications} |`).join('\n')}
+| minute | server RSS MB | requests | p50 ms | p99 ms | unexpected answers | notifications received (total) | database MB | WAL MB |
+|---:|---:|---:|---:|---:|---:|---:|---:|---:|
+${samples.map((s) => `| ${s.minute} | ${s.rss} | ${s.requests} | ${s.p50.toFixed(1)} | ${s.p99.toFixed(1)} | ${s.errors} | ${s.notifications} | ${s.dbMb} | ${s.walMb} |`).join('\n')}
 
 Summary: RSS ${avg(first, 'rss').toFixed(0)} MB in the first three minutes, ${avg(last, 'rss').toFixed(0)} MB in the last three;
 p99 ${avg(first, 'p99').toFixed(1)} ms first, ${avg(last, 'p99').toFixed(1)} ms last; unexpected answers in all: ${samples.reduce((s, x) => s + x.errors, 0)};

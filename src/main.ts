@@ -12,7 +12,6 @@ import { SHIPPED_SCENARIOS_DIR, ScenarioCatalogue } from './scenarios/loader';
 import { ManualClock, RealClock } from './scheduler/clock';
 import { Scheduler } from './scheduler/scheduler';
 import type { ServiceContext } from './services/context';
-import { type Checkpointer, startCheckpointer } from './store/checkpointer';
 import { Store } from './store/store';
 import { type Logger, createLogger, silentLogger } from './log';
 import type { NotificationFilter, NotificationState } from './store/notifications.repo';
@@ -147,7 +146,7 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
   ctx.urls.baseUrl = config.publicUrl ?? urlOf(servers[0]!, config.host);
   ctx.urls.cardBaseUrl = config.publicCardUrl ?? urlOf(servers[1]!, config.host);
   scheduler.start();
-  const checkpointer: Checkpointer | null = config.db !== ':memory:' ? startCheckpointer(store.db) : null;
+  if (config.db !== ':memory:') store.checkpointAfterCommits(250);
 
   const first = listMerchants(services).find((m) => m.LinkedSiteIDs.length > 0) ?? listMerchants(services)[0];
   let stopped: Promise<void> | null = null;
@@ -187,7 +186,6 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
             ),
           ),
         )
-        .then(() => checkpointer?.stop())
         .then(() => store.close());
       return stopped;
     },

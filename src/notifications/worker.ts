@@ -48,6 +48,11 @@ export class NotificationWorker {
    * what was due is delivered or rescheduled, and so are those it made due (the next of a payment
    * after its predecessor was delivered). A slow receiver holds up only its own payments.
    */
+  /** Starts sending every notification due now, without waiting for them (a real-clock tick). */
+  send(): void {
+    this.pump();
+  }
+
   deliverDue(): Promise<void> {
     this.pump();
     if (this.inFlight.size === 0) return Promise.resolve();

@@ -62,7 +62,7 @@ export class Scheduler {
     setImmediate(() => {
       this.wakePending = false;
       if (this.stopped) return;
-      if (this.manual) void this.worker.deliverDue();
+      if (this.manual) this.worker.send();
       else this.arm();
     });
   }
@@ -73,9 +73,10 @@ export class Scheduler {
       // Real time works in slices, so that requests are answered between them (the timer is
       // re-armed at once when work is left); the manual clock runs everything due before it answers.
       this.runDue(this.ctx.clock.now(), this.manual ? Infinity : SLICE);
-      // Real time does not wait for receivers: a slow one must not hold up the next steps.
-      const delivered = this.worker.deliverDue();
-      if (this.manual) await delivered;
+      // Real time does not wait for receivers: a slow one must not hold up the next steps (nor
+      // may each tick leave a waiter behind while some notification is always on the wire).
+      if (this.manual) await this.worker.deliverDue();
+      else this.worker.send();
     };
     const p = (this.ticking ?? Promise.resolve()).then(run, run);
     this.ticking = p.finally(() => {

@@ -4,6 +4,7 @@
 import { DEFAULT_CONFIG } from '../../src/config';
 import { createLifecycle, createServices } from '../../src/main';
 import { createPayment as create } from '../../src/services/payments.service';
+import { applyPaymentEvent } from '../../src/services/events.service';
 import { Store } from '../../src/store/store';
 import { silentLogger } from '../../src/log';
 import { START, paymentBody } from '../helpers/world';
@@ -36,5 +37,32 @@ describe('the real-clock timer under a stream of wakes', () => {
     expect(store.payments.getAny(p.id)!.statusId).toBe(9);
     await scheduler.stop();
     store.close();
+  });
+});
+
+describe('real-clock ticks while a notification is on the wire', () => {
+  it('leave nothing behind: no waiter per tick (a receiver that always has one in flight grew memory)', async () => {
+    const { createServer } = await import('node:http');
+    const hanging = createServer(() => {}); // accepts and never answers
+    await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', () => r()));
+    const { port } = hanging.address() as { port: number };
+    const store = Store.open(':memory:');
+    const config = { ...DEFAULT_CONFIG, clock: 'real' as const, quiet: true, notifyUrl: `http://127.0.0.1:${port}/n`, notifyTimeoutMs: 30_000 };
+    const services = createServices(config, store);
+    const scheduler = createLifecycle(config, services, () => 'http://sandbox.test', silentLogger);
+    try {
+      const p = create(services, store.sites.get(30201)!, paymentBody() as never).payment;
+      applyPaymentEvent(services, p.id, 'authorize');
+      await scheduler.tick();
+      const worker = scheduler.worker as unknown as { inFlight: Set<number>; idleWaiters: unknown[] };
+      expect(worker.inFlight.size).toBe(1);
+      for (let i = 0; i < 100; i++) await scheduler.tick();
+      expect(worker.idleWaiters).toHaveLength(0);
+    } finally {
+      await scheduler.stop();
+      store.close();
+      hanging.closeAllConnections();
+      hanging.close();
+    }
   });
 });
