@@ -52,7 +52,8 @@ async function main() {
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (t) => {
     process.stderr.write(t);
-    if (serverErrors.length < 20) serverErrors.push(...t.split('\n').filter(Boolean).map((l) => l.slice(0, 400)));
+    // eslint-disable-next-line no-control-regex
+    if (serverErrors.length < 20) serverErrors.push(...t.replace(/\x1b\[[0-9;]*m/g, '').split('\n').filter(Boolean).map((l) => l.slice(0, 400)));
   });
   await new Promise((r) => child.stdout.once('data', r));
   const api = 'http://127.0.0.1:18600';
