@@ -46,7 +46,9 @@ function flakyReceiver() {
 
 async function main() {
   const rx = await flakyReceiver();
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'split-sandbox'), 'start', '--port', '18600', '--card-port', '0', '--db', path.join(TMP, 'soak.db'), '--log-level', 'error', '--notify-url', rx.url, '--notify-timeout', '1s'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // SOAK_NODE_ARGS: flags for the server's node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+  const nodeArgs = (process.env.SOAK_NODE_ARGS || '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'bin', 'split-sandbox'), 'start', '--port', '18600', '--card-port', '0', '--db', path.join(TMP, 'soak.db'), '--log-level', 'error', '--notify-url', rx.url, '--notify-timeout', '1s'], { stdio: ['ignore', 'pipe', 'pipe'] });
   // Only errors are logged: every one is kept for the report.
   const serverErrors = [];
   child.stderr.setEncoding('utf8');

@@ -141,6 +141,8 @@ export class Scheduler {
 
   private arm(): void {
     if (this.stopped) return;
+    // Nothing can be sooner than a timer already due: skip the queries (under load this is most calls).
+    if (this.timer && this.timerAt <= this.ctx.clock.now()) return;
     const next = this.nextDue();
     if (next === null) return;
     const at = Math.min(next, this.ctx.clock.now() + MAX_TIMER_MS);
