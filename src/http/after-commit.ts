@@ -3,19 +3,17 @@
 // so that a 2xx always means "on disk". If the commit fails, the answer becomes a 503.
 import type { NextFunction, Request, Response } from 'express';
 import type { Store } from '../store/store';
+import { sendJson } from './reply';
 
 export function answerAfterCommit(store: Store) {
   return (_req: Request, res: Response, next: NextFunction): void => {
     const end = res.end;
     res.end = function (this: Response, ...args: unknown[]) {
       store.afterCommit((err) => {
+        res.end = end;
         if (err && !res.headersSent) {
           for (const name of res.getHeaderNames()) res.removeHeader(name);
-          const text = JSON.stringify({ Message: `The change could not be saved: ${err.message}` });
-          res.statusCode = 503;
-          res.setHeader('Content-Type', 'application/json; charset=utf-8');
-          res.setHeader('Content-Length', Buffer.byteLength(text));
-          (end as (t: string) => void).call(res, text);
+          sendJson(res, 503, { Message: `The change could not be saved: ${err.message}` });
           return;
         }
         (end as (...a: unknown[]) => void).apply(res, args);

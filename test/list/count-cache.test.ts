@@ -9,6 +9,21 @@ import { createPayment, event, makeWorld } from '../helpers/world';
 const total = async (w: ReturnType<typeof makeWorld>, query = '') =>
   (await request(w.api).get(`/v1/payments${query}`).set('Authorization', w.auth)).body.TotalCount as number;
 
+/** Two sandboxes' worlds on one database file, as two processes would be. */
+async function onOneFile(fn: (a: ReturnType<typeof makeWorld>, b: ReturnType<typeof makeWorld>) => Promise<void>) {
+  const dir = mkdtempSync(join(tmpdir(), 'split-sandbox-shared-'));
+  const file = join(dir, 'shared.db');
+  const a = makeWorld({}, Store.open(file));
+  const b = makeWorld({}, Store.open(file));
+  try {
+    await fn(a, b);
+  } finally {
+    a.close();
+    b.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe('list TotalCount', () => {
   it('follows creates and status changes', async () => {
     const w = makeWorld();
@@ -25,22 +40,13 @@ describe('list TotalCount', () => {
     }
   });
 
-  it('follows writes made through another connection to the same file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'split-sandbox-count-'));
-    const file = join(dir, 'shared.db');
-    const a = makeWorld({}, Store.open(file));
-    const b = makeWorld({}, Store.open(file));
-    try {
+  it('follows writes made through another connection to the same file', () =>
+    onOneFile(async (a, b) => {
       await createPayment(a, { MerchantTransactionID: 'from-a' });
       expect(await total(a)).toBe(1);
       await createPayment(b, { MerchantTransactionID: 'from-b' });
       expect(await total(a)).toBe(2);
-    } finally {
-      a.close();
-      b.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    }));
 });
 
 describe('list TotalCount after a rolled-back write', () => {
@@ -82,20 +88,11 @@ describe('list pages kept between writes', () => {
     }
   });
 
-  it('show a change another process made to a payment on the same file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'split-sandbox-page-'));
-    const file = join(dir, 'shared.db');
-    const a = makeWorld({}, Store.open(file));
-    const b = makeWorld({}, Store.open(file));
-    try {
+  it('show a change another process made to a payment on the same file', () =>
+    onOneFile(async (a, b) => {
       const p = await createPayment(a);
       expect((await page(a))[0]).toMatchObject({ ID: p.ID, Status: { ID: 1 } });
       await event(b, p.ID, 'authorize');
       expect((await page(a))[0]).toMatchObject({ ID: p.ID, Status: { ID: 9 } });
-    } finally {
-      a.close();
-      b.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    }));
 });
