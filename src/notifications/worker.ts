@@ -16,8 +16,11 @@ export interface WorkerOptions {
   log: Logger;
 }
 
-/** How many notifications are sent at once, across payments. */
-const PARALLEL = 16;
+/** How many notifications are sent at once, across payments: as many as the kept-alive connections
+ * (post.ts), so that receivers stalling on some payments leave room for the others. */
+const PARALLEL = 64;
+/** How long a payment waits after an attempt that failed unexpectedly (not the receiver's doing). */
+const UNEXPECTED_FAILURE_PAUSE_MS = 1000;
 /** Heads read from the outbox at once. */
 const HEAD_BATCH = 256;
 
@@ -65,18 +68,27 @@ export class NotificationWorker {
       const n = this.nextHead();
       if (!n) return;
       this.inFlight.add(n.paymentId);
-      void this.attempt(n)
-        .catch((e: Error) => this.opts.log.error(`notification ${n.id} failed unexpectedly`, { error: e.stack }))
-        .finally(() => {
-          this.inFlight.delete(n.paymentId);
-          this.pump();
-          this.afterAttempt();
-          if (this.inFlight.size === 0) {
-            const waiters = this.idleWaiters;
-            this.idleWaiters = [];
-            for (const w of waiters) w();
-          }
-        });
+      void this.attempt(n).then(
+        () => this.settle(n.paymentId),
+        (e: Error) => {
+          this.opts.log.error(`notification ${n.id} failed unexpectedly`, { error: e.stack });
+          // Its attempt could not be recorded, so it is still due: sending it again at once would
+          // spin (each failure starting the next) and starve the server. Its payment waits a while.
+          setTimeout(() => this.settle(n.paymentId), UNEXPECTED_FAILURE_PAUSE_MS);
+        },
+      );
+    }
+  }
+
+  /** An attempt is over: its payment may send its next, and waiters for an idle worker are told. */
+  private settle(paymentId: number): void {
+    this.inFlight.delete(paymentId);
+    this.pump();
+    this.afterAttempt();
+    if (this.inFlight.size === 0) {
+      const waiters = this.idleWaiters;
+      this.idleWaiters = [];
+      for (const w of waiters) w();
     }
   }
 
@@ -140,11 +152,11 @@ export class NotificationWorker {
     const store = this.ctx.store;
     store.tx(() => {
       store.notifications.recordAttempt({ notificationId: n.id, at, url: url ?? '', httpStatus, error: ok ? null : error, durationMs });
-      if (ok) store.notifications.markDelivered(n.id, this.clock.now());
+      if (ok) store.notifications.markDelivered(n, this.clock.now());
       else {
         const failures = n.attempts + 1;
         const givenUp = failures >= this.opts.retry.maxAttempts;
-        store.notifications.markFailedAttempt(n.id, this.clock.now() + retryDelay(this.opts.retry, failures), givenUp);
+        store.notifications.markFailedAttempt(n, this.clock.now() + retryDelay(this.opts.retry, failures), givenUp);
       }
     });
     this.opts.log.info(`notify ${ok ? 'delivered' : 'failed'}`, {

@@ -98,7 +98,7 @@ export function redeliverNotification(ctx: ServiceContext, site: SiteRecord, raw
     const id = parseId(rawNotificationId);
     const n = id === null ? undefined : ctx.store.notifications.get(id);
     if (!n || n.paymentId !== view.payment.id) throw notFound('Notification');
-    ctx.store.notifications.redeliver(n.id, ctx.clock.now());
+    ctx.store.notifications.redeliver(n, ctx.clock.now());
   });
   ctx.wake?.();
 }

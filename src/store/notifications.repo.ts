@@ -62,11 +62,20 @@ export interface NotificationFilter {
   statusId?: number;
 }
 
+/** Due heads in due order (the plan is checked in the tests: the heads index, nothing else). */
+export const DUE_HEADS_SQL = `SELECT * FROM notifications INDEXED BY notifications_due
+  WHERE state = 'pending' AND behind = 0 AND next_attempt_at <= ?
+  ORDER BY next_attempt_at, id LIMIT ?`;
+export const EARLIEST_DUE_SQL = `SELECT next_attempt_at AS due FROM notifications INDEXED BY notifications_due
+  WHERE state = 'pending' AND behind = 0
+  ORDER BY next_attempt_at, id LIMIT 1`;
+
 export class NotificationsRepo {
   private readonly insertStmt;
   private readonly byIdStmt;
   private readonly dueHeadsStmt;
   private readonly earliestStmt;
+  private readonly reheadStmt;
   private readonly deliveredStmt;
   private readonly failedAttemptStmt;
   private readonly attemptStmt;
@@ -75,29 +84,25 @@ export class NotificationsRepo {
   private readonly statements = new Map<string, ReturnType<Db['prepare']>>();
 
   constructor(private readonly db: Db) {
+    // A new notification is the newest of its payment: it waits if any other is still pending.
     this.insertStmt = db.prepare(
-      `INSERT INTO notifications (payment_id, refund_id, site_id, status_id, body, state, next_attempt_at, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO notifications (payment_id, refund_id, site_id, status_id, body, state, next_attempt_at, created_at, behind)
+       VALUES (@paymentId, @refundId, @siteId, @statusId, @body, @state, @nextAttemptAt, @createdAt,
+               @state = 'pending' AND EXISTS (SELECT 1 FROM notifications WHERE payment_id = @paymentId AND state = 'pending'))`,
     );
     this.byIdStmt = db.prepare<[number], NotificationRow>('SELECT * FROM notifications WHERE id = ?');
-    // Per payment, in order: only the oldest pending notification of a payment may be sent.
-    this.dueHeadsStmt = db.prepare<[number, number], NotificationRow>(
-      `SELECT n.* FROM notifications n
-       WHERE n.state = 'pending' AND n.next_attempt_at <= ?
-         AND NOT EXISTS (SELECT 1 FROM notifications e WHERE e.payment_id = n.payment_id AND e.state = 'pending' AND e.id < n.id)
-       ORDER BY n.next_attempt_at, n.id LIMIT ?`,
-    );
-    // Only heads count, as in dueHeadsStmt: a pending notification queued behind its payment's
-    // failing head is not due before that head, whatever its own next_attempt_at says. Counting it
-    // made the manual clock's advance() loop forever (and the real-time timer fire at once, again
-    // and again) on a time at which nothing could be sent.
-    // In due order, stopping at the first head: min() would read every pending notification, and this
-    // runs after every burst of deliveries.
-    this.earliestStmt = db.prepare<[], { due: number }>(
-      `SELECT n.next_attempt_at AS due FROM notifications n
-       WHERE n.state = 'pending'
-         AND NOT EXISTS (SELECT 1 FROM notifications e WHERE e.payment_id = n.payment_id AND e.state = 'pending' AND e.id < n.id)
-       ORDER BY n.next_attempt_at, n.id LIMIT 1`,
+    // Per payment, in order: only the oldest pending notification of a payment (its head, behind = 0)
+    // may be sent. One queued behind a failing head is not due before that head, whatever its own
+    // next_attempt_at says (counting it made the manual clock's advance() loop forever on a time at
+    // which nothing could be sent). The partial index holds the heads alone, so neither query reads
+    // the rows waiting behind them.
+    this.dueHeadsStmt = db.prepare<[number, number], NotificationRow>(DUE_HEADS_SQL);
+    this.earliestStmt = db.prepare<[], { due: number }>(EARLIEST_DUE_SQL);
+    // After a notification of the payment left or re-entered the queue: its oldest pending one heads it.
+    this.reheadStmt = db.prepare<[{ paymentId: number }]>(
+      `UPDATE notifications SET behind = NOT behind
+       WHERE payment_id = @paymentId AND state = 'pending'
+         AND behind = (id = (SELECT min(id) FROM notifications WHERE payment_id = @paymentId AND state = 'pending'))`,
     );
     this.deliveredStmt = db.prepare(
       `UPDATE notifications SET state = 'delivered', attempts = attempts + 1, delivered_at = ? WHERE id = ?`,
@@ -115,7 +120,16 @@ export class NotificationsRepo {
   }
 
   insert(n: Omit<NotificationRecord, 'id' | 'attempts' | 'deliveredAt'>): number {
-    const info = this.insertStmt.run(n.paymentId, n.refundId, n.siteId, n.statusId, n.body, n.state, n.nextAttemptAt, n.createdAt);
+    const info = this.insertStmt.run({
+      paymentId: n.paymentId,
+      refundId: n.refundId,
+      siteId: n.siteId,
+      statusId: n.statusId,
+      body: n.body,
+      state: n.state,
+      nextAttemptAt: n.nextAttemptAt,
+      createdAt: n.createdAt,
+    });
     return Number(info.lastInsertRowid);
   }
 
@@ -132,12 +146,14 @@ export class NotificationsRepo {
     return this.earliestStmt.get()?.due ?? null;
   }
 
-  markDelivered(id: number, at: number): void {
-    this.deliveredStmt.run(at, id);
+  markDelivered(n: Pick<NotificationRecord, 'id' | 'paymentId'>, at: number): void {
+    this.deliveredStmt.run(at, n.id);
+    this.reheadStmt.run({ paymentId: n.paymentId });
   }
 
-  markFailedAttempt(id: number, nextAttemptAt: number, givenUp: boolean): void {
-    this.failedAttemptStmt.run(givenUp ? 'failed' : 'pending', nextAttemptAt, id);
+  markFailedAttempt(n: Pick<NotificationRecord, 'id' | 'paymentId'>, nextAttemptAt: number, givenUp: boolean): void {
+    this.failedAttemptStmt.run(givenUp ? 'failed' : 'pending', nextAttemptAt, n.id);
+    if (givenUp) this.reheadStmt.run({ paymentId: n.paymentId });
   }
 
   recordAttempt(a: Omit<AttemptRecord, 'id'>): void {
@@ -156,8 +172,9 @@ export class NotificationsRepo {
     }));
   }
 
-  redeliver(id: number, at: number): void {
-    this.redeliverStmt.run(at, id);
+  redeliver(n: Pick<NotificationRecord, 'id' | 'paymentId'>, at: number): void {
+    this.redeliverStmt.run(at, n.id);
+    this.reheadStmt.run({ paymentId: n.paymentId });
   }
 
   list(f: NotificationFilter, limit = 500): NotificationRecord[] {

@@ -213,7 +213,7 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
       const id = idParam(req, 'id', 'Notification');
       const n = s.store.notifications.get(id);
       if (!n) throw notFound('Notification');
-      s.store.notifications.redeliver(id, s.clock.now());
+      s.store.tx(() => s.store.notifications.redeliver(n, s.clock.now()));
       s.wake?.();
       return { status: 202, body: { Notification: notificationView(s, s.store.notifications.get(id)!) } };
     }),
