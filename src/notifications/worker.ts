@@ -4,7 +4,7 @@ import { EventEmitter } from 'node:events';
 import type { Logger } from '../log';
 import type { Clock } from '../scheduler/clock';
 import type { ServiceContext } from '../services/context';
-import type { NotificationRecord } from '../store/notifications.repo';
+import type { DueHead, NotificationRecord } from '../store/notifications.repo';
 import { type RetryPolicy, retryDelay } from './backoff';
 import { notificationUrl } from './outbox';
 import { postJson } from './post';
@@ -32,7 +32,7 @@ export class NotificationWorker {
   /** Payments with a notification on the wire: one at a time per payment keeps their order. */
   private readonly inFlight = new Set<number>();
   private idleWaiters: (() => void)[] = [];
-  private heads: NotificationRecord[] = [];
+  private heads: DueHead[] = [];
   private stopped = false;
   /** Bumped by a reset: answers to attempts started before it are dropped, their rows are gone. */
   private epoch = 0;
@@ -99,13 +99,16 @@ export class NotificationWorker {
    */
   private nextHead(): NotificationRecord | undefined {
     for (;;) {
-      let n = this.heads.shift();
-      if (!n) {
-        this.heads = this.ctx.store.notifications.dueHeads(this.clock.now(), HEAD_BATCH).filter((h) => !this.inFlight.has(h.paymentId));
-        n = this.heads.shift();
-        if (!n) return undefined;
+      let h = this.heads.shift();
+      if (!h) {
+        this.heads = this.ctx.store.notifications.dueHeads(this.clock.now(), HEAD_BATCH).filter((d) => !this.inFlight.has(d.paymentId));
+        h = this.heads.shift();
+        if (!h) return undefined;
       }
-      if (!this.inFlight.has(n.paymentId)) return n;
+      if (this.inFlight.has(h.paymentId)) continue;
+      // Read whole only now; one changed since its batch was read (redelivered, reset) is left.
+      const n = this.ctx.store.notifications.get(h.id);
+      if (n?.state === 'pending') return n;
     }
   }
 

@@ -62,8 +62,18 @@ export interface NotificationFilter {
   statusId?: number;
 }
 
-/** Due heads in due order (the plan is checked in the tests: the heads index, nothing else). */
-export const DUE_HEADS_SQL = `SELECT * FROM notifications INDEXED BY notifications_due
+/** A notification at the head of its payment's queue, due to be sent. */
+export interface DueHead {
+  id: number;
+  paymentId: number;
+}
+
+/**
+ * Due heads in due order, from the heads index alone (the tests check the plan). Only the keys: the
+ * heads on the wire are due too and come back on every call, and reading their bodies each time
+ * took a fifth of the server's time under load.
+ */
+export const DUE_HEADS_SQL = `SELECT id, payment_id AS paymentId FROM notifications INDEXED BY notifications_due
   WHERE state = 'pending' AND behind = 0 AND next_attempt_at <= ?
   ORDER BY next_attempt_at, id LIMIT ?`;
 export const EARLIEST_DUE_SQL = `SELECT next_attempt_at AS due FROM notifications INDEXED BY notifications_due
@@ -96,7 +106,7 @@ export class NotificationsRepo {
     // next_attempt_at says (counting it made the manual clock's advance() loop forever on a time at
     // which nothing could be sent). The partial index holds the heads alone, so neither query reads
     // the rows waiting behind them.
-    this.dueHeadsStmt = db.prepare<[number, number], NotificationRow>(DUE_HEADS_SQL);
+    this.dueHeadsStmt = db.prepare<[number, number], DueHead>(DUE_HEADS_SQL);
     this.earliestStmt = db.prepare<[], { due: number }>(EARLIEST_DUE_SQL);
     // After a notification of the payment left or re-entered the queue: its oldest pending one heads it.
     this.reheadStmt = db.prepare<[{ paymentId: number }]>(
@@ -138,8 +148,8 @@ export class NotificationsRepo {
     return row && toRecord(row);
   }
 
-  dueHeads(now: number, limit: number): NotificationRecord[] {
-    return this.dueHeadsStmt.all(now, limit).map(toRecord);
+  dueHeads(now: number, limit: number): DueHead[] {
+    return this.dueHeadsStmt.all(now, limit);
   }
 
   earliestDue(): number | null {

@@ -8,6 +8,6 @@ UPDATE notifications SET behind = 1
  WHERE state = 'pending'
    AND EXISTS (SELECT 1 FROM notifications e WHERE e.payment_id = notifications.payment_id AND e.state = 'pending' AND e.id < notifications.id);
 DROP INDEX notifications_due;
-CREATE INDEX notifications_due ON notifications (next_attempt_at, id) WHERE state = 'pending' AND behind = 0;
+CREATE INDEX notifications_due ON notifications (next_attempt_at, id, payment_id) WHERE state = 'pending' AND behind = 0;
 CREATE INDEX notifications_by_state ON notifications (state, id);
 `;
