@@ -46,16 +46,16 @@ export class NotificationWorker {
     this.events.setMaxListeners(0);
   }
 
-  /**
-   * Starts sending every notification due now, and resolves once nothing is on the wire any more:
-   * what was due is delivered or rescheduled, and so are those it made due (the next of a payment
-   * after its predecessor was delivered). A slow receiver holds up only its own payments.
-   */
   /** Starts sending every notification due now, without waiting for them (a real-clock tick). */
   send(): void {
     this.pump();
   }
 
+  /**
+   * Starts sending every notification due now, and resolves once nothing is on the wire any more:
+   * what was due is delivered or rescheduled, and so are those it made due (the next of a payment
+   * after its predecessor was delivered). A slow receiver holds up only its own payments.
+   */
   deliverDue(): Promise<void> {
     this.pump();
     if (this.inFlight.size === 0) return Promise.resolve();
