@@ -1,5 +1,6 @@
-// The commander program: one file per command.
-import { Command } from 'commander';
+// The commander program: one file per command. Failures end as one line on stderr, never a stack trace.
+import { Command, CommanderError } from 'commander';
+import { CliError } from './client';
 import { registerOpenApi } from './openapi.command';
 import { registerReset } from './reset.command';
 import { registerScenarios } from './scenarios.command';
@@ -18,6 +19,24 @@ export function buildProgram(): Command {
   return program;
 }
 
+/** Output piped into a reader that stopped reading (`split-sandbox openapi | head`) is not an error. */
+function quietOnClosedPipe(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw e;
+    });
+  }
+}
+
 export async function run(argv: string[]): Promise<void> {
-  await buildProgram().parseAsync(argv);
+  quietOnClosedPipe();
+  try {
+    await buildProgram().parseAsync(argv);
+  } catch (e) {
+    if (e instanceof CommanderError) throw e;
+    const message = e instanceof CliError ? e.message : `${(e as Error)?.message ?? String(e)}`;
+    process.stderr.write(`split-sandbox: ${message}\n`);
+    process.exitCode = 1;
+  }
 }

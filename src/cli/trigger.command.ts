@@ -1,11 +1,13 @@
 // `split-sandbox trigger <scenario>`: creates a payment on a running sandbox and follows it through
 // the scenario, printing each state and notification as it happens: a short demo for QA.
-import { type Command, InvalidArgumentError } from 'commander';
+import type { Command } from 'commander';
 import { DEFAULT_CONFIG } from '../config';
+import { CliError, SandboxClient, controlTokenOption } from './client';
 import { duration, httpUrl, positiveInt } from './options';
 
 interface TriggerOptions {
   baseUrl: string;
+  controlToken?: string;
   amount: number;
   method: number;
   timeout: number;
@@ -24,24 +26,6 @@ interface Journal {
 
 const FINAL = new Set([2, 3, 4, 5, 35]);
 
-class SandboxClient {
-  constructor(private readonly base: string) {}
-
-  async call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: T }> {
-    let res: Response;
-    try {
-      res = await fetch(this.base + path, {
-        method,
-        headers: { ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-    } catch (e) {
-      throw new Error(`no sandbox answers at ${this.base} (${(e as Error & { cause?: Error }).cause?.message ?? (e as Error).message}); start one with: split-sandbox start`);
-    }
-    return { status: res.status, body: (await res.json().catch(() => null)) as T };
-  }
-}
-
 export function registerTrigger(program: Command): void {
   program
     .command('trigger')
@@ -51,29 +35,23 @@ export function registerTrigger(program: Command): void {
     .option('--amount <n>', 'payment amount in minor units, split over the linked sites', positiveInt(999_999_999_999), 1000)
     .option('--method <id>', 'MethodID of the payment', positiveInt(2 ** 31), 42)
     .option('--timeout <duration>', 'give up after', duration, 60_000)
+    .addOption(controlTokenOption())
     .addHelpText('after', '\nExamples:\n  $ split-sandbox trigger two-step\n  $ split-sandbox trigger refund-then-add-splits --base-url http://127.0.0.1:9090')
-    .action(async (scenario: string, opts: TriggerOptions) => {
-      try {
-        await trigger(scenario, opts);
-      } catch (e) {
-        process.stderr.write(`split-sandbox: ${(e as Error).message}\n`);
-        process.exitCode = 1;
-      }
-    });
+    .action((scenario: string, opts: TriggerOptions) => trigger(scenario, opts));
 }
 
 async function trigger(scenario: string, opts: TriggerOptions): Promise<void> {
-  const api = new SandboxClient(opts.baseUrl.replace(/\/$/, ''));
+  const api = new SandboxClient(opts.baseUrl, opts.controlToken);
   const started = Date.now();
   const say = (line: string) => process.stdout.write(`+${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s  ${line}\n`);
 
-  const scenarios = await api.call<{ Scenarios: { Name: string }[] }>('GET', '/_sandbox/scenarios');
-  if (!scenarios.body.Scenarios.some((s) => s.Name === scenario)) {
-    throw new InvalidArgumentError(`no scenario "${scenario}"; known: ${scenarios.body.Scenarios.map((s) => s.Name).join(', ')}`);
+  const scenarios = await api.control<{ Scenarios: { Name: string }[] }>('GET', '/_sandbox/scenarios');
+  if (!scenarios.Scenarios.some((s) => s.Name === scenario)) {
+    throw new CliError(`no scenario "${scenario}"; known: ${scenarios.Scenarios.map((s) => s.Name).join(', ')}`);
   }
-  const merchants = await api.call<{ Merchants: { SiteID: number; APIKey: string; LinkedSiteIDs: number[] }[] }>('GET', '/_sandbox/merchants');
-  const m = merchants.body.Merchants.find((x) => x.LinkedSiteIDs.length > 0);
-  if (!m) throw new Error('the sandbox has no marketplace with linked sites');
+  const merchants = await api.control<{ Merchants: { SiteID: number; APIKey: string; LinkedSiteIDs: number[] }[] }>('GET', '/_sandbox/merchants');
+  const m = merchants.Merchants.find((x) => x.LinkedSiteIDs.length > 0);
+  if (!m) throw new CliError('the sandbox has no marketplace with linked sites');
   const auth = { Authorization: 'Basic ' + Buffer.from(`${m.SiteID}:${m.APIKey}`).toString('base64') };
 
   const share = Math.floor(opts.amount / m.LinkedSiteIDs.length);
@@ -90,25 +68,26 @@ async function trigger(scenario: string, opts: TriggerOptions): Promise<void> {
     { ...auth, 'X-Sandbox-Scenario': scenario },
   );
   if (created.status !== 201) {
-    throw new Error(`create refused (${created.status}): ${created.body.Payment?.Status.Reasons?.map((r) => `${r.Code} ${r.Info}`).join('; ')}`);
+    const reasons = created.body?.Payment?.Status?.Reasons?.map((r) => `${r.Code} ${r.Info}`).join('; ');
+    throw new CliError(`create refused (${created.status})${reasons ? `: ${reasons}` : ''}`);
   }
   const id = created.body.Payment.ID;
   say(`payment ${id} created (${opts.amount} EUR minor units, ${splits.length} splits, scenario ${scenario}): Open`);
   say(`payer page ${created.body.Payment.RedirectURL}`);
 
-  const clock = await api.call<{ Mode: string }>('GET', '/_sandbox/clock');
-  const manual = clock.body.Mode === 'manual';
+  const clock = await api.control<{ Mode: string }>('GET', '/_sandbox/clock');
+  const manual = clock.Mode === 'manual';
   let seenHistory = 1;
   const seenSteps = new Set<number>();
   const seenAttempts = new Map<number, number>();
   let captured = false;
 
   for (;;) {
-    if (Date.now() - started > opts.timeout) throw new Error(`payment ${id} did not finish its story within ${opts.timeout} ms`);
-    if (manual) await api.call('POST', '/_sandbox/clock/advance', { Seconds: 0.5 });
+    if (Date.now() - started > opts.timeout) throw new CliError(`payment ${id} did not finish its story within ${opts.timeout} ms`);
+    if (manual) await api.control('POST', '/_sandbox/clock/advance', { Seconds: 0.5 });
     else await new Promise((r) => setTimeout(r, 200));
 
-    const story = (await api.call<Story>('GET', `/_sandbox/payments/${id}`)).body;
+    const story = await api.control<Story>('GET', `/_sandbox/payments/${id}`);
     for (const h of story.History.slice(seenHistory)) {
       say(`${h.RefundID ? `refund ${h.RefundID}` : `payment ${id}`} → ${h.StatusInfo} (${h.Cause})`);
     }
@@ -119,7 +98,7 @@ async function trigger(scenario: string, opts: TriggerOptions): Promise<void> {
         if (s.State === 'skipped' || s.Outcome?.startsWith('rejected')) say(`step ${s.Do}: ${s.Outcome}`);
       }
     }
-    const journal = (await api.call<Journal>('GET', `/_sandbox/notifications?PaymentID=${id}`)).body;
+    const journal = await api.control<Journal>('GET', `/_sandbox/notifications?PaymentID=${id}`);
     for (const n of journal.Notifications) {
       for (const a of n.Attempts.slice(seenAttempts.get(n.ID) ?? 0)) {
         say(`notification ${n.ID} (${n.RefundID ? 'refund ' : ''}${n.StatusInfo}) → ${a.URL}: ${a.HTTPStatus ?? a.Error}${a.HTTPStatus === 204 ? '' : ` ${a.Error ?? ''}`}`);
@@ -135,8 +114,8 @@ async function trigger(scenario: string, opts: TriggerOptions): Promise<void> {
     const status = story.Payment.Status.ID;
     if (status === 9 && !pendingSteps && !captured) {
       captured = true;
-      const cap = await api.call<{ Payment: { Status: { Info: string } } }>('POST', `/v1/payments/${id}/capture`, undefined, auth);
-      say(`merchant captures in full: ${cap.status} ${cap.body.Payment.Status.Info}`);
+      const cap = await api.call<{ Payment?: { Status?: { Info?: string } } } | null>('POST', `/v1/payments/${id}/capture`, undefined, auth);
+      say(`merchant captures in full: ${cap.status} ${cap.body?.Payment?.Status?.Info ?? ''}`);
       continue;
     }
     const pendingNotes = journal.Notifications.some((n) => n.State === 'pending');

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { Store } from '../../src/store/store';
 import { MARKETPLACE, basic, paymentBody } from '../helpers/world';
-import { type Run, ensureBuilt, run, waitForOutput } from './process';
+import { BIN, type Run, ensureBuilt, run, waitForOutput } from './process';
 
 const AUTH = basic(MARKETPLACE.SiteID, MARKETPLACE.APIKey);
 
@@ -127,6 +127,35 @@ describe('split-sandbox commands (built code)', () => {
     const refused = run(['trigger', 'no-such', '--base-url', api]);
     expect((await refused.exited).code).toBe(1);
     expect(refused.stderr()).toContain('no scenario "no-such"');
+  });
+
+  it('trigger uses --control-token or SANDBOX_CONTROL_TOKEN, and says clearly when it is missing or wrong', async () => {
+    const { api } = await startWith(['--port', '0', '--card-port', '0', '--db', ':memory:', '--clock', 'manual', '--control-token', 's3cret', '--quiet']);
+    const without = run(['trigger', 'two-step', '--base-url', api]);
+    expect((await without.exited).code).toBe(1);
+    expect(without.stderr()).toBe(`split-sandbox: the sandbox at ${api} wants its control token: pass --control-token <token> or set SANDBOX_CONTROL_TOKEN\n`);
+    const wrong = run(['trigger', 'two-step', '--base-url', api, '--control-token', 'nope']);
+    expect((await wrong.exited).code).toBe(1);
+    expect(wrong.stderr()).toContain('refused the control token given');
+    expect(wrong.stderr()).not.toMatch(/\n\s+at /); // no stack trace
+    const flag = run(['trigger', 'two-step', '--base-url', api, '--control-token', 's3cret']);
+    expect((await flag.exited).code).toBe(0);
+    expect(flag.stdout()).toMatch(/done: payment \d+ is Success\n$/);
+    const env = run(['trigger', 'one-step', '--base-url', api], { SANDBOX_CONTROL_TOKEN: 's3cret' });
+    expect((await env.exited).code).toBe(0);
+    expect(env.stdout()).toMatch(/done: payment \d+ is Success\n$/);
+  });
+
+  it('openapi piped into a reader that stops early ends quietly (no EPIPE stack trace)', async () => {
+    const { spawn } = await import('node:child_process');
+    const sh = spawn('sh', ['-c', `"${process.execPath}" "${BIN}" openapi | head -c 10`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    sh.stdout.on('data', (c: Buffer) => (out += c));
+    sh.stderr.on('data', (c: Buffer) => (err += c));
+    await new Promise((resolve) => sh.once('close', resolve));
+    expect(out).toBe('{\n  "opena');
+    expect(err).toBe('');
   });
 
   it('trigger says clearly when no sandbox runs at the address', async () => {

@@ -1,0 +1,82 @@
+// Talking to a running sandbox from the CLI: its address, the control token, and every refusal
+// turned into a sentence a person can act on (never a stack trace).
+import { Option } from 'commander';
+
+/** A failure the CLI reports as one line on stderr, exit code 1. */
+export class CliError extends Error {}
+
+export interface Answer<T> {
+  status: number;
+  body: T;
+}
+
+/** `--control-token <t>`, also from SANDBOX_CONTROL_TOKEN: the sandbox's own token, when it was started with one. */
+export function controlTokenOption(): Option {
+  return new Option('--control-token <token>', 'the control token the sandbox was started with').env('SANDBOX_CONTROL_TOKEN');
+}
+
+export class SandboxClient {
+  readonly base: string;
+
+  constructor(
+    baseUrl: string,
+    private readonly controlToken?: string,
+  ) {
+    this.base = baseUrl.replace(/\/+$/, '');
+  }
+
+  /** Any request; the answer whatever its status. Only an unreachable sandbox throws. */
+  async call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> {
+    let res: Response;
+    try {
+      res = await fetch(this.base + path, {
+        method,
+        headers: { ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
+        ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+      });
+    } catch (e) {
+      const why = (e as Error & { cause?: Error }).cause?.message ?? (e as Error).message;
+      throw new CliError(`no sandbox answers at ${this.base} (${why}); start one with: split-sandbox start`);
+    }
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text === '' ? null : JSON.parse(text);
+    } catch {
+      // Not JSON (a proxy's error page, say): kept as text for the message.
+    }
+    return { status: res.status, body: parsed as T };
+  }
+
+  /** A control API call (`/_sandbox/...`) that must succeed: its body, or a CliError saying why not. */
+  async control<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const headers: Record<string, string> = this.controlToken === undefined ? {} : { Authorization: `Bearer ${this.controlToken}` };
+    const answer = await this.call<T>(method, path, body, headers);
+    if (answer.status >= 200 && answer.status < 300) return answer.body;
+    throw new CliError(this.refusal(method, path, answer));
+  }
+
+  private refusal(method: string, path: string, a: Answer<unknown>): string {
+    const message = messageOf(a.body);
+    if (a.status === 401) {
+      return this.controlToken === undefined
+        ? `the sandbox at ${this.base} wants its control token: pass --control-token <token> or set SANDBOX_CONTROL_TOKEN`
+        : `the sandbox at ${this.base} refused the control token given (--control-token or SANDBOX_CONTROL_TOKEN)`;
+    }
+    if (a.status === 403) {
+      return `the sandbox at ${this.base} answers its control API only on its own machine; start it with --control-token <token> and pass the same token here`;
+    }
+    if (a.status === 404 && message === undefined) {
+      return `${method} ${path}: the server at ${this.base} does not know this call (is it a split-sandbox?)`;
+    }
+    return `${method} ${path} answered ${a.status}${message === undefined ? '' : `: ${message}`}`;
+  }
+}
+
+function messageOf(body: unknown): string | undefined {
+  if (body !== null && typeof body === 'object' && typeof (body as { Message?: unknown }).Message === 'string') {
+    return (body as { Message: string }).Message;
+  }
+  if (typeof body === 'string' && body.trim() !== '') return body.trim().slice(0, 200);
+  return undefined;
+}
