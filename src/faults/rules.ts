@@ -137,7 +137,8 @@ export function checkRule(input: FaultInput, routes: readonly Route[]): void {
       throw new RuleRefused(`Match.Path is invalid: ${match.Path} is no route of the API (faults apply to the /v1 routes of both addresses)`);
     }
     if (match.Method !== undefined && !fits.some((r) => r.method === match.Method)) {
-      throw new RuleRefused(`Match.Method is invalid: ${match.Method} ${match.Path} is no route of the API (${fits.map((r) => r.method).join(', ')} ${match.Path} are)`);
+      const methods = [...new Set(fits.map((r) => r.method))];
+      throw new RuleRefused(`Match.Method is invalid: ${match.Path} takes ${methods.join(' or ')}, not ${match.Method}`);
     }
   } else if (match.Method !== undefined && !routes.some((r) => r.method === match.Method)) {
     throw new RuleRefused(`Match.Method is invalid: no route of the API takes ${match.Method}`);
