@@ -10,7 +10,7 @@ import { createLifecycle, createServices } from '../../src/main';
 import { applyPaymentEvent } from '../../src/services/events.service';
 import { createPayment as create } from '../../src/services/payments.service';
 import { Store } from '../../src/store/store';
-import { type Receiver, startReceiver } from '../helpers/receiver';
+import { startReceiver } from '../helpers/receiver';
 import { START, basic, paymentBody } from '../helpers/world';
 import { AUTH, type Rig, advance, boot, createPayment, journal, labels, shutdown, stamp } from '../lifecycle/harness';
 
