@@ -36,7 +36,7 @@ describe('the resilient shop, against split-sandbox misbehaving on demand', () =
     ]);
     expect(shop.retries).toBe(1);
     // One payment for the order: the one the lost answer was about.
-    const listed = await (await fetch(`${sandbox.baseUrl}/_sandbox/payments/${paymentId}`)).json();
+    const listed = (await (await fetch(`${sandbox.baseUrl}/_sandbox/payments/${paymentId}`)).json()) as { Payment: { MerchantTransactionID: string } };
     expect(listed.Payment.MerchantTransactionID).toBe('order-1');
     expect(sandbox.services.store.db.prepare(`SELECT count(*) FROM payments WHERE merchant_transaction_id = 'order-1'`).pluck().get()).toBe(1);
 
