@@ -306,7 +306,7 @@ export function openApiDocument(surface: Surface, serverUrl: string): Record<str
       responses: Object.fromEntries(
         Object.entries(op.responses).map(([code, schema]) => [
           code,
-          { description: `HTTP ${code}`, ...(code === '303' ? {} : { content: op.html ? { 'text/html': {} } : json(schema) }) },
+          { description: `HTTP ${code}`, ...(code === '303' || code === '204' ? {} : { content: op.html ? { 'text/html': {} } : json(schema) }) },
         ]),
       ),
     };
