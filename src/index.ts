@@ -7,3 +7,5 @@ export {
   type NotificationView,
 } from './main';
 export type { Config } from './config';
+export type { FaultHit, FaultView } from './faults/faults';
+export type { FaultInput, FaultAction, FaultMatch } from './faults/rules';

@@ -1,5 +1,6 @@
 // The composition root: config → store → services → lifecycle → the two apps → listeners.
 import type { Server } from 'node:http';
+import { randomInt } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { type Config, DEFAULT_CONFIG } from './config';
 import { loadFixtures, readFixtures } from './fixtures';
@@ -19,6 +20,8 @@ import { waitForDelivered } from './notifications/wait';
 import { listNotifications, notificationView } from './services/journal.service';
 import { listMerchants } from './services/merchants.service';
 import { resetSandbox } from './services/reset.service';
+import { type FaultHit, type FaultView, Faults } from './faults/faults';
+import type { FaultInput } from './faults/rules';
 
 export interface SandboxMerchant {
   SiteID: number;
@@ -46,7 +49,20 @@ export interface Sandbox {
     /** The journal: every notification matching `filter`, with its body and attempts. */
     list(filter?: NotificationQuery & { State?: NotificationState }): NotificationView[];
   };
-  /** Empties all data and loads the fixtures again; the configuration stays. */
+  /** Fault rules on the API and the notifications (`POST /_sandbox/faults`), for this sandbox. */
+  faults: {
+    /** Adds a rule; throws (with the field named) when it is wrong. */
+    add(rule: FaultInput): FaultView;
+    /** Every rule, with its Hits. */
+    list(): FaultView[];
+    /** Deletes one rule; false when there was none with that ID. */
+    remove(id: number): boolean;
+    /** Deletes every rule. */
+    clear(): void;
+    /** Resolves at the next time a fault acts (a rule, or a request's X-Sandbox-Fault header). */
+    nextHit(): Promise<FaultHit>;
+  };
+  /** Empties all data (fault rules too) and loads the fixtures again; the configuration stays. */
   reset(): Promise<void>;
   stop(): Promise<void>;
   /** The internals, for advanced use. */
@@ -80,6 +96,9 @@ export function createServices(config: Config, store: Store): ServiceContext {
   const fixtures = readFixtures(config.fixtures);
   if (store.isEmpty()) loadFixtures(store, fixtures);
   const clock = config.clock === 'manual' ? new ManualClock(config.startTime ?? Date.now()) : new RealClock();
+  // Rules kept from a previous run (or in the database's file) are in force again.
+  const faults = new Faults(store, config.seed ?? randomInt(2 ** 31));
+  faults.reload();
   return {
     store,
     clock,
@@ -87,6 +106,7 @@ export function createServices(config: Config, store: Store): ServiceContext {
     settings: { cancelOpen: config.cancelOpen, pageSize: config.pageSize, defaultScenario: config.scenario },
     scenarios,
     fixtures,
+    faults,
   };
 }
 
@@ -165,6 +185,13 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
         return notificationView(services, n);
       },
       list: (filter) => listNotifications(services, filterOf(filter)),
+    },
+    faults: {
+      add: (rule) => services.faults!.add(rule),
+      list: () => services.faults!.list(),
+      remove: (id) => services.faults!.remove(id),
+      clear: () => services.faults!.clear(),
+      nextHit: () => new Promise((resolve) => services.faults!.events.once('hit', resolve)),
     },
     async reset() {
       scheduler.worker.forget();

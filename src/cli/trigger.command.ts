@@ -21,7 +21,7 @@ interface Story {
 }
 
 interface Journal {
-  Notifications: { ID: number; StatusInfo: string; RefundID: number | null; State: string; Attempts: { URL: string; HTTPStatus: number | null; Error: string | null }[] }[];
+  Notifications: { ID: number; StatusInfo: string; RefundID: number | null; State: string; Fault?: string | null; Attempts: { URL: string; HTTPStatus: number | null; Error: string | null }[] }[];
 }
 
 const FINAL = new Set([2, 3, 4, 5, 35]);
@@ -107,6 +107,10 @@ async function trigger(scenario: string, opts: TriggerOptions): Promise<void> {
       if (n.State === 'no-url' && !seenAttempts.has(-n.ID)) {
         seenAttempts.set(-n.ID, 0);
         say(`notification ${n.ID} (${n.RefundID ? 'refund ' : ''}${n.StatusInfo}) not sent: the merchant has no notification URL`);
+      }
+      if (n.State === 'dropped' && !seenAttempts.has(-n.ID)) {
+        seenAttempts.set(-n.ID, 0);
+        say(`notification ${n.ID} (${n.RefundID ? 'refund ' : ''}${n.StatusInfo}) not sent: ${n.Fault ?? 'dropped'}`);
       }
     }
 

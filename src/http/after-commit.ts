@@ -23,3 +23,26 @@ export function answerAfterCommit(store: Store) {
     next();
   };
 }
+
+/*
+ * Answers shaped by a fault. Installed before answerAfterCommit's wrapper, so that they run once the
+ * commit is done: the operation is kept whatever happens to its answer.
+ */
+
+/** LoseAnswer: the operation commits, then the connection is closed instead of answered. */
+export function loseAnswer(res: Response): void {
+  res.end = function (this: Response) {
+    res.socket?.destroy();
+    return res;
+  } as Response['end'];
+}
+
+/** Delay: the committed answer leaves once `until` resolves. */
+export function answerLater(res: Response, until: Promise<void>): void {
+  const end = res.end;
+  res.end = function (this: Response, ...args: unknown[]) {
+    res.end = end;
+    void until.then(() => (end as (...a: unknown[]) => void).apply(res, args));
+    return res;
+  } as Response['end'];
+}

@@ -8,6 +8,7 @@ import { mountControlRoutes } from './control/control.routes';
 import { controlGuard } from './control/guard';
 import { type HttpContext, bodyErrors } from './pipeline';
 import { answerAfterCommit } from './after-commit';
+import { faultsOnRequests } from './faults.middleware';
 import { readBody } from './body';
 import { sendJson } from './reply';
 
@@ -20,6 +21,8 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('query parser', 'simple');
+  // Faults first: a delayed or lost answer is shaped once answerAfterCommit has seen it committed.
+  app.use(faultsOnRequests(ctx, surface));
   app.use(answerAfterCommit(ctx.services.store));
   if (ctx.log.enabled('info')) {
     app.use((req: Request, res: Response, next) => {

@@ -1,6 +1,8 @@
 // Delivers due notifications: POST to the merchant's URL, 204 expected, every attempt journaled,
-// failures retried with backoff. Per payment strictly in order; different payments in parallel.
+// failures retried with backoff. Per payment strictly in order (unless a fault holds one back: the
+// ones after it then go first); different payments in parallel.
 import { EventEmitter } from 'node:events';
+import { shapeNotification } from '../faults/notifications';
 import type { Logger } from '../log';
 import type { Clock } from '../scheduler/clock';
 import type { ServiceContext } from '../services/context';
@@ -108,7 +110,7 @@ export class NotificationWorker {
       if (this.inFlight.has(h.paymentId)) continue;
       // Read whole only now; one changed since its batch was read (redelivered, reset) is left.
       const n = this.ctx.store.notifications.get(h.id);
-      if (n?.state === 'pending') return n;
+      if (n?.state === 'pending' && shapeNotification(this.ctx, n, this.opts.log)) return n;
     }
   }
 

@@ -2,7 +2,7 @@
 // describe responses.
 import type { Schema } from '../schemas/common';
 import { REQUEST_EXAMPLES } from './examples';
-import { clockAdvanceRequest, merchantCreateRequest, merchantPatchRequest, paymentEventRequest, refundEventRequest } from '../schemas/control';
+import { clockAdvanceRequest, faultRequest, merchantCreateRequest, merchantPatchRequest, paymentEventRequest, refundEventRequest } from '../schemas/control';
 import {
   addSplitsRequest,
   captureRequest,
@@ -13,6 +13,8 @@ import {
 import {
   cardListResponse,
   cardPaymentResponse,
+  faultResponse,
+  faultsResponse,
   healthResponse,
   listErrorResponse,
   listResponse,
@@ -29,7 +31,7 @@ import {
 export type Surface = 'api' | 'card';
 
 export interface Operation {
-  method: 'get' | 'post' | 'patch';
+  method: 'get' | 'post' | 'patch' | 'delete';
   path: string;
   summary: string;
   request?: Schema;
@@ -145,8 +147,29 @@ const CONTROL: Operation[] = [
     responses: { 202: undefined, 404: messageResponse },
     control: true,
   },
+  {
+    method: 'post',
+    path: '/_sandbox/faults',
+    summary: 'Add a fault rule: on the api channel Status, Delay, Reset or LoseAnswer; on the notifications channel Duplicate, Delay or Drop',
+    request: faultRequest,
+    responses: { 201: faultResponse, 400: messageResponse },
+    control: true,
+  },
+  { method: 'get', path: '/_sandbox/faults', summary: 'The fault rules, with their Hits', responses: { 200: faultsResponse }, control: true },
+  { method: 'delete', path: '/_sandbox/faults', summary: 'Delete every fault rule', responses: { 204: undefined }, control: true },
+  { method: 'get', path: '/_sandbox/faults/{id}', summary: 'One fault rule, with its Hits', responses: { 200: faultResponse, 404: messageResponse }, control: true },
+  { method: 'delete', path: '/_sandbox/faults/{id}', summary: 'Delete one fault rule', responses: { 204: undefined, 404: messageResponse }, control: true },
   { method: 'get', path: '/_sandbox/openapi.json', summary: 'This document', query: ['surface'], responses: { 200: undefined }, control: true },
 ];
+
+/** Every /v1 request may carry its own fault (no control access needed). */
+const FAULT_HEADER = {
+  name: 'X-Sandbox-Fault',
+  in: 'header',
+  required: false,
+  description: 'Sandbox only: a fault for this request alone. 500, 502, 503, 504, 429 or 408 answers that status and does nothing; reset closes the connection (nothing happens); lose-answer commits, then closes the connection with no answer; delay=2s answers late.',
+  schema: { type: 'string', pattern: '^(500|502|503|504|429|408|reset|lose-answer|delay=[0-9.]+(ms|s|m|h))$' },
+};
 
 const API: Operation[] = [
   {
@@ -270,6 +293,7 @@ export function openApiDocument(surface: Surface, serverUrl: string): Record<str
     const params = [
       ...[...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: m[1] === 'action' ? 'string' : 'integer' } })),
       ...(op.query ?? []).map((name) => ({ name, in: 'query', required: false, schema: { type: 'string' } })),
+      ...(op.path.startsWith('/v1/') ? [FAULT_HEADER] : []),
     ];
     (paths[op.path] ??= {})[op.method] = {
       summary: op.summary,
@@ -282,7 +306,7 @@ export function openApiDocument(surface: Surface, serverUrl: string): Record<str
       responses: Object.fromEntries(
         Object.entries(op.responses).map(([code, schema]) => [
           code,
-          { description: `HTTP ${code}`, ...(code === '303' ? {} : { content: op.html ? { 'text/html': {} } : json(schema) }) },
+          { description: `HTTP ${code}`, ...(code === '303' || code === '204' ? {} : { content: op.html ? { 'text/html': {} } : json(schema) }) },
         ]),
       ),
     };

@@ -34,4 +34,5 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   'POST /_sandbox/payments/{id}/events control': { Event: 'authorize' },
   'POST /_sandbox/refunds/{id}/events control': { Event: 'succeed' },
   'POST /_sandbox/clock/advance control': { Seconds: 2 },
+  'POST /_sandbox/faults control': { Channel: 'api', Match: { Method: 'POST', Path: '/v1/payments/{id}/capture', SiteID: 30201 }, Action: { Status: 503 }, Times: 1 },
 };

@@ -50,3 +50,58 @@ export const merchantCreateRequest: Schema = {
     NotifyStatuses: { type: ['array', 'null'], maxItems: 20, uniqueItems: true, items: { type: 'integer', enum: [2, 3, 4, 5, 9, 13, 35] }, description: 'Status IDs notified; null for all' },
   },
 };
+
+const FAULT_DELAY: Schema = {
+  type: 'string',
+  maxLength: 20,
+  pattern: '^[0-9]{1,8}(\\.[0-9]{1,3})?(ms|s|m|h)$',
+  description: 'A duration on the sandbox clock: 500ms, 2s, 1.5m, 1h (at most 24h)',
+};
+const ONLY_TRUE: Schema = { type: 'boolean', enum: [true] };
+
+const faultMatch: Schema = {
+  type: 'object',
+  additionalProperties: false,
+  description: 'All optional; every field given must match',
+  properties: {
+    Method: { type: 'string', enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], description: 'api' },
+    Path: {
+      type: 'string',
+      minLength: 2,
+      maxLength: 300,
+      pattern: '^/[^?#\\s]*$',
+      description: 'api: a /v1 path of either address, or its template (/v1/payments/{id}/capture)',
+    },
+    SiteID: { type: 'integer', minimum: 1, maximum: 9999999999, description: 'The authenticated (api) or notified (notifications) site' },
+    PaymentID: { type: 'integer', minimum: 1, maximum: 9007199254740991, description: 'The payment the path names (api) or notified (notifications)' },
+    StatusID: { type: 'integer', minimum: 1, maximum: 99, description: 'notifications: the status notified' },
+  },
+};
+
+/** A fault rule (POST /_sandbox/faults). The checks across fields are in src/faults/rules.ts. */
+export const faultRequest: Schema = {
+  type: 'object',
+  required: ['Channel', 'Action'],
+  additionalProperties: false,
+  properties: {
+    Channel: { type: 'string', enum: ['api', 'notifications'] },
+    Match: faultMatch,
+    Action: {
+      type: 'object',
+      additionalProperties: false,
+      minProperties: 1,
+      maxProperties: 1,
+      description: 'One of: api Status, Delay, Reset, LoseAnswer; notifications Duplicate, Delay, Drop',
+      properties: {
+        Status: { type: 'integer', enum: [500, 502, 503, 504, 429, 408], description: 'api: answer this status and do nothing' },
+        Delay: FAULT_DELAY,
+        Reset: { ...ONLY_TRUE, description: 'api: close the connection with no answer; nothing happens' },
+        LoseAnswer: { ...ONLY_TRUE, description: 'api: commit the operation, then close the connection with no answer' },
+        Duplicate: { type: 'integer', minimum: 2, maximum: 10, description: 'notifications: send it this many times in all' },
+        Drop: { ...ONLY_TRUE, description: 'notifications: never send it (journal State dropped)' },
+      },
+    },
+    Times: { type: 'integer', minimum: 1, maximum: 1000000, description: 'How many matches it acts on; absent: until deleted' },
+    Probability: { type: 'number', minimum: 0, maximum: 1, description: 'Chance to act on a match (default 1); reproducible under --seed' },
+  },
+};

@@ -1,7 +1,7 @@
 // Every schema that validates input at run time, by a stable name. The build compiles each into
 // plain JavaScript (scripts/compile-validators.cjs), so a start does not compile schemas at all.
 import type { Schema } from './common';
-import { clockAdvanceRequest, merchantCreateRequest, merchantPatchRequest, notificationWaitQuery, paymentEventRequest, refundEventRequest } from './control';
+import { clockAdvanceRequest, faultRequest, merchantCreateRequest, merchantPatchRequest, notificationWaitQuery, paymentEventRequest, refundEventRequest } from './control';
 import { merchantsFixture, methodsFixture } from './fixtures';
 import { addSplitsRequest, captureRequest, createCardPaymentRequest, createPaymentRequest, refundRequest } from './requests';
 import { scenarioFile } from './scenario';
@@ -18,6 +18,7 @@ export const VALIDATED: Record<string, Schema> = {
   merchantPatchRequest,
   merchantCreateRequest,
   notificationWaitQuery,
+  faultRequest,
   merchantsFixture,
   methodsFixture,
   scenarioFile,

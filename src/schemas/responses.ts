@@ -265,3 +265,16 @@ export const merchantsResponse = exact({
   },
 });
 export const healthResponse = exact({ Status: { const: 'ok' }, BaseURL: str, CardBaseURL: str });
+
+/** A fault rule as the control API shows it. */
+export const faultOut = exact({
+  ID: int,
+  Channel: { type: 'string', enum: ['api', 'notifications'] },
+  Match: { type: 'object' },
+  Action: { type: 'object' },
+  Times: nint,
+  Probability: { type: 'number' },
+  Hits: int,
+});
+export const faultResponse = exact({ Fault: faultOut });
+export const faultsResponse = exact({ Faults: { type: 'array', items: faultOut } });

@@ -82,6 +82,8 @@ function describe(e: ErrorObject): string {
       return 'has the wrong format';
     case 'minProperties':
       return 'must name at least one field';
+    case 'maxProperties':
+      return `must name at most ${String(p.limit)} field(s)`;
     default:
       return e.message ?? 'is not valid';
   }

@@ -1,4 +1,5 @@
 // What every service gets: the store, the clock, randomness and the settings that shape behaviour.
+import type { Faults } from '../faults/faults';
 import type { Fixtures } from '../fixtures';
 import type { Ids } from '../ids';
 import type { ScenarioCatalogue } from '../scenarios/loader';
@@ -28,4 +29,6 @@ export interface ServiceContext {
   fixtures?: Fixtures;
   /** Told when something was scheduled, so a real-time scheduler can re-arm its timer. */
   wake?: () => void;
+  /** Fault rules on the API and the notifications, when the sandbox runs with them. */
+  faults?: Faults;
 }

@@ -7,6 +7,7 @@ import { HttpError, Rejection, notFound } from '../errors/errors';
 import { reason } from '../errors/reasons';
 import { merchantPatchRequest } from '../schemas/control';
 import { validate } from '../schemas/validator';
+import type { FaultView } from '../faults/faults';
 import type { MethodRecord, RefundRecord, SiteRecord } from '../store/records';
 import type { PaymentView } from '../wire/serializers';
 import type { ServiceContext } from './context';
@@ -59,6 +60,8 @@ export interface PaymentDetail {
   notifications: ReturnType<typeof listNotifications>;
   /** The merchant's linked sites, for adding splits. */
   linkedSites: SiteRecord[];
+  /** The fault rules that can act on this payment. */
+  faults: FaultView[];
 }
 
 /** One payment of `site` with its splits, refunds, history, steps and notifications; 404 for another site's. */
@@ -75,6 +78,7 @@ export function paymentDetail(ctx: ServiceContext, site: SiteRecord, rawId: stri
     story: paymentStory(ctx, id),
     notifications: listNotifications(ctx, { paymentId: id }),
     linkedSites: ctx.store.sites.linkedTo(site.siteId),
+    faults: ctx.faults?.forPayment(site.siteId, id) ?? [],
   };
 }
 

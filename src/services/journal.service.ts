@@ -16,6 +16,8 @@ export function notificationView(ctx: ServiceContext, n: NotificationRecord) {
     Created: formatTimestamp(n.createdAt),
     NextAttempt: n.state === 'pending' ? formatTimestamp(n.nextAttemptAt) : null,
     Delivered: n.deliveredAt === null ? null : formatTimestamp(n.deliveredAt),
+    /** What a fault did to it ("delayed 5s by fault 3"), or null. */
+    Fault: n.fault,
     Body: JSON.parse(n.body) as unknown,
     Attempts: ctx.store.notifications.attemptsOf(n.id).map((a) => ({
       At: formatTimestamp(a.at),
@@ -27,7 +29,7 @@ export function notificationView(ctx: ServiceContext, n: NotificationRecord) {
   };
 }
 
-export const NOTIFICATION_STATES: readonly NotificationState[] = ['pending', 'delivered', 'failed', 'no-url'];
+export const NOTIFICATION_STATES: readonly NotificationState[] = ['pending', 'delivered', 'failed', 'no-url', 'dropped'];
 
 export function listNotifications(ctx: ServiceContext, f: NotificationFilter) {
   return ctx.store.notifications.list(f).map((n) => notificationView(ctx, n));

@@ -7,4 +7,6 @@ export function resetSandbox(ctx: ServiceContext, fixtures: Fixtures): void {
     ctx.store.clear();
     loadFixtures(ctx.store, fixtures);
   });
+  // The fault rules went with the data.
+  ctx.faults?.reload();
 }

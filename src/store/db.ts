@@ -37,9 +37,19 @@ export function migrate(db: Db): void {
   }
   for (const m of MIGRATIONS) {
     if (m.version <= current) continue;
-    db.transaction(() => {
-      db.exec(m.sql);
-      db.pragma(`user_version = ${m.version}`);
-    }).immediate();
+    // A table rebuilt (SQLite's way to change a constraint) is dropped and replaced: its references
+    // are checked once the new one is in place, not on the way (the pragma is a no-op in a transaction).
+    const keys = m.up !== undefined && (db.pragma('foreign_keys', { simple: true }) as number) === 1;
+    if (keys) db.pragma('foreign_keys = OFF');
+    try {
+      db.transaction(() => {
+        db.exec(m.sql);
+        m.up?.(db);
+        if (keys && (db.pragma('foreign_key_check') as unknown[]).length > 0) throw new Error(`migration ${m.version} broke a foreign key`);
+        db.pragma(`user_version = ${m.version}`);
+      }).immediate();
+    } finally {
+      if (keys) db.pragma('foreign_keys = ON');
+    }
   }
 }

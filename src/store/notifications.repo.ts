@@ -1,7 +1,7 @@
 // The notification outbox and the journal of delivery attempts.
 import type { Db } from './db';
 
-export type NotificationState = 'pending' | 'delivered' | 'failed' | 'no-url';
+export type NotificationState = 'pending' | 'delivered' | 'failed' | 'no-url' | 'dropped';
 
 export interface NotificationRecord {
   id: number;
@@ -15,6 +15,10 @@ export interface NotificationRecord {
   nextAttemptAt: number;
   createdAt: number;
   deliveredAt: number | null;
+  /** What a fault did to it (`delayed 5s by fault 3`), or null. */
+  fault: string | null;
+  /** Held back by a fault until nextAttemptAt, out of its payment's queue: later ones go first. */
+  held: boolean;
 }
 
 export interface AttemptRecord {
@@ -39,6 +43,8 @@ interface NotificationRow {
   next_attempt_at: number;
   created_at: number;
   delivered_at: number | null;
+  fault: string | null;
+  held: number;
 }
 
 const toRecord = (r: NotificationRow): NotificationRecord => ({
@@ -53,6 +59,8 @@ const toRecord = (r: NotificationRow): NotificationRecord => ({
   nextAttemptAt: r.next_attempt_at,
   createdAt: r.created_at,
   deliveredAt: r.delivered_at,
+  fault: r.fault,
+  held: r.held === 1,
 });
 
 export interface NotificationFilter {
@@ -91,14 +99,21 @@ export class NotificationsRepo {
   private readonly attemptStmt;
   private readonly attemptsOfStmt;
   private readonly redeliverStmt;
+  private readonly holdStmt;
+  private readonly releaseStmt;
+  private readonly dropStmt;
+  private readonly copyStmt;
+  private readonly faultStmt;
+  private readonly behindStmt;
   private readonly statements = new Map<string, ReturnType<Db['prepare']>>();
 
   constructor(private readonly db: Db) {
-    // A new notification is the newest of its payment: it waits if any other is still pending.
+    // A new notification is the newest of its payment: it waits if any other is still pending
+    // (one held back by a fault has stepped aside and holds nothing back).
     this.insertStmt = db.prepare(
       `INSERT INTO notifications (payment_id, refund_id, site_id, status_id, body, state, next_attempt_at, created_at, behind)
        VALUES (@paymentId, @refundId, @siteId, @statusId, @body, @state, @nextAttemptAt, @createdAt,
-               @state = 'pending' AND EXISTS (SELECT 1 FROM notifications WHERE payment_id = @paymentId AND state = 'pending'))`,
+               @state = 'pending' AND EXISTS (SELECT 1 FROM notifications WHERE payment_id = @paymentId AND state = 'pending' AND held = 0))`,
     );
     this.byIdStmt = db.prepare<[number], NotificationRow>('SELECT * FROM notifications WHERE id = ?');
     // Per payment, in order: only the oldest pending notification of a payment (its head, behind = 0)
@@ -109,10 +124,11 @@ export class NotificationsRepo {
     this.dueHeadsStmt = db.prepare<[number, number], DueHead>(DUE_HEADS_SQL);
     this.earliestStmt = db.prepare<[], { due: number }>(EARLIEST_DUE_SQL);
     // After a notification of the payment left or re-entered the queue: its oldest pending one heads it.
+    // A held one is out of the queue: a head of its own (behind = 0), due when its delay ends.
     this.reheadStmt = db.prepare<[{ paymentId: number }]>(
       `UPDATE notifications SET behind = NOT behind
-       WHERE payment_id = @paymentId AND state = 'pending'
-         AND behind = (id = (SELECT min(id) FROM notifications WHERE payment_id = @paymentId AND state = 'pending'))`,
+       WHERE payment_id = @paymentId AND state = 'pending' AND held = 0
+         AND behind = (id = (SELECT min(id) FROM notifications WHERE payment_id = @paymentId AND state = 'pending' AND held = 0))`,
     );
     this.deliveredStmt = db.prepare(
       `UPDATE notifications SET state = 'delivered', attempts = attempts + 1, delivered_at = ? WHERE id = ?`,
@@ -127,9 +143,20 @@ export class NotificationsRepo {
       'SELECT * FROM notification_attempts WHERE notification_id = ? ORDER BY id',
     );
     this.redeliverStmt = db.prepare(`UPDATE notifications SET state = 'pending', next_attempt_at = ? WHERE id = ?`);
+    this.holdStmt = db.prepare(`UPDATE notifications SET held = 1, behind = 0, next_attempt_at = ?, fault = ? WHERE id = ?`);
+    this.releaseStmt = db.prepare(`UPDATE notifications SET held = 0 WHERE id = ?`);
+    this.dropStmt = db.prepare(`UPDATE notifications SET state = 'dropped', fault = ? WHERE id = ?`);
+    this.copyStmt = db.prepare<[{ id: number; fault: string; at: number }]>(
+      `INSERT INTO notifications (payment_id, refund_id, site_id, status_id, body, state, next_attempt_at, created_at, behind, fault)
+       SELECT payment_id, refund_id, site_id, status_id, body, 'pending', @at, @at,
+              EXISTS (SELECT 1 FROM notifications o WHERE o.payment_id = n.payment_id AND o.state = 'pending' AND o.held = 0), @fault
+       FROM notifications n WHERE id = @id`,
+    );
+    this.faultStmt = db.prepare(`UPDATE notifications SET fault = ? WHERE id = ?`);
+    this.behindStmt = db.prepare<[number], number>(`SELECT behind FROM notifications WHERE id = ?`).pluck();
   }
 
-  insert(n: Omit<NotificationRecord, 'id' | 'attempts' | 'deliveredAt'>): number {
+  insert(n: Omit<NotificationRecord, 'id' | 'attempts' | 'deliveredAt' | 'fault' | 'held'>): number {
     const info = this.insertStmt.run({
       paymentId: n.paymentId,
       refundId: n.refundId,
@@ -185,6 +212,37 @@ export class NotificationsRepo {
   redeliver(n: Pick<NotificationRecord, 'id' | 'paymentId'>, at: number): void {
     this.redeliverStmt.run(at, n.id);
     this.reheadStmt.run({ paymentId: n.paymentId });
+  }
+
+  /** A fault holds `n` back until `until`: it steps out of its payment's queue, and the next one heads it. */
+  hold(n: Pick<NotificationRecord, 'id' | 'paymentId'>, until: number, fault: string): void {
+    this.holdStmt.run(until, fault, n.id);
+    this.reheadStmt.run({ paymentId: n.paymentId });
+  }
+
+  /**
+   * Its delay is over: back in its payment's queue, at the place its age gives it. Whether it heads
+   * the queue (false when an older one of its payment still waits: it goes after that one).
+   */
+  release(n: Pick<NotificationRecord, 'id' | 'paymentId'>): boolean {
+    this.releaseStmt.run(n.id);
+    this.reheadStmt.run({ paymentId: n.paymentId });
+    return this.behindStmt.get(n.id) === 0;
+  }
+
+  /** A fault drops `n`: never sent, and the next one of its payment heads the queue. */
+  drop(n: Pick<NotificationRecord, 'id' | 'paymentId'>, fault: string): void {
+    this.dropStmt.run(fault, n.id);
+    this.reheadStmt.run({ paymentId: n.paymentId });
+  }
+
+  /** Queues a copy of notification `id` (same body) at the end of its payment's queue; returns its ID. */
+  insertCopy(id: number, at: number, fault: string): number {
+    return Number(this.copyStmt.run({ id, at, fault }).lastInsertRowid);
+  }
+
+  setFault(id: number, fault: string): void {
+    this.faultStmt.run(fault, id);
   }
 
   list(f: NotificationFilter, limit = 500): NotificationRecord[] {

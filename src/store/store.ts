@@ -1,6 +1,7 @@
 // The store: the repositories over one database, and the one way to run a transaction.
 import { type Db, openDatabase } from './db';
 import { CountersRepo } from './counters.repo';
+import { FaultsRepo } from './faults.repo';
 import { HistoryRepo } from './history.repo';
 import { JobsRepo } from './jobs.repo';
 import { NotificationsRepo } from './notifications.repo';
@@ -24,6 +25,7 @@ export class Store {
   readonly counters: CountersRepo;
   readonly jobs: JobsRepo;
   readonly notifications: NotificationsRepo;
+  readonly faults: FaultsRepo;
 
   constructor(readonly db: Db) {
     this.sites = new SitesRepo(db);
@@ -35,6 +37,7 @@ export class Store {
     this.counters = new CountersRepo(db);
     this.jobs = new JobsRepo(db);
     this.notifications = new NotificationsRepo(db);
+    this.faults = new FaultsRepo(db);
     this.stmt = {
       begin: db.prepare('BEGIN IMMEDIATE'),
       commit: db.prepare('COMMIT'),
@@ -190,6 +193,7 @@ export class Store {
       'sites',
       'methods',
       'counters',
+      'faults',
       'sqlite_sequence',
     ];
     for (const t of tables) this.db.prepare(`DELETE FROM ${t}`).run();

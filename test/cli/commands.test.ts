@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { Store } from '../../src/store/store';
+import { startReceiver } from '../helpers/receiver';
 import { MARKETPLACE, basic, paymentBody } from '../helpers/world';
 import { BIN, type Run, ensureBuilt, run, waitForOutput } from './process';
 
@@ -127,6 +128,22 @@ describe('split-sandbox commands (built code)', () => {
     const refused = run(['trigger', 'no-such', '--base-url', api]);
     expect((await refused.exited).code).toBe(1);
     expect(refused.stderr()).toContain('no scenario "no-such"');
+  });
+
+  it('trigger says which notification a fault dropped', async () => {
+    const rx = await startReceiver();
+    try {
+      const { api } = await startWith(['--port', '0', '--card-port', '0', '--db', ':memory:', '--clock', 'manual', '--quiet', '--notify-url', rx.url]);
+      const rule = await request(api).post('/_sandbox/faults').send({ Channel: 'notifications', Match: { StatusID: 9 }, Action: { Drop: true } });
+      expect(rule.status).toBe(201);
+      const t = run(['trigger', 'two-step', '--base-url', api]);
+      expect((await t.exited).code).toBe(0);
+      expect(t.stdout()).toMatch(/notification \d+ \(Authorized\) not sent: dropped by fault 1\n/);
+      expect(t.stdout()).toMatch(/done: payment \d+ is Success\n$/);
+      expect(rx.received.map((r) => r.body.Payment.Status.ID)).toEqual([2]);
+    } finally {
+      await rx.close();
+    }
   });
 
   it('trigger uses --control-token or SANDBOX_CONTROL_TOKEN, and says clearly when it is missing or wrong', async () => {

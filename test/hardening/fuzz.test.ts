@@ -34,6 +34,9 @@ const ROUTES: [method: 'get' | 'post' | 'patch' | 'put' | 'delete', path: string
   ['post', '/_sandbox/clock/advance', 'api'],
   ['get', '/_sandbox/notifications', 'api'],
   ['get', '/_sandbox/payments/{id}', 'api'],
+  ['post', '/_sandbox/faults', 'api'],
+  ['get', '/_sandbox/faults/{id}', 'api'],
+  ['delete', '/_sandbox/faults/{id}', 'api'],
   ['get', '/Home', 'api'],
   ['put', '/v1/payments/{id}', 'api'],
   ['delete', '/v1/payments', 'card'],
@@ -110,6 +113,26 @@ describe('fuzzing every endpoint', () => {
       { numRuns: Number(process.env.FUZZ_RUNS || 3000), seed: Number(process.env.FUZZ_SEED || 20261122) },
     );
   }, 180_000);
+
+  it('refuses an X-Sandbox-Fault header that names no fault with 400, and the request does nothing', async () => {
+    const valid = /^\s*(500|502|503|504|429|408|reset|lose-answer|delay=.*)\s*$/i;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...ROUTES.filter(([, path]) => path.startsWith('/v1/'))),
+        fc.oneof(fc.string(), fc.constantFrom('200', '5033', 'delay=', 'delay=-1s', 'delay=1y', 'lose', 'RESET ,reset', '503,503')),
+        async ([method, template, surface], value) => {
+          fc.pre(!valid.test(value) && /^[\x20-\x7e]*$/.test(value));
+          const before = snapshot(w.store);
+          const res = await request(surface === 'api' ? w.api : w.card)[method](template.replace('{id}', '3005001').replace('{split}', '7001'))
+            .set('Authorization', w.auth)
+            .set('X-Sandbox-Fault', value);
+          expect([value, res.status, res.body]).toEqual([value, 400, { Message: expect.stringMatching(/^X-Sandbox-Fault must be one of/) }]);
+          expect(snapshot(w.store)).toBe(before);
+        },
+      ),
+      { numRuns: 300, seed: 20261122 },
+    );
+  });
 
   it('refuses bodies of 2 MiB with 413 on every address', async () => {
     const big = JSON.stringify({ Payment: { Description: 'x'.repeat(2 * 1024 * 1024) } });

@@ -338,6 +338,7 @@ describe('notification delivery', () => {
       Created: stamp(2000),
       NextAttempt: null,
       Delivered: stamp(2000),
+      Fault: null,
       Body: rx.received.find((r) => r.body.Payment.ID === a.ID)!.body,
       Attempts: [{ At: stamp(2000), URL: rx.url, HTTPStatus: 204, Error: null, DurationMs: expect.any(Number) }],
     });

@@ -94,7 +94,7 @@ describe('notification heads', () => {
 
   test('a database from before the mark gets it on migration', () => {
     const db = openDatabase(':memory:');
-    db.exec('DROP TABLE notification_attempts; DROP TABLE notifications; DROP TABLE scenario_jobs;');
+    db.exec('DROP TABLE notification_attempts; DROP TABLE notifications; DROP TABLE scenario_jobs; DROP TABLE faults;');
     db.pragma('foreign_keys = OFF');
     // Schema 3 as an older sandbox left it, with a queue behind a failing head.
     db.exec(MIGRATIONS.find((m) => m.version === 2)!.sql.replace(/CREATE INDEX payments_open_expiring[^;]*;/, ''));

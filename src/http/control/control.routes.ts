@@ -1,4 +1,4 @@
-// The sandbox's own control API ({base_url}/_sandbox): health, merchants, events, clock, notifications.
+// The sandbox's own control API ({base_url}/_sandbox): health, merchants, events, clock, notifications, faults.
 import type { Request, Router } from 'express';
 import type { PaymentEvent } from '../../domain/payment.machine';
 import { formatTimestamp } from '../../domain/time';
@@ -16,6 +16,7 @@ import type { NotificationFilter, NotificationState } from '../../store/notifica
 import { paymentToWire, refundToWire } from '../../wire/serializers';
 import { waitForDelivered } from '../../notifications/wait';
 import { type HttpContext, route, routeAsync, wireOf } from '../pipeline';
+import { mountFaultRoutes } from './faults.routes';
 
 function checked<T>(schema: Record<string, unknown>, body: unknown): T {
   const problems = validate(schema, body ?? {});
@@ -206,6 +207,8 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
       return { status: 408, body: { Message: `No matching notification was delivered within ${timeoutMs} ms.` } };
     }),
   );
+
+  mountFaultRoutes(router, ctx);
 
   router.post(
     '/_sandbox/notifications/:id/redeliver',

@@ -1,5 +1,6 @@
 // The merchant dashboard's pages: server-rendered HTML, every value escaped, forms for actions.
 import { escape, money } from '../html';
+import { faultRulesSection } from './faults.view';
 import { statusInfo, isKnownStatus } from '../../domain/statuses';
 import { formatTimestamp } from '../../domain/time';
 import type { MerchantView } from '../../services/merchants.service';
@@ -198,14 +199,14 @@ export function paymentPage(chrome: Chrome, d: PaymentDetail): string {
     : '<p class="note">No scenario steps.</p>';
 
   const notifications = d.notifications.length
-    ? `<table><thead><tr><th>ID</th><th>Status</th><th>Refund</th><th>State</th><th>Created</th><th>Next attempt</th><th>Delivered</th><th>Attempts</th><th></th></tr></thead><tbody>${d.notifications
+    ? `<table><thead><tr><th>ID</th><th>Status</th><th>Refund</th><th>State</th><th>Fault</th><th>Created</th><th>Next attempt</th><th>Delivered</th><th>Attempts</th><th></th></tr></thead><tbody>${d.notifications
         .map((n) => {
           const attempts = n.Attempts.length
             ? `<ul class="attempts">${n.Attempts.map(
                 (a) => `<li>${escape(stamp(a.At))} → <code>${escape(a.URL)}</code>: ${escape(a.HTTPStatus === null ? (a.Error ?? 'no answer') : `HTTP ${a.HTTPStatus}`)}${a.Error && a.HTTPStatus !== null ? ` (${escape(a.Error)})` : ''}, ${escape(a.DurationMs)} ms</li>`,
               ).join('')}</ul>`
             : '<span class="note">none</span>';
-          return `<tr><td>${escape(n.ID)}</td><td>${escape(`${n.StatusInfo} (${n.StatusID})`)}</td><td>${escape(n.RefundID ?? '')}</td><td>${escape(n.State)}</td>
+          return `<tr><td>${escape(n.ID)}</td><td>${escape(`${n.StatusInfo} (${n.StatusID})`)}</td><td>${escape(n.RefundID ?? '')}</td><td>${escape(n.State)}</td><td>${escape(n.Fault ?? '')}</td>
 <td>${escape(stamp(n.Created))}</td><td>${escape(n.NextAttempt === null ? '—' : stamp(n.NextAttempt))}</td><td>${escape(n.Delivered === null ? '—' : stamp(n.Delivered))}</td><td>${attempts}</td>
 <td><form method="post" action="${base}/notifications/${escape(n.ID)}/redeliver">${csrf}<button type="submit">Redeliver</button></form></td></tr>`;
         })
@@ -250,6 +251,6 @@ ${d.view.splits.map((s) => `<label>Split ${escape(s.id)} <input name="Amount_${e
     chrome,
     `<p><a href="/dashboard">« Payments</a></p><h1>Payment ${escape(p.id)} · ${escape(money(p.amount, cur))} · ${escape(status(p.statusId))}</h1>
 ${info}<h2>Splits</h2>${splits}<h2>Refunds</h2>${refunds}${actions}
-<h2>Status history</h2>${history}<h2>Scenario steps</h2>${steps}<h2>Notifications</h2>${notifications}`,
+<h2>Status history</h2>${history}<h2>Scenario steps</h2>${steps}<h2>Notifications</h2>${notifications}${faultRulesSection(d.faults)}`,
   );
 }

@@ -1,12 +1,22 @@
 // The numbered migrations, in order. The database's user_version is the number applied last.
+import type { Db } from '../db';
 import * as m0001 from './0001-initial';
 import * as m0002 from './0002-lifecycle';
 import * as m0003 from './0003-notify-statuses';
 import * as m0004 from './0004-notification-heads';
+import * as m0007 from './0007-faults';
 
-export const MIGRATIONS: readonly { version: number; sql: string }[] = [
+export interface Migration {
+  version: number;
+  sql: string;
+  /** Work SQL alone cannot say (rebuilding a table from its stored definition); runs after `sql`, with foreign keys off. */
+  up?: (db: Db) => void;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
   { version: 1, sql: m0001.sql },
   { version: 2, sql: m0002.sql },
   { version: 3, sql: m0003.sql },
   { version: 4, sql: m0004.sql },
+  { version: 7, sql: m0007.sql, up: m0007.up },
 ];

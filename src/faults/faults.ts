@@ -1,0 +1,270 @@
+// The live set of fault rules: kept in the store (with their hits, so they survive a restart),
+// indexed in memory by channel and SiteID so that a request or a notification looks only at the
+// rules of its own site and at those for every site. With no rule, the request path checks one count.
+import { EventEmitter } from 'node:events';
+import { HttpError } from '../errors/errors';
+import { operations } from '../openapi/document';
+import { faultRequest } from '../schemas/control';
+import { validate } from '../schemas/validator';
+import type { FaultRecord } from '../store/faults.repo';
+import type { Store } from '../store/store';
+import {
+  type Channel,
+  type FaultInput,
+  type RequestFacts,
+  type Route,
+  type Rule,
+  RuleRefused,
+  checkRule,
+  draw,
+  effectOf,
+  matchesNotification,
+  matchesRequest,
+  pathSegments,
+} from './rules';
+
+/** A rule as the control API shows it. */
+export interface FaultView {
+  ID: number;
+  Channel: Channel;
+  Match: Record<string, unknown>;
+  Action: Record<string, unknown>;
+  Times: number | null;
+  Probability: number;
+  Hits: number;
+}
+
+/** Told (event 'hit') each time a fault acts: a rule (FaultID) or a request's X-Sandbox-Fault header (null). */
+export interface FaultHit {
+  FaultID: number | null;
+  Channel: Channel;
+  /** What it did: "answered 503", "delayed 2s", "dropped", … */
+  Effect: string;
+  /** `POST /v1/payments` or `notification 12`. */
+  Target: string;
+}
+
+/** The /v1 routes of both addresses: what an api rule's Path and Method may name. */
+export const API_ROUTES: readonly Route[] = [...operations('api'), ...operations('card')]
+  .filter((op) => op.path.startsWith('/v1/'))
+  .map((op) => ({ method: op.method.toUpperCase(), path: op.path }));
+
+const viewOf = (r: FaultRecord): FaultView => ({
+  ID: r.id,
+  Channel: r.channel,
+  Match: JSON.parse(r.match) as Record<string, unknown>,
+  Action: JSON.parse(r.action) as Record<string, unknown>,
+  Times: r.times,
+  Probability: r.probability,
+  Hits: r.hits,
+});
+
+const ruleOf = (r: FaultRecord): Rule => {
+  const match = JSON.parse(r.match) as Rule['match'];
+  const action = JSON.parse(r.action) as Rule['action'];
+  return {
+    id: r.id,
+    channel: r.channel,
+    match,
+    action,
+    effect: effectOf(action),
+    path: match.Path === undefined ? null : pathSegments(match.Path),
+    times: r.times,
+    probability: r.probability,
+    hits: r.hits,
+    draws: r.draws,
+  };
+};
+
+/** The rules of one channel: those of each SiteID, and those for every site. Each list in ID order. */
+class SiteIndex {
+  private readonly bySite = new Map<number, Rule[]>();
+  private readonly anySite: Rule[] = [];
+  size = 0;
+
+  add(rule: Rule): void {
+    const site = rule.match.SiteID;
+    let list = this.anySite;
+    if (site !== undefined) {
+      list = this.bySite.get(site) ?? [];
+      this.bySite.set(site, list);
+    }
+    list.push(rule);
+    list.sort((a, b) => a.id - b.id);
+    this.size++;
+  }
+
+  remove(rule: Rule): void {
+    const site = rule.match.SiteID;
+    const list = site === undefined ? this.anySite : this.bySite.get(site);
+    const at = list?.indexOf(rule) ?? -1;
+    if (!list || at < 0) return;
+    list.splice(at, 1);
+    if (site !== undefined && list.length === 0) this.bySite.delete(site);
+    this.size--;
+  }
+
+  clear(): void {
+    this.bySite.clear();
+    this.anySite.length = 0;
+    this.size = 0;
+  }
+
+  /** Whether some rule names a SiteID (a request's credentials are checked only then). */
+  get bySiteCount(): number {
+    return this.bySite.size;
+  }
+
+  /** The rules that may apply to `siteId` (null: no site), in ID order. */
+  *candidates(siteId: number | null): Generator<Rule> {
+    const own = siteId === null ? undefined : this.bySite.get(siteId);
+    if (!own) return yield* this.anySite;
+    let i = 0;
+    let j = 0;
+    while (i < own.length || j < this.anySite.length) {
+      const a = own[i];
+      const b = this.anySite[j];
+      if (b === undefined || (a !== undefined && a.id < b.id)) (yield a!, i++);
+      else (yield b, j++);
+    }
+  }
+}
+
+export class Faults {
+  /** 'hit' with a FaultHit, each time a fault acts. */
+  readonly events = new EventEmitter();
+  private readonly api = new SiteIndex();
+  private readonly notifications = new SiteIndex();
+  /** Rules in force by ID (spent ones are not). */
+  private readonly live = new Map<number, Rule>();
+
+  /** `seed` makes Probability reproducible: the same seed gives the same hits. */
+  constructor(
+    private readonly store: Store,
+    private readonly seed: number,
+  ) {
+    this.events.setMaxListeners(0);
+  }
+
+  /** How many api rules are in force: when 0, a request is not looked at. */
+  get apiRules(): number {
+    return this.api.size;
+  }
+
+  get notificationRules(): number {
+    return this.notifications.size;
+  }
+
+  /** Reads the rules from the store again: at start, after a reset, after a database is restored. */
+  reload(): void {
+    this.api.clear();
+    this.notifications.clear();
+    this.live.clear();
+    for (const r of this.store.faults.all()) {
+      if (r.times !== null && r.hits >= r.times) continue;
+      this.index(ruleOf(r));
+    }
+  }
+
+  /** Adds a rule from the body of POST /_sandbox/faults; a 400 HttpError naming the field when it is wrong. */
+  add(input: unknown): FaultView {
+    const problems = validate(faultRequest, input ?? {});
+    if (problems.length > 0) throw new HttpError(400, problems.map((p) => p.Info).join('; '));
+    const rule = input as FaultInput;
+    try {
+      checkRule(rule, API_ROUTES);
+    } catch (e) {
+      if (e instanceof RuleRefused) throw new HttpError(400, e.message);
+      throw e;
+    }
+    const store = this.store;
+    const id = store.tx(() =>
+      store.faults.insert({
+        channel: rule.Channel,
+        match: JSON.stringify(rule.Match ?? {}),
+        action: JSON.stringify(rule.Action),
+        times: rule.Times ?? null,
+        probability: rule.Probability ?? 1,
+        createdAt: Date.now(),
+      }),
+    );
+    const record = store.faults.get(id)!;
+    this.index(ruleOf(record));
+    return viewOf(record);
+  }
+
+  list(): FaultView[] {
+    return this.store.faults.all().map(viewOf);
+  }
+
+  get(id: number): FaultView | undefined {
+    const r = this.store.faults.get(id);
+    return r && viewOf(r);
+  }
+
+  /** Deletes one rule; false when there is none with that ID. */
+  remove(id: number): boolean {
+    const gone = this.store.tx(() => this.store.faults.delete(id));
+    const rule = this.live.get(id);
+    if (rule) this.unindex(rule);
+    return gone;
+  }
+
+  clear(): void {
+    this.store.tx(() => this.store.faults.deleteAll());
+    this.reload();
+  }
+
+  /** The rules that can touch a payment of `siteId` (for the dashboard's payment page). */
+  forPayment(siteId: number, paymentId: number): FaultView[] {
+    return this.list().filter((f) => {
+      const m = f.Match as { SiteID?: number; PaymentID?: number };
+      return (m.SiteID === undefined || m.SiteID === siteId) && (m.PaymentID === undefined || m.PaymentID === paymentId);
+    });
+  }
+
+  /**
+   * The api rule that acts on a request, if any (its hit counted). `siteOf` gives the authenticated
+   * site (null when the credentials are wrong); it is asked only when some rule names a SiteID.
+   */
+  matchRequest(req: RequestFacts, siteOf: () => number | null): Rule | null {
+    const site = this.api.bySiteCount > 0 ? siteOf() : null;
+    for (const rule of this.api.candidates(site)) {
+      if (matchesRequest(rule, req, site) && this.fires(rule)) return rule;
+    }
+    return null;
+  }
+
+  /** The notifications rule that acts on a notification, if any (its hit counted). */
+  matchNotification(n: { siteId: number; paymentId: number; statusId: number }): Rule | null {
+    for (const rule of this.notifications.candidates(n.siteId)) {
+      if (matchesNotification(rule, n) && this.fires(rule)) return rule;
+    }
+    return null;
+  }
+
+  /** Tells listeners that a fault acted. */
+  told(hit: FaultHit): void {
+    if (this.events.listenerCount('hit') > 0) this.events.emit('hit', hit);
+  }
+
+  /** Whether a matching rule acts this time (its Probability), counting the hit and the draw. */
+  private fires(rule: Rule): boolean {
+    let fire = true;
+    if (rule.probability < 1) fire = draw(this.seed, rule.id, rule.draws++) < rule.probability;
+    if (fire) rule.hits++;
+    if (fire || rule.probability < 1) this.store.tx(() => this.store.faults.count(rule.id, rule.hits, rule.draws));
+    if (rule.times !== null && rule.hits >= rule.times) this.unindex(rule);
+    return fire;
+  }
+
+  private index(rule: Rule): void {
+    (rule.channel === 'api' ? this.api : this.notifications).add(rule);
+    this.live.set(rule.id, rule);
+  }
+
+  private unindex(rule: Rule): void {
+    if (!this.live.delete(rule.id)) return;
+    (rule.channel === 'api' ? this.api : this.notifications).remove(rule);
+  }
+}
