@@ -9,6 +9,7 @@ import type { Json, PaymentRecord, SiteRecord, SplitRecord } from '../store/reco
 import { type PaymentView, completeAddress, completeCustomer } from '../wire/serializers';
 import { recordPaymentStatus } from './changes';
 import type { ServiceContext } from './context';
+import { unavailableMethod } from './methods.service';
 import { type SplitInput, checkSplits } from './splits.input';
 import { chooseScenario, trigger } from './triggers.service';
 
@@ -49,6 +50,9 @@ export function createPayment(ctx: ServiceContext, site: SiteRecord, body: unkno
     const method = ctx.store.methods.get(methodId);
     if (!method || method.flow === 'card') {
       reasons.push(reason(5, `Payment.MethodID is invalid: ${methodId} is not a method of this address`));
+    } else {
+      const unavailable = unavailableMethod(site, methodId, 'Payment.MethodID');
+      if (unavailable) reasons.push(unavailable);
     }
   }
   if (splits.length > 0) reasons.push(...checkSplits(ctx, site, splits, amount, 0n, 'Payment.Splits'));
@@ -125,7 +129,7 @@ export function createPayment(ctx: ServiceContext, site: SiteRecord, body: unkno
  * A payment token not used before. A seeded run restarted on the same file draws the same
  * sequence again, so a token already stored is skipped (the run stays reproducible).
  */
-function freshToken(ctx: ServiceContext): string {
+export function freshToken(ctx: ServiceContext): string {
   let token = ctx.ids.token();
   while (ctx.store.payments.byToken(token)) token = ctx.ids.token();
   return token;

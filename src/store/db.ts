@@ -35,11 +35,23 @@ export function migrate(db: Db): void {
       `this database was written by a newer split-sandbox (schema ${current}, this one knows ${latest}); use a newer version or another --db file`,
     );
   }
-  for (const m of MIGRATIONS) {
-    if (m.version <= current) continue;
-    db.transaction(() => {
-      db.exec(m.sql);
-      db.pragma(`user_version = ${m.version}`);
-    }).immediate();
+  const pending = MIGRATIONS.filter((m) => m.version > current);
+  if (pending.length === 0) return;
+  // A migration may rebuild a table (the only way SQLite changes a column's constraints), which needs
+  // foreign keys off while the old table is dropped (the switch works only outside a transaction):
+  // instead, every reference is checked before each migration commits.
+  const enforced = db.pragma('foreign_keys', { simple: true }) === 1;
+  db.pragma('foreign_keys = OFF');
+  try {
+    for (const m of pending) {
+      db.transaction(() => {
+        db.exec(m.sql);
+        const broken = db.pragma('foreign_key_check') as unknown[];
+        if (broken.length > 0) throw new Error(`migration ${m.version} would leave ${broken.length} broken references; nothing was changed`);
+        db.pragma(`user_version = ${m.version}`);
+      }).immediate();
+    }
+  } finally {
+    if (enforced) db.pragma('foreign_keys = ON');
   }
 }
