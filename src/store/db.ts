@@ -35,23 +35,25 @@ export function migrate(db: Db): void {
       `this database was written by a newer split-sandbox (schema ${current}, this one knows ${latest}); use a newer version or another --db file`,
     );
   }
-  const pending = MIGRATIONS.filter((m) => m.version > current);
-  if (pending.length === 0) return;
-  // A migration may rebuild a table (the only way SQLite changes a column's constraints), which needs
-  // foreign keys off while the old table is dropped (the switch works only outside a transaction):
-  // instead, every reference is checked before each migration commits.
   const enforced = db.pragma('foreign_keys', { simple: true }) === 1;
-  db.pragma('foreign_keys = OFF');
-  try {
-    for (const m of pending) {
+  for (const m of MIGRATIONS) {
+    if (m.version <= current) continue;
+    // Rebuilding a table (the only way SQLite changes a column's constraints) needs foreign keys off
+    // while the old table is dropped, and that switch works only outside a transaction: the rebuilt
+    // tables' references are checked instead, before the migration commits.
+    const rebuilds = m.rebuilds ?? [];
+    if (enforced && rebuilds.length > 0) db.pragma('foreign_keys = OFF');
+    try {
       db.transaction(() => {
         db.exec(m.sql);
-        const broken = db.pragma('foreign_key_check') as unknown[];
-        if (broken.length > 0) throw new Error(`migration ${m.version} would leave ${broken.length} broken references; nothing was changed`);
+        for (const table of rebuilds) {
+          const broken = db.pragma(`foreign_key_check(${table})`) as unknown[];
+          if (broken.length > 0) throw new Error(`migration ${m.version} would leave ${broken.length} broken references in ${table}; nothing was changed`);
+        }
         db.pragma(`user_version = ${m.version}`);
       }).immediate();
+    } finally {
+      if (enforced && rebuilds.length > 0) db.pragma('foreign_keys = ON');
     }
-  } finally {
-    if (enforced) db.pragma('foreign_keys = ON');
   }
 }

@@ -1,8 +1,10 @@
 // Whole-payment refunds, the method catalogue's details and each site's assigned methods.
 // A refund of a payment without splits has no split, so refunds.split_id becomes nullable: SQLite
 // changes a column's constraints only by rebuilding its table (with foreign keys off while the old
-// one is dropped; the migration runner checks every reference before it commits). The refunds'
-// AUTOINCREMENT sequence moves to the new table, so IDs go on where they stood.
+// one is dropped; the migration runner checks the new table's references before it commits). The
+// refunds' AUTOINCREMENT sequence moves to the new table, so IDs go on where they stood.
+export const rebuilds = ['refunds'] as const;
+
 export const sql = `
 CREATE TABLE refunds_v5 (
   id                        INTEGER PRIMARY KEY AUTOINCREMENT,

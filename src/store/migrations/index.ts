@@ -5,10 +5,11 @@ import * as m0003 from './0003-notify-statuses';
 import * as m0004 from './0004-notification-heads';
 import * as m0005 from './0005-beyond-seed';
 
-export const MIGRATIONS: readonly { version: number; sql: string }[] = [
+/** `rebuilds`: the tables a migration rebuilds (it runs with foreign keys off; their references are checked). */
+export const MIGRATIONS: readonly { version: number; sql: string; rebuilds?: readonly string[] }[] = [
   { version: 1, sql: m0001.sql },
   { version: 2, sql: m0002.sql },
   { version: 3, sql: m0003.sql },
   { version: 4, sql: m0004.sql },
-  { version: 5, sql: m0005.sql },
+  { version: 5, sql: m0005.sql, rebuilds: m0005.rebuilds },
 ];
