@@ -40,8 +40,8 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
   router.use('/_sandbox', controlGuard(ctx.controlToken));
   mountControlRoutes(router, ctx);
   if (surface === 'api') {
-    mountMethodRoutes(router, ctx);
     mountPaymentRoutes(router, ctx);
+    mountMethodRoutes(router, ctx);
     mountPayerRoutes(router, ctx);
     mountDashboardRoutes(router, ctx);
   }

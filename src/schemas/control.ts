@@ -30,7 +30,7 @@ export const merchantPatchRequest: Schema = {
   properties: {
     NotificationURL: { type: ['string', 'null'], maxLength: 2048, pattern: '^https?://[^\\s]+$' },
     DefaultScenario: { type: ['string', 'null'], maxLength: 64 },
-    NotifyStatuses: { type: ['array', 'null'], maxItems: 20, uniqueItems: true, items: { type: 'integer', enum: [1, 2, 3, 4, 5, 9, 11, 13, 33, 34, 35] }, description: 'Status IDs notified; null for all' },
+    NotifyStatuses: { type: ['array', 'null'], maxItems: 20, uniqueItems: true, items: { type: 'integer', enum: [2, 3, 4, 5, 9, 11, 13, 33, 34, 35] }, description: 'Status IDs notified; null for all' },
     Methods: {
       type: ['array', 'null'],
       maxItems: 500,
@@ -54,7 +54,7 @@ export const merchantCreateRequest: Schema = {
     LinkedSites: { type: 'integer', minimum: 0, maximum: 20 },
     NotificationURL: { type: ['string', 'null'], maxLength: 2048, pattern: '^https?://[^\\s]+$' },
     DefaultScenario: { type: ['string', 'null'], maxLength: 64 },
-    NotifyStatuses: { type: ['array', 'null'], maxItems: 20, uniqueItems: true, items: { type: 'integer', enum: [1, 2, 3, 4, 5, 9, 11, 13, 33, 34, 35] }, description: 'Status IDs notified; null for all' },
+    NotifyStatuses: { type: ['array', 'null'], maxItems: 20, uniqueItems: true, items: { type: 'integer', enum: [2, 3, 4, 5, 9, 11, 13, 33, 34, 35] }, description: 'Status IDs notified; null for all' },
     Methods: {
       type: ['array', 'null'],
       maxItems: 500,

@@ -7,7 +7,7 @@ import { type HttpContext, requireSite, route, siteOf } from '../pipeline';
 import { sendJson, sendSvg } from '../reply';
 import { logoSvg } from './logos';
 
-/** Mounted before the payment routes: its own authentication runs once for /v1/methods. */
+/** Mounted after the payment routes, so that payment requests do not walk past these. */
 export function mountMethodRoutes(router: Router, ctx: HttpContext): void {
   const s = ctx.services;
   router.use('/v1/methods', requireSite(ctx));
