@@ -7,7 +7,7 @@ import { Rejection } from '../errors/errors';
 import { type Reason, reason } from '../errors/reasons';
 import { createCardPaymentRequest } from '../schemas/requests';
 import { validate } from '../schemas/validator';
-import type { Json, PaymentRecord, SiteRecord, SplitRecord } from '../store/records';
+import type { Json, PaymentRecord, SiteRecord } from '../store/records';
 import { type PaymentView, completeAddress, completeCustomer } from '../wire/serializers';
 import { scheduleCardOutcome } from './card-actions.service';
 import { recordPaymentStatus } from './changes';
@@ -15,7 +15,7 @@ import type { ServiceContext } from './context';
 import { loadPayment } from './lookup';
 import { unavailableMethod } from './methods.service';
 import { freshToken } from './payments.service';
-import { type SplitInput, checkSplits } from './splits.input';
+import { type SplitInput, checkSplits, insertSplits } from './splits.input';
 
 export const CARD_METHOD_ID = 6;
 
@@ -117,19 +117,7 @@ export function createCardPayment(ctx: ServiceContext, site: SiteRecord, body: u
     const id = ctx.store.payments.insert(record);
     const view: PaymentView = {
       payment: { id, ...record },
-      splits: splits.map((s) => {
-        const split: Omit<SplitRecord, 'id'> = {
-          paymentId: id,
-          siteId: s.SiteID,
-          merchantTransactionId: s.MerchantTransactionID,
-          originatorTransactionId: s.OriginatorTransactionID ?? null,
-          amount: BigInt(s.Amount),
-          capturedAmount: null,
-          statusId: state.status,
-          createdAt: now,
-        };
-        return { id: ctx.store.splits.insert(split), ...split };
-      }),
+      splits: insertSplits(ctx, id, splits, state.status, now),
     };
     // Creation is not a notified change: the merchant has the response.
     recordPaymentStatus(ctx, view, 'created', false);
