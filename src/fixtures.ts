@@ -5,6 +5,7 @@ import type { Flow } from './domain/flows';
 import { merchantsFixture, methodsFixture } from './schemas/fixtures';
 import type { Schema } from './schemas/common';
 import { validate } from './schemas/validator';
+import type { MethodCatalogue } from './store/records';
 import type { Store } from './store/store';
 import { PACKAGE_ROOT } from './package-root';
 
@@ -21,9 +22,17 @@ export interface MerchantFixture {
   LinkedSites?: { SiteID: number; Name: string; APIKey?: string }[];
 }
 
+export type MethodFixture = { ID: number; Name: string; Flow: Flow; Details?: Record<string, unknown> } & MethodCatalogue;
+
 export interface Fixtures {
   merchants: MerchantFixture[];
-  methods: { ID: number; Name: string; Flow: Flow; Details?: Record<string, unknown> }[];
+  methods: MethodFixture[];
+}
+
+/** The catalogue entry of a fixture method: what it holds besides ID, Name, Flow and Details (null when nothing). */
+function catalogueOf(m: MethodFixture): MethodCatalogue | null {
+  const { ID: _id, Name: _name, Flow: _flow, Details: _details, ...rest } = m;
+  return Object.keys(rest).length === 0 ? null : rest;
 }
 
 function readJson(dir: string, file: string, schema: Schema): unknown {
@@ -49,7 +58,7 @@ export function readFixtures(dir: string): Fixtures {
 export function loadFixtures(store: Store, fx: Fixtures): void {
   store.tx(() => {
     for (const m of fx.methods) {
-      store.methods.insert({ methodId: m.ID, name: m.Name, flow: m.Flow, detailsTemplate: m.Details ?? null });
+      store.methods.insert({ methodId: m.ID, name: m.Name, flow: m.Flow, detailsTemplate: m.Details ?? null, catalogue: catalogueOf(m) });
     }
     for (const m of fx.merchants) {
       store.sites.insert({
@@ -72,4 +81,20 @@ export function loadFixtures(store: Store, fx: Fixtures): void {
       }
     }
   });
+}
+
+/**
+ * A database made before methods had catalogue entries: its methods get theirs from the fixtures
+ * (same ID), so the methods API shows their countries, currencies and validators. Methods that have
+ * one already are left as they are.
+ */
+export function completeMethodCatalogue(store: Store, fx: Fixtures): void {
+  const byId = new Map(fx.methods.map((m) => [m.ID, m]));
+  const fills: [number, MethodCatalogue][] = [];
+  for (const m of store.methods.list()) {
+    const entry = m.catalogue === null ? byId.get(m.methodId) : undefined;
+    const catalogue = entry && catalogueOf(entry);
+    if (catalogue) fills.push([m.methodId, catalogue]);
+  }
+  if (fills.length > 0) store.tx(() => fills.forEach(([id, catalogue]) => store.methods.fillCatalogue(id, catalogue)));
 }

@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import { randomInt } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { type Config, DEFAULT_CONFIG } from './config';
-import { loadFixtures, readFixtures } from './fixtures';
+import { completeMethodCatalogue, loadFixtures, readFixtures } from './fixtures';
 import { createApp } from './http/app';
 import type { HttpContext } from './http/pipeline';
 import { createIds } from './ids';
@@ -95,6 +95,7 @@ export function createServices(config: Config, store: Store): ServiceContext {
   }
   const fixtures = readFixtures(config.fixtures);
   if (store.isEmpty()) loadFixtures(store, fixtures);
+  else completeMethodCatalogue(store, fixtures);
   const clock = config.clock === 'manual' ? new ManualClock(config.startTime ?? Date.now()) : new RealClock();
   // Rules kept from a previous run (or in the database's file) are in force again.
   const faults = new Faults(store, config.seed ?? randomInt(2 ** 31));
@@ -111,8 +112,14 @@ export function createServices(config: Config, store: Store): ServiceContext {
 }
 
 /** Adds the notification outbox, the delivery worker and the scheduler to the services. */
-export function createLifecycle(config: Config, services: ServiceContext, baseUrl: () => string, log: Logger): Scheduler {
-  services.changes = createOutbox({ baseUrl, defaultUrl: config.notifyUrl });
+export function createLifecycle(
+  config: Config,
+  services: ServiceContext,
+  baseUrl: () => string,
+  log: Logger,
+  cardBaseUrl: () => string = baseUrl,
+): Scheduler {
+  services.changes = createOutbox({ baseUrl, cardBaseUrl, defaultUrl: config.notifyUrl });
   const worker = new NotificationWorker(services, services.clock, {
     timeoutMs: config.notifyTimeoutMs,
     retry: config.retry,
@@ -152,7 +159,7 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
   // A server commits each turn's writes together (fixtures above were committed on their own).
   store.groupCommits();
   const ctx: HttpContext = { services, urls: { baseUrl: '', cardBaseUrl: '' }, log, controlToken: config.controlToken };
-  const scheduler = createLifecycle(config, services, () => ctx.urls.baseUrl, log);
+  const scheduler = createLifecycle(config, services, () => ctx.urls.baseUrl, log, () => ctx.urls.cardBaseUrl);
   ctx.scheduler = scheduler;
   const servers: Server[] = [];
   try {

@@ -81,8 +81,8 @@ export function canAddSplits(hasRefund: boolean): Decision<true> {
 }
 
 /**
- * What can still be refunded on a split: the money taken (the whole split on a Success payment,
- * the captured amount on a PartiallyCaptured split) less refunds already made.
+ * What can still be refunded on a split, or on a payment without splits: the money taken (the whole
+ * amount when Success or Captured, the captured amount when PartiallyCaptured) less refunds already made.
  */
 export function refundableAmount(split: {
   statusId: number;
@@ -91,10 +91,16 @@ export function refundableAmount(split: {
   refunded: bigint;
 }): bigint {
   let taken = 0n;
-  if (split.statusId === Status.Success) taken = split.capturedAmount ?? split.amount;
+  if (split.statusId === Status.Success || split.statusId === Status.Captured) taken = split.capturedAmount ?? split.amount;
   else if (split.statusId === Status.PartiallyCaptured) taken = split.capturedAmount ?? 0n;
   const left = taken - split.refunded;
   return left > 0n ? left : 0n;
+}
+
+/** A refund of the whole payment (`POST /v1/payments/{id}/refunds`): refunds of a payment with splits are per split (spec 1). */
+export function canRefundWhole(hasSplits: boolean): Decision<true> {
+  if (hasSplits) return no(11, 'Action is invalid: a payment with splits is refunded per split (POST /v1/payments/{id}/splits/{splitId}/refunds)');
+  return ok(true);
 }
 
 function name(status: number): string {

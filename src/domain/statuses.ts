@@ -9,6 +9,8 @@ export const Status = {
   Authorized: 9,
   Captured: 11,
   CaptureRequested: 13,
+  QueuedForCapturing: 33,
+  QueuedForCanceling: 34,
   PartiallyCaptured: 35,
 } as const;
 
@@ -23,6 +25,8 @@ const INFO: Record<number, string> = {
   9: 'Authorized',
   11: 'Captured',
   13: 'CaptureRequested',
+  33: 'QueuedForCapturing',
+  34: 'QueuedForCanceling',
   35: 'PartiallyCaptured',
 };
 

@@ -4,6 +4,7 @@ export const REASONS = {
   1: 'Missing parameter',
   2: 'Validation failed',
   5: 'Method is invalid',
+  9: 'Method is unavailable',
   11: 'Action is invalid',
   17: 'Payment is invalid',
   18: 'Refund is invalid',
@@ -15,6 +16,14 @@ export const REASONS = {
   118: 'Amount invalid',
   120: 'Country code is invalid',
   122: 'Unable to cancel transaction',
+  // The card host's own return codes, for its capture, cancel and refund.
+  105: 'Action is invalid',
+  1012: 'Payment.AmountToCapture format is invalid',
+  1013: 'Payment.AmountToCapture exceeds initial payment authorized amount',
+  2205: 'Refund state is invalid',
+  2206: 'Refund amount exceeds initial payment amount',
+  4996: 'Payment is partially captured',
+  4997: 'Payment is captured',
 } as const;
 
 export type ReasonCode = keyof typeof REASONS;

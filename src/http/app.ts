@@ -2,6 +2,7 @@
 import express, { type Express, type Request, type Response } from 'express';
 import { mountPaymentRoutes } from './api/payments.routes';
 import { mountCardRoutes } from './card/card.routes';
+import { mountMethodRoutes } from './methods/methods.routes';
 import { mountPayerRoutes } from './payer/payer.routes';
 import { mountDashboardRoutes } from './dashboard/dashboard.routes';
 import { mountControlRoutes } from './control/control.routes';
@@ -43,6 +44,7 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
   mountControlRoutes(router, ctx);
   if (surface === 'api') {
     mountPaymentRoutes(router, ctx);
+    mountMethodRoutes(router, ctx);
     mountPayerRoutes(router, ctx);
     mountDashboardRoutes(router, ctx);
   }

@@ -2,7 +2,7 @@
 import { Rejection } from '../errors/errors';
 import { PAYMENT_KEYS, cardPaymentOut, refundOut } from '../schemas/responses';
 import { unmark } from '../schemas/json-body';
-import { type WireOptions, paymentToWire } from '../wire/serializers';
+import { type WireOptions, cardPaymentToWire, paymentToWire } from '../wire/serializers';
 import { maskCardNumber } from '../services/card.service';
 
 export type Envelope = 'payment' | 'card-payment' | 'splits' | 'refund' | 'list' | 'message';
@@ -37,8 +37,14 @@ export function rejectionBody(kind: Envelope, r: Rejection, body: unknown, inval
       }
       return { Payment: shell(PAYMENT_KEYS, field(body, 'Payment'), invalidRequestId, r.reasons) };
     }
-    case 'card-payment':
+    case 'card-payment': {
+      if (r.stored) {
+        // An action refused on a stored card payment echoes it, with its real ID and status.
+        const { ID, Status: status, ...rest } = cardPaymentToWire(r.stored.payment, wire, r.stored.splits) as { ID: number; Status: { ID: number; Info: string } } & Record<string, unknown>;
+        return { Payment: { ID, InvalidRequestID: invalidRequestId, ...rest, Status: { ID: status.ID, Info: status.Info, Reasons: r.reasons } } };
+      }
       return { Payment: withoutCardSecrets(shell(CARD_KEYS, field(body, 'Payment'), invalidRequestId, r.reasons)) };
+    }
     case 'refund':
       return { Refund: shell(REFUND_KEYS, field(body, 'Refund'), invalidRequestId, r.reasons) };
     case 'splits':

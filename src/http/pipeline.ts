@@ -31,7 +31,7 @@ export interface HttpContext {
   scheduler?: Scheduler;
 }
 
-export const wireOf = (ctx: HttpContext): WireOptions => ({ baseUrl: ctx.urls.baseUrl });
+export const wireOf = (ctx: HttpContext): WireOptions => ({ baseUrl: ctx.urls.baseUrl, cardBaseUrl: ctx.urls.cardBaseUrl });
 
 const sites = new WeakMap<Request, SiteRecord>();
 

@@ -4,6 +4,7 @@ import type { Response } from 'express';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const HTML_TYPE = 'text/html; charset=utf-8';
+const SVG_TYPE = 'image/svg+xml; charset=utf-8';
 
 function write(res: Response, status: number, type: string, text: string): void {
   res.statusCode = status;
@@ -22,4 +23,8 @@ export function sendJsonText(res: Response, status: number, json: string): void 
 
 export function sendHtml(res: Response, status: number, html: string): void {
   write(res, status, HTML_TYPE, html);
+}
+
+export function sendSvg(res: Response, svg: string): void {
+  write(res, 200, SVG_TYPE, svg);
 }

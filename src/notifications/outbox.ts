@@ -2,11 +2,13 @@
 import type { ChangeSink } from '../services/changes';
 import type { ServiceContext } from '../services/context';
 import type { RefundRecord } from '../store/records';
-import { type PaymentView, paymentToWire, refundToWire } from '../wire/serializers';
+import { type PaymentView, cardPaymentToWire, paymentToWire, refundToWire } from '../wire/serializers';
 
 export interface OutboxOptions {
   /** The API address, for RedirectURL in bodies. */
   baseUrl: () => string;
+  /** The card API address, for a card payment's RedirectURL (the API address when absent). */
+  cardBaseUrl?: () => string;
   /** Notification URL of merchants that have none of their own (`start --notify-url`). */
   defaultUrl?: string | undefined;
 }
@@ -37,8 +39,10 @@ export function createOutbox(opts: OutboxOptions): ChangeSink {
   };
   return {
     paymentChanged(ctx, view) {
-      const body = view.payment.surface === 'card' ? null : { Payment: paymentToWire(view, { baseUrl: opts.baseUrl() }) };
-      if (body) write(ctx, view, null, view.payment.statusId, body);
+      const wire = { baseUrl: opts.baseUrl(), cardBaseUrl: (opts.cardBaseUrl ?? opts.baseUrl)() };
+      // Fidelity: card payments are notified as `{"Payment": …}` too, the card payment as the card API shows it.
+      const payment = view.payment.surface === 'card' ? cardPaymentToWire(view.payment, wire, view.splits) : paymentToWire(view, wire);
+      write(ctx, view, null, view.payment.statusId, { Payment: payment });
     },
     refundChanged(ctx, refund: RefundRecord, view) {
       write(ctx, view, refund.id, refund.statusId, { Refund: refundToWire(refund) });

@@ -6,6 +6,7 @@ import { clockAdvanceRequest, faultRequest, merchantCreateRequest, merchantPatch
 import {
   addSplitsRequest,
   captureRequest,
+  cardRefundRequest,
   createCardPaymentRequest,
   createPaymentRequest,
   refundRequest,
@@ -20,10 +21,13 @@ import {
   listResponse,
   merchantsResponse,
   messageResponse,
+  methodResponse,
+  methodsResponse,
   paymentErrorResponse,
   paymentResponse,
   refundErrorResponse,
   refundResponse,
+  refundsResponse,
   splitsErrorResponse,
   splitsResponse,
 } from '../schemas/responses';
@@ -41,6 +45,8 @@ export interface Operation {
   control?: boolean;
   /** An HTML page for people (the hosted payment page), not JSON. */
   html?: boolean;
+  /** An image of this content type (a method logo), not JSON. */
+  image?: string;
 }
 
 const unauthorized = { 401: messageResponse, 404: messageResponse };
@@ -221,6 +227,62 @@ const API: Operation[] = [
     request: refundRequest,
     responses: { 201: refundResponse, 400: refundErrorResponse, ...unauthorized },
   },
+  {
+    method: 'get',
+    path: '/v1/payments/{id}/status',
+    summary: 'A payment’s current status: the payment as GET shows it',
+    responses: { 200: paymentResponse, ...unauthorized },
+  },
+  {
+    method: 'post',
+    path: '/v1/payments/{id}/refunds',
+    summary: 'Refund a payment without splits as a whole (a payment with splits: reason 11, refund per split)',
+    request: refundRequest,
+    responses: { 201: refundResponse, 400: refundErrorResponse, ...unauthorized },
+  },
+  {
+    method: 'get',
+    path: '/v1/payments/{id}/refunds',
+    summary: 'The payment’s refunds, each in its current status (SplitID 0: a refund of the whole payment)',
+    responses: { 200: refundsResponse, ...unauthorized },
+  },
+  {
+    method: 'get',
+    path: '/v1/payments/{id}/refunds/{refundId}',
+    summary: 'One refund of the payment, in its current status',
+    responses: { 200: refundResponse, ...unauthorized },
+  },
+];
+
+/** The methods API and the method logos its LogoURLs point to. */
+const METHODS: Operation[] = [
+  {
+    method: 'get',
+    path: '/v1/methods',
+    summary: 'Every active payment method (additionalDetails=true: with validators and options; country: available there)',
+    query: ['country', 'additionalDetails'],
+    responses: { 200: methodsResponse, 400: messageResponse, 401: messageResponse },
+  },
+  {
+    method: 'get',
+    path: '/v1/methods/assigned',
+    summary: 'The payment methods assigned to the calling site',
+    query: ['country', 'additionalDetails'],
+    responses: { 200: methodsResponse, 400: messageResponse, 401: messageResponse },
+  },
+  {
+    method: 'get',
+    path: '/v1/methods/{id}',
+    summary: 'One payment method, with its validators and options',
+    responses: { 200: methodResponse, ...unauthorized },
+  },
+  {
+    method: 'get',
+    path: '/images/methods/{file}',
+    summary: 'A method’s (or method option’s) logo, as LogoURL names it (SVG, no credentials needed)',
+    responses: { 200: undefined, 404: messageResponse },
+    image: 'image/svg+xml',
+  },
 ];
 
 /** The hosted payment page that RedirectURL points to. */
@@ -257,6 +319,10 @@ const DASHBOARD: Operation[] = [
   { method: 'post', path: '/dashboard/payments/{id}/capture-per-split', summary: 'Dashboard action capture-per-split on the payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
   { method: 'post', path: '/dashboard/payments/{id}/cancel', summary: 'Dashboard action cancel on the payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
   { method: 'post', path: '/dashboard/payments/{id}/refund', summary: 'Dashboard action refund on the payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
+  { method: 'post', path: '/dashboard/payments/{id}/refund-payment', summary: 'Dashboard action refund-payment (a whole payment without splits); 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
+  { method: 'post', path: '/dashboard/payments/{id}/card-capture', summary: 'Dashboard action card-capture (whole or part) on a card payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
+  { method: 'post', path: '/dashboard/payments/{id}/card-cancel', summary: 'Dashboard action card-cancel on a card payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
+  { method: 'post', path: '/dashboard/payments/{id}/card-refund', summary: 'Dashboard action card-refund (the payment or one split) on a card payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
   { method: 'post', path: '/dashboard/payments/{id}/splits', summary: 'Dashboard action splits on the payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
   { method: 'post', path: '/dashboard/payments/{id}/notifications/{notificationId}/redeliver', summary: 'Dashboard action notifications/:notificationId/redeliver on the payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
 ];
@@ -277,10 +343,74 @@ const CARD: Operation[] = [
     responses: { 200: cardListResponse, 400: listErrorResponse, 401: messageResponse },
   },
   { method: 'get', path: '/v1/payments/{id}', summary: 'Get a card payment', responses: { 200: cardPaymentResponse, ...unauthorized } },
+  {
+    method: 'get',
+    path: '/v1/payments/{id}/status',
+    summary: 'A card payment’s current status: the card payment as GET shows it',
+    responses: { 200: cardPaymentResponse, ...unauthorized },
+  },
+  {
+    method: 'post',
+    path: '/v1/payments/{id}/capture',
+    summary: 'Capture an Authorized card payment, whole (Captured, 11) or `amount` of it (PartiallyCaptured, 35); no body',
+    query: ['amount'],
+    responses: { 200: cardPaymentResponse, 400: paymentErrorResponse, ...unauthorized },
+  },
+  {
+    method: 'post',
+    path: '/v1/payments/{id}/cancel',
+    summary: 'Cancel an Authorized card payment (Cancelled, 3; QueuedForCanceling, 34, for test amount 10006)',
+    responses: { 200: cardPaymentResponse, 400: paymentErrorResponse, ...unauthorized },
+  },
+  {
+    method: 'post',
+    path: '/v1/payments/{id}/refunds',
+    summary: 'Refund a captured card payment, or one split of it (SplitID): Success at once (Open for test amount 10004)',
+    request: cardRefundRequest,
+    responses: { 201: refundResponse, 400: refundErrorResponse, ...unauthorized },
+  },
+  {
+    method: 'post',
+    path: '/v1/payments/{id}/splits/{splitId}/refunds',
+    summary: 'Refund one split of a marketplace card payment',
+    request: cardRefundRequest,
+    responses: { 201: refundResponse, 400: refundErrorResponse, ...unauthorized },
+  },
+  {
+    method: 'get',
+    path: '/v1/payments/{id}/refunds',
+    summary: 'The card payment’s refunds, each in its current status',
+    responses: { 200: refundsResponse, ...unauthorized },
+  },
+  {
+    method: 'get',
+    path: '/v1/payments/{id}/refunds/{refundId}',
+    summary: 'One refund of the card payment, in its current status',
+    responses: { 200: refundResponse, ...unauthorized },
+  },
+];
+
+/** The hosted card form that a card payment's RedirectURL points to. */
+const CARD_FORM: Operation[] = [
+  {
+    method: 'get',
+    path: '/v1/Payments/FillCardDetails',
+    summary: 'The hosted card form of RedirectURL (HTML): the card payment and the buttons the payer may press',
+    query: ['PaymentToken'],
+    responses: { 200: undefined, 404: undefined, 410: undefined },
+    html: true,
+  },
+  {
+    method: 'post',
+    path: '/v1/Payments/FillCardDetails/{action}',
+    summary: 'A button of the card form (form field PaymentToken): authorize (a card entered), fail or cancel; then 303 to ReturnURL',
+    responses: { 303: undefined, 404: undefined, 410: undefined },
+    html: true,
+  },
 ];
 
 export function operations(surface: Surface): Operation[] {
-  return [...(surface === 'api' ? [...API, ...PAYER, ...DASHBOARD] : CARD), ...CONTROL];
+  return [...(surface === 'api' ? [...API, ...METHODS, ...PAYER, ...DASHBOARD] : [...CARD, ...CARD_FORM]), ...CONTROL];
 }
 
 const json = (schema: Schema | undefined, example?: unknown) => ({
@@ -291,14 +421,26 @@ export function openApiDocument(surface: Surface, serverUrl: string): Record<str
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations(surface)) {
     const params = [
-      ...[...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: m[1] === 'action' ? 'string' : 'integer' } })),
+      ...[...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: m[1] === 'action' || m[1] === 'file' ? 'string' : 'integer' } })),
       ...(op.query ?? []).map((name) => ({ name, in: 'query', required: false, schema: { type: 'string' } })),
       ...(op.path.startsWith('/v1/') ? [FAULT_HEADER] : []),
     ];
     (paths[op.path] ??= {})[op.method] = {
       summary: op.summary,
-      tags: [op.html ? (op.path.startsWith('/dashboard') ? 'merchant dashboard' : 'payment page') : op.control ? 'sandbox control' : surface === 'api' ? 'split payments' : 'card payments'],
-      ...(op.control ? {} : { security: [{ basic: [] }] }),
+      tags: [
+        op.html
+          ? op.path.startsWith('/dashboard')
+            ? 'merchant dashboard'
+            : 'payment page'
+          : op.control
+            ? 'sandbox control'
+            : op.path.startsWith('/v1/methods') || op.image
+              ? 'payment methods'
+              : surface === 'api'
+                ? 'split payments'
+                : 'card payments',
+      ],
+      ...(op.control || op.image ? {} : { security: [{ basic: [] }] }),
       ...(params.length ? { parameters: params } : {}),
       ...(op.request
         ? { requestBody: { required: false, content: json(op.request, REQUEST_EXAMPLES[`${op.method.toUpperCase()} ${op.path} ${op.control ? 'control' : surface}`]) } }
@@ -306,7 +448,10 @@ export function openApiDocument(surface: Surface, serverUrl: string): Record<str
       responses: Object.fromEntries(
         Object.entries(op.responses).map(([code, schema]) => [
           code,
-          { description: `HTTP ${code}`, ...(code === '303' || code === '204' ? {} : { content: op.html ? { 'text/html': {} } : json(schema) }) },
+          {
+            description: `HTTP ${code}`,
+            ...(code === '303' || code === '204' ? {} : { content: op.html ? { 'text/html': {} } : op.image && code === '200' ? { [op.image]: {} } : json(schema) }),
+          },
         ]),
       ),
     };

@@ -20,6 +20,9 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   'POST /v1/payments/{id}/splits api': { Splits: [{ SiteID: 30204, Amount: '100', MerchantTransactionID: 'order-1001-c' }] },
   'POST /v1/payments/{id}/capture api': { Payment: { Splits: [{ ID: 7001, Amount: 300 }, { ID: 7002, Amount: 400 }] } },
   'POST /v1/payments/{id}/splits/{splitId}/refunds api': { Refund: { Amount: 200, Description: 'returned item' } },
+  'POST /v1/payments/{id}/refunds api': { Refund: { Amount: 500, Description: 'order returned' } },
+  'POST /v1/payments/{id}/refunds card': { Refund: { MerchantTransactionID: 'card-1-refund-1', Amount: 2000, Description: 'order returned' } },
+  'POST /v1/payments/{id}/splits/{splitId}/refunds card': { Refund: { MerchantTransactionID: 'card-1-refund-2', Amount: 600 } },
   'POST /v1/payments card': {
     Payment: {
       MerchantTransactionID: 'card-1',

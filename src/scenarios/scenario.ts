@@ -76,8 +76,10 @@ export function resolveAmount(amount: StepAmount | undefined, of: bigint): bigin
 }
 
 /**
- * Fidelity: like the real card test host's test amounts, a few exact amounts (minor units) pick a
- * scenario, so a client can steer a payment without any sandbox-only header.
+ * A few exact amounts (minor units) pick a scenario, so a client can steer a payment without any
+ * sandbox-only header. Fidelity: only 10001 means what it means on the real card test host (the
+ * payment fails); the others are the sandbox's own, since the card host's 10002, 10003, 10005 and
+ * 10006 mean other things there (card.machine.ts holds those).
  */
 export const MAGIC_AMOUNTS: ReadonlyMap<bigint, string> = new Map([
   [10001n, 'failed'],

@@ -30,7 +30,14 @@ export const merchantPatchRequest: Schema = {
   properties: {
     NotificationURL: { type: ['string', 'null'], maxLength: 2048, pattern: '^https?://[^\\s]+$' },
     DefaultScenario: { type: ['string', 'null'], maxLength: 64 },
-    NotifyStatuses: { type: ['array', 'null'], maxItems: 20, uniqueItems: true, items: { type: 'integer', enum: [2, 3, 4, 5, 9, 13, 35] }, description: 'Status IDs notified; null for all' },
+    NotifyStatuses: { type: ['array', 'null'], maxItems: 20, uniqueItems: true, items: { type: 'integer', enum: [2, 3, 4, 5, 9, 11, 13, 33, 34, 35] }, description: 'Status IDs notified; null for all' },
+    Methods: {
+      type: ['array', 'null'],
+      maxItems: 500,
+      uniqueItems: true,
+      items: { type: 'integer', minimum: 1, maximum: 2147483647 },
+      description: 'The method IDs assigned to the merchant (GET /v1/methods/assigned); null for every method',
+    },
   },
 };
 
@@ -47,7 +54,14 @@ export const merchantCreateRequest: Schema = {
     LinkedSites: { type: 'integer', minimum: 0, maximum: 20 },
     NotificationURL: { type: ['string', 'null'], maxLength: 2048, pattern: '^https?://[^\\s]+$' },
     DefaultScenario: { type: ['string', 'null'], maxLength: 64 },
-    NotifyStatuses: { type: ['array', 'null'], maxItems: 20, uniqueItems: true, items: { type: 'integer', enum: [2, 3, 4, 5, 9, 13, 35] }, description: 'Status IDs notified; null for all' },
+    NotifyStatuses: { type: ['array', 'null'], maxItems: 20, uniqueItems: true, items: { type: 'integer', enum: [2, 3, 4, 5, 9, 11, 13, 33, 34, 35] }, description: 'Status IDs notified; null for all' },
+    Methods: {
+      type: ['array', 'null'],
+      maxItems: 500,
+      uniqueItems: true,
+      items: { type: 'integer', minimum: 1, maximum: 2147483647 },
+      description: 'The method IDs assigned to the merchant (GET /v1/methods/assigned); null for every method',
+    },
   },
 };
 

@@ -36,6 +36,14 @@ export const merchantsFixture: Schema = {
   },
 };
 
+const validator: Schema = {
+  type: 'object',
+  required: ['Source', 'Regex', 'Required'],
+  additionalProperties: false,
+  properties: { Source: { type: 'string', minLength: 1 }, Regex: { type: 'string' }, Required: { type: 'boolean' } },
+};
+const codes = (pattern: string): Schema => ({ type: 'array', uniqueItems: true, items: { type: 'string', pattern } });
+
 export const methodsFixture: Schema = {
   type: 'object',
   required: ['Methods'],
@@ -52,6 +60,27 @@ export const methodsFixture: Schema = {
           Name: { type: 'string' },
           Flow: { type: 'string', enum: ['one-step', 'two-step', 'two-step-capture-requested', 'card'] },
           Details: { type: 'object' },
+          // What the methods API shows (GET /v1/methods): all optional, so older catalogues still load.
+          Description: { type: 'string' },
+          Countries: codes('^[A-Z]{2}$'),
+          Currencies: codes('^[A-Z]{3}$'),
+          Guaranteed: { type: 'boolean' },
+          Active: { type: 'boolean' },
+          SupportIframe: { type: 'boolean' },
+          IframeWidth: { type: 'integer', minimum: 0, maximum: 32767 },
+          IframeHeight: { type: 'integer', minimum: 0, maximum: 32767 },
+          DetailsURL: { type: ['string', 'null'], pattern: '^https?://' },
+          ValidatorsPayin: { type: 'array', items: validator },
+          ValidatorsRecurrent: { type: 'array', items: validator },
+          Options: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['ID', 'DisplayName'],
+              additionalProperties: false,
+              properties: { ID: siteId, DisplayName: { type: 'string', minLength: 1 }, Description: { type: 'string' }, Guaranteed: { type: 'boolean' } },
+            },
+          },
         },
       },
     },

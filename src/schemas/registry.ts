@@ -3,7 +3,7 @@
 import type { Schema } from './common';
 import { clockAdvanceRequest, faultRequest, merchantCreateRequest, merchantPatchRequest, notificationWaitQuery, paymentEventRequest, refundEventRequest } from './control';
 import { merchantsFixture, methodsFixture } from './fixtures';
-import { addSplitsRequest, captureRequest, createCardPaymentRequest, createPaymentRequest, refundRequest } from './requests';
+import { addSplitsRequest, captureRequest, cardCaptureRequest, cardRefundRequest, createCardPaymentRequest, createPaymentRequest, refundRequest } from './requests';
 import { scenarioFile } from './scenario';
 
 export const VALIDATED: Record<string, Schema> = {
@@ -12,6 +12,8 @@ export const VALIDATED: Record<string, Schema> = {
   captureRequest,
   refundRequest,
   createCardPaymentRequest,
+  cardCaptureRequest,
+  cardRefundRequest,
   paymentEventRequest,
   refundEventRequest,
   clockAdvanceRequest,

@@ -158,7 +158,8 @@ export const createCardPaymentRequest: Schema = {
   properties: {
     Payment: {
       type: 'object',
-      required: ['MerchantTransactionID', 'Amount', 'Currency', 'Card'],
+      // Without Card the payer enters the card on the hosted card form (RedirectURL).
+      required: ['MerchantTransactionID', 'Amount', 'Currency'],
       additionalProperties: false,
       properties: {
         MerchantTransactionID: { type: 'string', minLength: 1, maxLength: MTID_MAX },
@@ -193,6 +194,37 @@ export const createCardPaymentRequest: Schema = {
         ThreeDSecureCheck: { type: ['boolean', 'null'] },
         Articles: nullOnly,
         PaymentTokenLifetime: { type: ['integer', 'null'], minimum: 1, maximum: 525600 },
+        Splits: { ...splitsIn, description: 'A marketplace card payment divided among linked sites' },
+      },
+    },
+  },
+};
+
+/** `POST /v1/payments/{id}/capture[?amount=]` on the card address: no body (the amount is in the query). */
+export const cardCaptureRequest: Schema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { Payment: { ...nullOnly, description: 'Split captures of card payments are not supported by the sandbox: send no body' } },
+};
+
+/** `POST /v1/payments/{id}/refunds` on the card address (`SplitID` refunds one split of a marketplace card payment). */
+export const cardRefundRequest: Schema = {
+  type: 'object',
+  required: ['Refund'],
+  additionalProperties: false,
+  properties: {
+    Refund: {
+      type: 'object',
+      required: ['MerchantTransactionID', 'Amount'],
+      additionalProperties: false,
+      properties: {
+        MerchantTransactionID: { type: 'string', minLength: 1, maxLength: MTID_MAX },
+        OriginatorTransactionID: optText(MTID_MAX),
+        Amount: amountIn,
+        Description: optText(1024),
+        StatementDescriptor: optText(64),
+        CaptureID: { ...nullOnly, description: 'The sandbox makes one capture per card payment: send null or leave it out' },
+        SplitID: { type: ['integer', 'null'], minimum: 1, maximum: 2147483647 },
       },
     },
   },

@@ -170,8 +170,8 @@ export const cardOut = exact(
   ['object', 'null'],
 );
 
-/** A card payment (2.9). */
-export const cardPaymentOut = exact({
+/** A card payment (2.9); Splits only for a marketplace card payment made with splits, and not in list items. */
+const cardPaymentFields: Record<string, Schema> = {
   ID: int,
   ClientIP: nstr,
   SkinID: nint,
@@ -194,14 +194,24 @@ export const cardPaymentOut = exact({
   Articles: nul,
   Card: cardOut,
   CreditCardToken: nul,
-  Status: exact({ ID: int, Info: str, Reasons: { type: 'array', maxItems: 0 } }),
+  Status: exact({
+    ID: int,
+    Info: str,
+    Reasons: { type: 'array', items: reasonOut, description: 'Empty, but for the return code 5288 of QueuedForCapturing (33)' },
+  }),
   MethodTransactionID: nul,
   PaymentTokenLifetime: nint,
   Capture: { type: ['boolean', 'null'] },
   Retry: { type: ['boolean', 'null'] },
-  RedirectURL: nstr,
+  RedirectURL: { type: ['string', 'null'], description: 'The hosted card form, while the payer has a card to enter' },
   '3DSecure': { type: ['boolean', 'null'] },
-});
+};
+export const cardPaymentOut: Schema = {
+  type: 'object',
+  required: Object.keys(cardPaymentFields),
+  additionalProperties: false,
+  properties: { ...cardPaymentFields, Splits: { type: 'array', items: splitOut } },
+};
 
 const envelope = (item: Schema) =>
   exact({
@@ -218,7 +228,32 @@ export const splitsResponse = exact({ Splits: { type: 'array', items: splitOut }
 export const refundResponse = exact({ Refund: refundOut });
 export const listResponse = envelope(listItemOut);
 export const cardPaymentResponse = exact({ Payment: cardPaymentOut });
-export const cardListResponse = envelope(cardPaymentOut);
+export const cardListResponse = envelope(exact(cardPaymentFields));
+export const refundsResponse = exact({ Refunds: { type: 'array', items: refundOut } });
+
+const validatorOut = exact({ Source: str, Regex: str, Required: { type: 'boolean' } });
+const methodOptionOut = exact({ ID: int, DisplayName: str, Description: str, LogoURL: str, Guaranteed: { type: 'boolean' } });
+const codesOut = { type: 'array', items: str };
+/** A payment method (methods API): validators and options are null in lists without additionalDetails. */
+export const methodOut = exact({
+  ID: int,
+  DisplayName: str,
+  Description: str,
+  LogoURL: str,
+  Guaranteed: { type: 'boolean' },
+  Active: { type: 'boolean' },
+  SupportIframe: { type: 'boolean' },
+  IframeWidth: int,
+  IframeHeight: int,
+  Countries: codesOut,
+  Currencies: codesOut,
+  DetailsURL: nstr,
+  ValidatorsPayin: { type: ['array', 'null'], items: validatorOut },
+  ValidatorsRecurrent: { type: ['array', 'null'], items: validatorOut },
+  Options: { type: ['array', 'null'], items: methodOptionOut },
+});
+export const methodsResponse = exact({ Methods: { type: 'array', items: methodOut } });
+export const methodResponse = exact({ Method: methodOut });
 
 const reasonsOut = { type: 'array', minItems: 1, items: reasonOut };
 const rejectedStatus = exact({ ID: nint, Info: nstr, Reasons: reasonsOut });
@@ -261,6 +296,7 @@ export const merchantsResponse = exact({
       NotificationURL: nstr,
       DefaultScenario: nstr,
       NotifyStatuses: { type: ['array', 'null'], items: int },
+      Methods: { type: ['array', 'null'], items: int },
     }),
   },
 });

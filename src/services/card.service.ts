@@ -1,20 +1,23 @@
-// Card payments on the card address: created authorized or captured at once, as the card API does.
+// Card payments on the card address: created as the real card test host answers (CaptureRequested with
+// Capture true, Authorized without; Open when the payer enters the card on the hosted form), with its
+// test amounts.
+import { cardCreated } from '../domain/card.machine';
 import { parseAmount } from '../domain/money';
-import { Status } from '../domain/statuses';
 import { Rejection } from '../errors/errors';
-import { reason } from '../errors/reasons';
+import { type Reason, reason } from '../errors/reasons';
 import { createCardPaymentRequest } from '../schemas/requests';
 import { validate } from '../schemas/validator';
 import type { Json, PaymentRecord, SiteRecord } from '../store/records';
-import { completeAddress, completeCustomer } from '../wire/serializers';
+import { type PaymentView, completeAddress, completeCustomer } from '../wire/serializers';
+import { scheduleCardOutcome } from './card-actions.service';
 import { recordPaymentStatus } from './changes';
 import type { ServiceContext } from './context';
-import { loadPayment, reload } from './lookup';
+import { loadPayment } from './lookup';
+import { unavailableMethod } from './methods.service';
+import { freshToken } from './payments.service';
+import { type SplitInput, checkSplits, insertSplits } from './splits.input';
 
 export const CARD_METHOD_ID = 6;
-
-/** Fidelity: the card test host fails amount 10001 (minor units); every other amount succeeds. */
-export const CARD_FAILING_AMOUNT = 10001n;
 
 interface CardInput {
   MerchantTransactionID: string;
@@ -30,10 +33,12 @@ interface CardInput {
   Customer?: Json | null;
   BillingAddress?: Json | null;
   ShippingAddress?: Json | null;
-  Card: { HolderName: string; Number: string; ExpirationMonth: string; ExpirationYear: string };
+  Card?: { HolderName: string; Number: string; ExpirationMonth: string; ExpirationYear: string };
   Capture?: boolean | null;
   Retry?: boolean | null;
+  ThreeDSecureCheck?: boolean | null;
   PaymentTokenLifetime?: number | null;
+  Splits?: SplitInput[];
 }
 
 /** Card numbers are never stored or shown in full: brand and last four digits ("VISA-1111"). */
@@ -50,19 +55,27 @@ export function maskCardNumber(number: string): string {
   return `${brand}-${number.slice(-4)}`;
 }
 
-export function createCardPayment(ctx: ServiceContext, site: SiteRecord, body: unknown): PaymentRecord {
+export function createCardPayment(ctx: ServiceContext, site: SiteRecord, body: unknown): PaymentView {
   const schemaReasons = validate(createCardPaymentRequest, body);
   if (schemaReasons.length > 0) throw new Rejection(schemaReasons);
   const input = (body as { Payment: CardInput }).Payment;
   const amount = parseAmount(input.Amount)!;
+  const splits = input.Splits ?? [];
+  const reasons: Reason[] = [];
+  const unavailable = unavailableMethod(site, CARD_METHOD_ID, 'Payment.MethodID');
+  if (unavailable) reasons.push(unavailable);
+  if (splits.length > 0) reasons.push(...checkSplits(ctx, site, splits, amount, 0n, 'Payment.Splits'));
+  if (reasons.length > 0) throw new Rejection(reasons);
   return ctx.store.tx(() => {
     if (ctx.store.payments.merchantTransactionIdTaken(site.siteId, 'card', input.MerchantTransactionID)) {
       throw new Rejection([reason(20, `Payment.MerchantTransactionID is duplicated: ${input.MerchantTransactionID} was used before on site ${site.siteId}`)]);
     }
     const capture = input.Capture ?? true;
-    const status = amount === CARD_FAILING_AMOUNT ? Status.Failed : capture ? Status.Captured : Status.Authorized;
+    // Without card details, or with 3-D Secure asked for, the payer enters the card on the hosted form.
+    const payerEntersCard = input.Card === undefined || input.ThreeDSecureCheck === true;
+    const state = cardCreated(amount, capture, payerEntersCard);
     const now = ctx.clock.now();
-    const id = ctx.store.payments.insert({
+    const record: Omit<PaymentRecord, 'id'> = {
       surface: 'card',
       ownerSiteId: site.siteId,
       siteId: site.siteId,
@@ -70,7 +83,7 @@ export function createCardPayment(ctx: ServiceContext, site: SiteRecord, body: u
       originatorTransactionId: input.OriginatorTransactionID ?? null,
       amount,
       currency: input.Currency,
-      capturedAmount: status === Status.Captured ? amount : null,
+      capturedAmount: state.capturedAmount,
       returnUrl: input.ReturnURL ?? null,
       description: input.Description ?? null,
       statementDescriptor: input.StatementDescriptor ?? null,
@@ -79,8 +92,8 @@ export function createCardPayment(ctx: ServiceContext, site: SiteRecord, body: u
       skinId: input.SkinID ?? null,
       clientIp: input.ClientIP ?? null,
       tokenLifetime: input.PaymentTokenLifetime ?? null,
-      token: null,
-      statusId: status,
+      token: payerEntersCard ? freshToken(ctx) : null,
+      statusId: state.status,
       createdAt: now,
       notificationAt: null,
       country: (input.BillingAddress?.Country as string | undefined) ?? null,
@@ -88,23 +101,31 @@ export function createCardPayment(ctx: ServiceContext, site: SiteRecord, body: u
       billingAddress: input.BillingAddress ? completeAddress(input.BillingAddress, ctx.store.counters.next('address')) : null,
       shippingAddress: input.ShippingAddress ? completeAddress(input.ShippingAddress, ctx.store.counters.next('address')) : null,
       details: null,
-      card: {
-        HolderName: input.Card.HolderName,
-        Number: maskCardNumber(input.Card.Number),
-        ExpirationMonth: input.Card.ExpirationMonth,
-        ExpirationYear: input.Card.ExpirationYear,
-      },
+      card: input.Card
+        ? {
+            HolderName: input.Card.HolderName,
+            Number: maskCardNumber(input.Card.Number),
+            ExpirationMonth: input.Card.ExpirationMonth,
+            ExpirationYear: input.Card.ExpirationYear,
+          }
+        : null,
       capture,
       retry: input.Retry ?? false,
-      hasSplits: false,
+      hasSplits: splits.length > 0,
       scenario: null,
-    });
-    const view = reload(ctx, id);
+    };
+    const id = ctx.store.payments.insert(record);
+    const view: PaymentView = {
+      payment: { id, ...record },
+      splits: insertSplits(ctx, id, splits, state.status, now),
+    };
+    // Creation is not a notified change: the merchant has the response.
     recordPaymentStatus(ctx, view, 'created', false);
-    return view.payment;
+    scheduleCardOutcome(ctx, id, state);
+    return view;
   });
 }
 
-export function getCardPayment(ctx: ServiceContext, site: SiteRecord, rawId: string): PaymentRecord {
-  return loadPayment(ctx, site, rawId, 'card').payment;
+export function getCardPayment(ctx: ServiceContext, site: SiteRecord, rawId: string): PaymentView {
+  return loadPayment(ctx, site, rawId, 'card');
 }

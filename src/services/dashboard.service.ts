@@ -13,7 +13,7 @@ import type { PaymentView } from '../wire/serializers';
 import type { ServiceContext } from './context';
 import { applyPaymentEvent } from './events.service';
 import { listNotifications, paymentStory } from './journal.service';
-import { loadPayment, parseId } from './lookup';
+import { loadAnyPayment, parseId } from './lookup';
 import { type MerchantView, getMerchant, updateMerchant } from './merchants.service';
 
 /** The site whose SiteID and APIKey a sign-in form carries, or undefined (compared in constant time). */
@@ -64,9 +64,9 @@ export interface PaymentDetail {
   faults: FaultView[];
 }
 
-/** One payment of `site` with its splits, refunds, history, steps and notifications; 404 for another site's. */
+/** One payment of `site` (either address) with its splits, refunds, history, steps and notifications; 404 for another site's. */
 export function paymentDetail(ctx: ServiceContext, site: SiteRecord, rawId: string): PaymentDetail {
-  const view = loadPayment(ctx, site, rawId);
+  const view = loadAnyPayment(ctx, site, rawId);
   const id = view.payment.id;
   const siteNames = new Map<number, string>();
   for (const s of view.splits) siteNames.set(s.siteId, siteName(ctx, s.siteId));
@@ -87,7 +87,7 @@ export const DASHBOARD_EVENTS: readonly PaymentEvent[] = ['authorize', 'succeed'
 /** A provider event on one of the merchant's own payments (the control API's event, scoped). */
 export function dashboardEvent(ctx: ServiceContext, site: SiteRecord, rawId: string, event: string): PaymentView {
   return ctx.store.tx(() => {
-    const view = loadPayment(ctx, site, rawId);
+    const view = loadAnyPayment(ctx, site, rawId);
     if (!(DASHBOARD_EVENTS as readonly string[]).includes(event)) {
       throw new HttpError(400, `Unknown event "${event}": expected one of ${DASHBOARD_EVENTS.join(', ')}`);
     }
@@ -98,7 +98,7 @@ export function dashboardEvent(ctx: ServiceContext, site: SiteRecord, rawId: str
 /** Sends a notification of one of the merchant's payments again (as `POST /_sandbox/notifications/{id}/redeliver`). */
 export function redeliverNotification(ctx: ServiceContext, site: SiteRecord, rawPaymentId: string, rawNotificationId: string): void {
   ctx.store.tx(() => {
-    const view = loadPayment(ctx, site, rawPaymentId);
+    const view = loadAnyPayment(ctx, site, rawPaymentId);
     const id = parseId(rawNotificationId);
     const n = id === null ? undefined : ctx.store.notifications.get(id);
     if (!n || n.paymentId !== view.payment.id) throw notFound('Notification');

@@ -1,9 +1,11 @@
 // Provider and payer events: what the real service's providers and payers do to a payment.
+import { cardEvent } from '../domain/card.machine';
 import { type PaymentEvent, applyEvent } from '../domain/payment.machine';
 import { Status } from '../domain/statuses';
 import { HttpError, notFound } from '../errors/errors';
 import type { PaymentRecord } from '../store/records';
 import type { PaymentView } from '../wire/serializers';
+import { cardEntered } from './card-actions.service';
 import type { ServiceContext } from './context';
 import { parseId, reload } from './lookup';
 import { movePayment } from './transition';
@@ -34,13 +36,18 @@ export function applyPaymentEvent(
     if (!payment) throw notFound('Payment');
     const view = reload(ctx, payment.id);
     const method = payment.methodId === null ? undefined : ctx.store.methods.get(payment.methodId);
-    const decision = applyEvent(event, payment.statusId, opts.scenario ? null : (method?.flow ?? null));
+    // Card payments follow the card API's own states (QueuedForCapturing, Captured …).
+    const decision =
+      payment.surface === 'card' ? cardEvent(event, payment.statusId) : applyEvent(event, payment.statusId, opts.scenario ? null : (method?.flow ?? null));
     if (!decision.ok) throw new EventRefused(`Event ${event} refused for payment ${payment.id}: ${decision.info}`, decision.code);
+    const cause = opts.cause ?? `event ${event}`;
+    if (decision.value === 'card-entered') return cardEntered(ctx, view, cause);
     const extra: Partial<PaymentRecord> = {};
     if (decision.value === Status.Cancelled || decision.value === Status.Expired) {
       extra.token = null;
       extra.tokenLifetime = null;
     }
-    return movePayment(ctx, view, decision.value, opts.cause ?? `event ${event}`, extra);
+    if (decision.value === Status.Captured) extra.capturedAmount = payment.amount;
+    return movePayment(ctx, view, decision.value, cause, extra);
   });
 }

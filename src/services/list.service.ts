@@ -83,8 +83,11 @@ function filterOf(q: Query, site: SiteRecord, surface: Surface): PaymentFilter {
   return f;
 }
 
-/** `GET /v1/payments` on the API address: `pageSize`, `pageIndex` (1-based), sorting and filters. */
-export function listPayments(ctx: ServiceContext, site: SiteRecord, raw: Record<string, unknown>): ListPage<PaymentRecord> {
+/**
+ * `GET /v1/payments` on the API address: `pageSize`, `pageIndex` (1-based), sorting and filters.
+ * The dashboard pages through the card address's payments the same way (`surface`).
+ */
+export function listPayments(ctx: ServiceContext, site: SiteRecord, raw: Record<string, unknown>, surface: Surface = 'api'): ListPage<PaymentRecord> {
   const q = queryOf(raw);
   const pageSize = wholeNumber(q, 'pagesize', 'pageSize', 1, MAX_PAGE_SIZE) ?? ctx.settings.pageSize;
   const pageIndex = wholeNumber(q, 'pageindex', 'pageIndex', 1, 2147483647) ?? 1;
@@ -96,7 +99,7 @@ export function listPayments(ctx: ServiceContext, site: SiteRecord, raw: Record<
   if (sortBy !== undefined && !SORTS.includes(sortBy as SortBy)) {
     throw new ListRejected(`Invalid sortBy: expected one of ${SORTS.join(', ')}`);
   }
-  const filter = filterOf(q, site, 'api');
+  const filter = filterOf(q, site, surface);
   const { total, items } = ctx.store.payments.list(filter, {
     sortBy: (sortBy as SortBy | undefined) ?? 'id',
     descending: direction === undefined ? true : direction === 'desc',

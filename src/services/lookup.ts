@@ -19,6 +19,14 @@ export function loadPayment(ctx: ServiceContext, site: SiteRecord, rawId: string
   return { payment, splits: ctx.store.splits.ofPayment(payment.id) };
 }
 
+/** A payment of the site on either address (the dashboard shows both), or 404. */
+export function loadAnyPayment(ctx: ServiceContext, site: SiteRecord, rawId: string): PaymentView {
+  const id = parseId(rawId);
+  const payment = id === null ? undefined : (ctx.store.payments.get(id, site.siteId, 'api') ?? ctx.store.payments.get(id, site.siteId, 'card'));
+  if (!payment) throw notFound('Payment');
+  return { payment, splits: ctx.store.splits.ofPayment(payment.id) };
+}
+
 export function findSplit(view: PaymentView, rawSplitId: string) {
   const id = parseId(rawSplitId);
   const split = view.splits.find((s) => s.id === id);

@@ -1,6 +1,7 @@
 // Merchants as the control API shows them: top-level sites with their linked sites and credentials.
 import { HttpError, notFound } from '../errors/errors';
 import type { ServiceContext } from './context';
+import { checkAssignable } from './methods.service';
 
 export interface MerchantView {
   SiteID: number;
@@ -11,6 +12,8 @@ export interface MerchantView {
   DefaultScenario: string | null;
   /** Status IDs the merchant is notified of; null for all. */
   NotifyStatuses: number[] | null;
+  /** Method IDs assigned to the merchant; null for every method of the catalogue. */
+  Methods: number[] | null;
 }
 
 export function listMerchants(ctx: ServiceContext): MerchantView[] {
@@ -25,6 +28,7 @@ export function listMerchants(ctx: ServiceContext): MerchantView[] {
       NotificationURL: s.notificationUrl,
       DefaultScenario: s.defaultScenario,
       NotifyStatuses: s.notifyStatuses,
+      Methods: s.methods,
     }));
 }
 
@@ -32,7 +36,7 @@ export function listMerchants(ctx: ServiceContext): MerchantView[] {
 export function updateMerchant(
   ctx: ServiceContext,
   siteId: number,
-  patch: { NotificationURL?: string | null; DefaultScenario?: string | null; NotifyStatuses?: number[] | null },
+  patch: { NotificationURL?: string | null; DefaultScenario?: string | null; NotifyStatuses?: number[] | null; Methods?: number[] | null },
 ): MerchantView {
   return ctx.store.tx(() => {
     const site = ctx.store.sites.get(siteId);
@@ -43,6 +47,10 @@ export function updateMerchant(
     if (patch.NotificationURL !== undefined) ctx.store.sites.setNotificationUrl(siteId, patch.NotificationURL);
     if (patch.DefaultScenario !== undefined) ctx.store.sites.setDefaultScenario(siteId, patch.DefaultScenario);
     if (patch.NotifyStatuses !== undefined) ctx.store.sites.setNotifyStatuses(siteId, patch.NotifyStatuses);
+    if (patch.Methods !== undefined) {
+      checkAssignable(ctx, patch.Methods);
+      ctx.store.sites.setMethods(siteId, patch.Methods);
+    }
     return listMerchants(ctx).find((m) => m.SiteID === siteId)!;
   });
 }
@@ -54,6 +62,8 @@ export interface NewMerchant {
   NotificationURL?: string | null;
   DefaultScenario?: string | null;
   NotifyStatuses?: number[] | null;
+  /** The methods the new merchant may use; every method when absent or null. */
+  Methods?: number[] | null;
 }
 
 /**
@@ -65,6 +75,7 @@ export function createMerchant(ctx: ServiceContext, input: NewMerchant): Merchan
     if (input.DefaultScenario && !ctx.scenarios?.has(input.DefaultScenario)) {
       throw new HttpError(400, `DefaultScenario: no scenario "${input.DefaultScenario}"`);
     }
+    checkAssignable(ctx, input.Methods);
     const next = Math.max(0, ...ctx.store.sites.list().map((s) => s.siteId)) + 1;
     const linked = input.LinkedSites ?? 3;
     ctx.store.sites.insert({
@@ -75,6 +86,7 @@ export function createMerchant(ctx: ServiceContext, input: NewMerchant): Merchan
       notificationUrl: input.NotificationURL ?? null,
       defaultScenario: input.DefaultScenario ?? null,
       notifyStatuses: input.NotifyStatuses ?? null,
+      methods: input.Methods ?? null,
     });
     for (let i = 1; i <= linked; i++) {
       ctx.store.sites.insert({

@@ -2,7 +2,7 @@
 import type { PaymentEvent } from '../domain/payment.machine';
 import { authorizesFirst } from '../domain/flows';
 import { Status } from '../domain/statuses';
-import type { MethodRecord, SiteRecord } from '../store/records';
+import type { MethodRecord, SiteRecord, Surface } from '../store/records';
 import type { PaymentView } from '../wire/serializers';
 import type { ServiceContext } from './context';
 import { applyPaymentEvent } from './events.service';
@@ -30,11 +30,11 @@ export class TokenRefused extends Error {
   }
 }
 
-/** `<32 hex>.<PaymentID>`, as in RedirectURL. */
-export function openPayment(ctx: ServiceContext, paymentToken: string | undefined): PayerPage {
+/** `<32 hex>.<PaymentID>`, as in RedirectURL; each address's page shows only its own payments. */
+export function openPayment(ctx: ServiceContext, paymentToken: string | undefined, surface: Surface = 'api'): PayerPage {
   const m = /^([0-9A-F]{32})\.([0-9]{1,16})$/.exec(paymentToken ?? '');
   const payment = m ? ctx.store.payments.byToken(m[1]!) : undefined;
-  if (!m || !payment || String(payment.id) !== m[2]) {
+  if (!m || !payment || String(payment.id) !== m[2] || payment.surface !== surface) {
     throw new TokenRefused(404, 'This payment link is not known. It may have been cancelled, or mistyped.');
   }
   if (payment.tokenLifetime !== null && ctx.clock.now() >= payment.createdAt + payment.tokenLifetime * 60_000) {
@@ -56,9 +56,9 @@ export function openPayment(ctx: ServiceContext, paymentToken: string | undefine
 }
 
 /** A button pressed on the page: applied once; a second press finds the payment no longer Open (410). */
-export function pressButton(ctx: ServiceContext, paymentToken: string | undefined, action: string): PaymentView {
+export function pressButton(ctx: ServiceContext, paymentToken: string | undefined, action: string, surface: Surface = 'api'): PaymentView {
   return ctx.store.tx(() => {
-    const page = openPayment(ctx, paymentToken);
+    const page = openPayment(ctx, paymentToken, surface);
     if (!page.actions.includes(action as PayerAction)) throw new TokenRefused(404, 'This page has no such button.');
     return applyPaymentEvent(ctx, page.view.payment.id, EVENTS[action as PayerAction], { cause: `payer: ${action}` });
   });

@@ -5,11 +5,12 @@ import { Rejection } from '../errors/errors';
 import { type Reason, reason } from '../errors/reasons';
 import { createPaymentRequest } from '../schemas/requests';
 import { validate } from '../schemas/validator';
-import type { Json, PaymentRecord, SiteRecord, SplitRecord } from '../store/records';
+import type { Json, PaymentRecord, SiteRecord } from '../store/records';
 import { type PaymentView, completeAddress, completeCustomer } from '../wire/serializers';
 import { recordPaymentStatus } from './changes';
 import type { ServiceContext } from './context';
-import { type SplitInput, checkSplits } from './splits.input';
+import { unavailableMethod } from './methods.service';
+import { type SplitInput, checkSplits, insertSplits } from './splits.input';
 import { chooseScenario, trigger } from './triggers.service';
 
 interface PaymentInput {
@@ -49,6 +50,9 @@ export function createPayment(ctx: ServiceContext, site: SiteRecord, body: unkno
     const method = ctx.store.methods.get(methodId);
     if (!method || method.flow === 'card') {
       reasons.push(reason(5, `Payment.MethodID is invalid: ${methodId} is not a method of this address`));
+    } else {
+      const unavailable = unavailableMethod(site, methodId, 'Payment.MethodID');
+      if (unavailable) reasons.push(unavailable);
     }
   }
   if (splits.length > 0) reasons.push(...checkSplits(ctx, site, splits, amount, 0n, 'Payment.Splits'));
@@ -100,19 +104,7 @@ export function createPayment(ctx: ServiceContext, site: SiteRecord, body: unkno
     // The view is built from what was written (the store adds only the IDs): no read back.
     const view: PaymentView = {
       payment: { id, ...record },
-      splits: splits.map((s) => {
-        const split: Omit<SplitRecord, 'id'> = {
-          paymentId: id,
-          siteId: s.SiteID,
-          merchantTransactionId: s.MerchantTransactionID,
-          originatorTransactionId: s.OriginatorTransactionID ?? null,
-          amount: BigInt(s.Amount),
-          capturedAmount: null,
-          statusId: Status.Open,
-          createdAt: now,
-        };
-        return { id: ctx.store.splits.insert(split), ...split };
-      }),
+      splits: insertSplits(ctx, id, splits, Status.Open, now),
     };
     // Creation is not a notified change: the merchant has the response.
     recordPaymentStatus(ctx, view, 'created', false);
@@ -125,7 +117,7 @@ export function createPayment(ctx: ServiceContext, site: SiteRecord, body: unkno
  * A payment token not used before. A seeded run restarted on the same file draws the same
  * sequence again, so a token already stored is skipped (the run stays reproducible).
  */
-function freshToken(ctx: ServiceContext): string {
+export function freshToken(ctx: ServiceContext): string {
   let token = ctx.ids.token();
   while (ctx.store.payments.byToken(token)) token = ctx.ids.token();
   return token;

@@ -1,15 +1,16 @@
-// Refunds of a split.
-import { refundableAmount } from '../domain/payment.machine';
+// Refunds on the API address: of a split, or of a whole payment without splits; and refund reads on both addresses.
+import { canRefundWhole, refundableAmount } from '../domain/payment.machine';
 import { parseAmount } from '../domain/money';
 import { Status, statusInfo } from '../domain/statuses';
 import { HttpError, Rejection, notFound } from '../errors/errors';
 import { reason } from '../errors/reasons';
 import { refundRequest } from '../schemas/requests';
 import { validate } from '../schemas/validator';
-import type { RefundRecord, SiteRecord } from '../store/records';
+import type { RefundRecord, SiteRecord, SplitRecord, Surface } from '../store/records';
+import type { PaymentView } from '../wire/serializers';
 import { recordRefundStatus } from './changes';
 import type { ServiceContext } from './context';
-import { findSplit, loadPayment, reload } from './lookup';
+import { findSplit, loadPayment, parseId, reload } from './lookup';
 import { refundCreated, trigger } from './triggers.service';
 
 interface RefundInput {
@@ -27,43 +28,80 @@ export function refundSplit(ctx: ServiceContext, site: SiteRecord, rawId: string
   return ctx.store.tx(() => {
     const view = loadPayment(ctx, site, rawId);
     const split = findSplit(view, rawSplitId);
-    const schemaReasons = validate(refundRequest, body);
-    if (schemaReasons.length > 0) throw new Rejection(schemaReasons);
-    const input = (body as { Refund: RefundInput }).Refund;
-    const amount = parseAmount(input.Amount)!;
-    const left = refundableAmount({
-      statusId: split.statusId,
-      amount: split.amount,
-      capturedAmount: split.capturedAmount,
-      refunded: ctx.store.refunds.refundedOnSplit(split.id),
-    });
-    if (left === 0n) {
-      throw new Rejection([reason(18, `Refund is invalid: split ${split.id} has nothing captured or paid left to refund`)]);
-    }
-    if (amount > left) {
-      throw new Rejection([reason(18, `Refund is invalid: Refund.Amount ${amount} is more than the ${left} left to refund on split ${split.id}`)]);
-    }
-    const id = ctx.store.refunds.insert({
-      paymentId: view.payment.id,
-      splitId: split.id,
-      siteId: split.siteId,
-      merchantTransactionId: input.MerchantTransactionID ?? '',
-      originatorTransactionId: input.OriginatorTransactionID ?? null,
-      amount,
-      currency: view.payment.currency,
-      description: input.Description ?? '',
-      typeId: NATIVE_REFUND,
-      statusId: Status.Open,
-      createdAt: ctx.clock.now(),
-    });
-    // The generated MerchantTransactionID carries the refund's own ID, known only after the insert.
-    if (!input.MerchantTransactionID) ctx.store.refunds.setMerchantTransactionId(id, `${view.payment.merchantTransactionId}-R${id}`);
-    const refund = ctx.store.refunds.get(id)!;
-    recordRefundStatus(ctx, refund, view, 'refund requested', false);
-    refundCreated(ctx, view.payment, refund.id);
-    trigger(ctx, view.payment, { kind: 'action', action: 'refund' });
-    return refund;
+    return makeRefund(ctx, view, split, body);
   });
+}
+
+/**
+ * `POST /v1/payments/{id}/refunds`: a refund of the whole payment, for a payment without splits (a
+ * payment with splits is refunded per split: reason 11). Same bounds, steps and notifications as a
+ * split's refund; it shows `"SplitID": 0`.
+ */
+export function refundPayment(ctx: ServiceContext, site: SiteRecord, rawId: string, body: unknown): RefundRecord {
+  return ctx.store.tx(() => {
+    const view = loadPayment(ctx, site, rawId);
+    const whole = canRefundWhole(view.payment.hasSplits);
+    if (!whole.ok) throw new Rejection([reason(11, whole.info)]);
+    return makeRefund(ctx, view, undefined, body);
+  });
+}
+
+/** A new Open refund of `split`, or of the whole payment; bounded by what was taken less what was refunded. */
+function makeRefund(ctx: ServiceContext, view: PaymentView, split: SplitRecord | undefined, body: unknown): RefundRecord {
+  const schemaReasons = validate(refundRequest, body);
+  if (schemaReasons.length > 0) throw new Rejection(schemaReasons);
+  const input = (body as { Refund: RefundInput }).Refund;
+  const amount = parseAmount(input.Amount)!;
+  const p = view.payment;
+  const of = split ?? p;
+  const left = refundableAmount({
+    statusId: of.statusId,
+    amount: of.amount,
+    capturedAmount: of.capturedAmount,
+    refunded: split ? ctx.store.refunds.refundedOnSplit(split.id) : ctx.store.refunds.refundedOnPayment(p.id),
+  });
+  const what = split ? `split ${split.id}` : `payment ${p.id}`;
+  if (left === 0n) {
+    throw new Rejection([reason(18, `Refund is invalid: ${what} has nothing captured or paid left to refund`)]);
+  }
+  if (amount > left) {
+    throw new Rejection([reason(18, `Refund is invalid: Refund.Amount ${amount} is more than the ${left} left to refund on ${what}`)]);
+  }
+  const id = ctx.store.refunds.insert({
+    paymentId: p.id,
+    splitId: split?.id ?? null,
+    siteId: split?.siteId ?? p.siteId,
+    merchantTransactionId: input.MerchantTransactionID ?? '',
+    originatorTransactionId: input.OriginatorTransactionID ?? null,
+    amount,
+    currency: p.currency,
+    description: input.Description ?? '',
+    typeId: NATIVE_REFUND,
+    statusId: Status.Open,
+    createdAt: ctx.clock.now(),
+  });
+  // The generated MerchantTransactionID carries the refund's own ID, known only after the insert.
+  if (!input.MerchantTransactionID) ctx.store.refunds.setMerchantTransactionId(id, `${p.merchantTransactionId}-R${id}`);
+  const refund = ctx.store.refunds.get(id)!;
+  recordRefundStatus(ctx, refund, view, 'refund requested', false);
+  refundCreated(ctx, p, refund.id);
+  trigger(ctx, p, { kind: 'action', action: 'refund' });
+  return refund;
+}
+
+/** `GET /v1/payments/{id}/refunds` (either address): the payment's refunds, oldest first, each in its current status. */
+export function listRefunds(ctx: ServiceContext, site: SiteRecord, rawId: string, surface: Surface): RefundRecord[] {
+  const view = loadPayment(ctx, site, rawId, surface);
+  return ctx.store.refunds.ofPayment(view.payment.id);
+}
+
+/** `GET /v1/payments/{id}/refunds/{refundId}` (either address): one refund of the payment, or 404. */
+export function getRefund(ctx: ServiceContext, site: SiteRecord, rawId: string, rawRefundId: string, surface: Surface): RefundRecord {
+  const view = loadPayment(ctx, site, rawId, surface);
+  const id = parseId(rawRefundId);
+  const refund = id === null ? undefined : ctx.store.refunds.get(id);
+  if (!refund || refund.paymentId !== view.payment.id) throw notFound('Refund');
+  return refund;
 }
 
 /** The provider's answer to a refund: Open → Success or Failed, with its notification. */

@@ -1,7 +1,7 @@
-// Checks of split input that need the store: linked sites and the payment's total.
+// Split input: the checks that need the store (linked sites, the payment's total), and writing new splits.
 import { sumAmounts } from '../domain/money';
 import { type Reason, reason } from '../errors/reasons';
-import type { SiteRecord } from '../store/records';
+import type { SiteRecord, SplitRecord } from '../store/records';
 import type { ServiceContext } from './context';
 
 export interface SplitInput {
@@ -37,4 +37,21 @@ export function checkSplits(
     );
   }
   return reasons;
+}
+
+/** Writes the splits of a new payment, in the payment's status; returns them as stored (no read back). */
+export function insertSplits(ctx: ServiceContext, paymentId: number, splits: SplitInput[], statusId: number, now: number): SplitRecord[] {
+  return splits.map((s) => {
+    const split: Omit<SplitRecord, 'id'> = {
+      paymentId,
+      siteId: s.SiteID,
+      merchantTransactionId: s.MerchantTransactionID,
+      originatorTransactionId: s.OriginatorTransactionID ?? null,
+      amount: BigInt(s.Amount),
+      capturedAmount: null,
+      statusId,
+      createdAt: now,
+    };
+    return { id: ctx.store.splits.insert(split), ...split };
+  });
 }

@@ -5,6 +5,7 @@ import { HttpError, Rejection } from '../errors/errors';
 import type { JobRecord } from '../store/jobs.repo';
 import { resolveAmount } from '../scenarios/scenario';
 import { cancelPayment } from './cancel.service';
+import { isCardStep, runCardStep } from './card-actions.service';
 import { capturePayment, captureSplit } from './capture.service';
 import type { ServiceContext } from './context';
 import { applyPaymentEvent } from './events.service';
@@ -40,6 +41,7 @@ export function runJob(ctx: ServiceContext, job: JobRecord): void {
 function perform(ctx: ServiceContext, job: JobRecord): string {
   const view = reload(ctx, job.paymentId);
   const p = view.payment;
+  if (isCardStep(job.action)) return runCardStep(ctx, job);
   if (job.refundId !== null) {
     const r = applyRefundEvent(ctx, job.refundId, job.action === 'refund-succeed' ? 'succeed' : 'fail');
     return `refund ${r.id} ${statusInfo(r.statusId)}`;

@@ -35,21 +35,28 @@ export function migrate(db: Db): void {
       `this database was written by a newer split-sandbox (schema ${current}, this one knows ${latest}); use a newer version or another --db file`,
     );
   }
+  const enforced = db.pragma('foreign_keys', { simple: true }) === 1;
   for (const m of MIGRATIONS) {
     if (m.version <= current) continue;
-    // A table rebuilt (SQLite's way to change a constraint) is dropped and replaced: its references
-    // are checked once the new one is in place, not on the way (the pragma is a no-op in a transaction).
-    const keys = m.up !== undefined && (db.pragma('foreign_keys', { simple: true }) as number) === 1;
-    if (keys) db.pragma('foreign_keys = OFF');
+    // Rebuilding a table (the only way SQLite changes a column's constraints) needs foreign keys off
+    // while the old table is dropped, and that switch works only outside a transaction: the rebuilt
+    // tables' references (the whole database's, for a migration with code) are checked instead,
+    // before the migration commits.
+    const rebuilding = m.up !== undefined || (m.rebuilds ?? []).length > 0;
+    if (enforced && rebuilding) db.pragma('foreign_keys = OFF');
     try {
       db.transaction(() => {
         db.exec(m.sql);
         m.up?.(db);
-        if (keys && (db.pragma('foreign_key_check') as unknown[]).length > 0) throw new Error(`migration ${m.version} broke a foreign key`);
+        const checks = m.up !== undefined ? ['foreign_key_check'] : (m.rebuilds ?? []).map((t) => `foreign_key_check(${t})`);
+        for (const check of rebuilding ? checks : []) {
+          const broken = db.pragma(check) as unknown[];
+          if (broken.length > 0) throw new Error(`migration ${m.version} would leave ${broken.length} broken references; nothing was changed`);
+        }
         db.pragma(`user_version = ${m.version}`);
       }).immediate();
     } finally {
-      if (keys) db.pragma('foreign_keys = ON');
+      if (enforced && rebuilding) db.pragma('foreign_keys = ON');
     }
   }
 }

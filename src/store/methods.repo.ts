@@ -1,13 +1,14 @@
 // The payment method catalogue.
 import type { Flow } from '../domain/flows';
 import type { Db } from './db';
-import type { MethodRecord } from './records';
+import type { MethodCatalogue, MethodRecord } from './records';
 
 interface MethodRow {
   method_id: number;
   name: string;
   flow: string;
   details_template: string | null;
+  info: string | null;
 }
 
 const toRecord = (r: MethodRow): MethodRecord => ({
@@ -15,19 +16,22 @@ const toRecord = (r: MethodRow): MethodRecord => ({
   name: r.name,
   flow: r.flow as Flow,
   detailsTemplate: r.details_template === null ? null : (JSON.parse(r.details_template) as Record<string, unknown>),
+  catalogue: r.info === null ? null : (JSON.parse(r.info) as MethodCatalogue),
 });
 
 export class MethodsRepo {
   private readonly all;
   private readonly insertStmt;
+  private readonly setCatalogueStmt;
   // The catalogue is read on every create and changes only at load: keep it in memory.
   private cache: Map<number, MethodRecord> | null = null;
 
   constructor(db: Db) {
     this.all = db.prepare<[], MethodRow>('SELECT * FROM methods ORDER BY method_id');
     this.insertStmt = db.prepare(
-      'INSERT INTO methods (method_id, name, flow, details_template) VALUES (?, ?, ?, ?)',
+      'INSERT INTO methods (method_id, name, flow, details_template, info) VALUES (?, ?, ?, ?, ?)',
     );
+    this.setCatalogueStmt = db.prepare('UPDATE methods SET info = ? WHERE method_id = ? AND info IS NULL');
   }
 
   get(methodId: number): MethodRecord | undefined {
@@ -45,7 +49,19 @@ export class MethodsRepo {
   }
 
   insert(m: MethodRecord): void {
-    this.insertStmt.run(m.methodId, m.name, m.flow, m.detailsTemplate === null ? null : JSON.stringify(m.detailsTemplate));
+    this.insertStmt.run(
+      m.methodId,
+      m.name,
+      m.flow,
+      m.detailsTemplate === null ? null : JSON.stringify(m.detailsTemplate),
+      m.catalogue === null ? null : JSON.stringify(m.catalogue),
+    );
+    this.cache = null;
+  }
+
+  /** Gives a method its catalogue entry when it has none yet (a database made before methods had one). */
+  fillCatalogue(methodId: number, catalogue: MethodCatalogue): void {
+    this.setCatalogueStmt.run(JSON.stringify(catalogue), methodId);
     this.cache = null;
   }
 }

@@ -12,6 +12,8 @@ export interface SiteRecord {
   defaultScenario: string | null;
   /** Status IDs the merchant is notified of; null for every status. */
   notifyStatuses: number[] | null;
+  /** Method IDs assigned to the site; null assigns every method of the catalogue. */
+  methods: number[] | null;
 }
 
 export interface MethodRecord {
@@ -19,6 +21,38 @@ export interface MethodRecord {
   name: string;
   flow: Flow;
   detailsTemplate: Record<string, unknown> | null;
+  /** What the methods API shows besides the name (null: nothing known, e.g. a catalogue of older fixtures). */
+  catalogue: MethodCatalogue | null;
+}
+
+/** A validator of a method, as the methods API shows it: `Source` may name several fields. */
+export interface MethodValidator {
+  Source: string;
+  Regex: string;
+  Required: boolean;
+}
+
+export interface MethodOption {
+  ID: number;
+  DisplayName: string;
+  Description?: string;
+  Guaranteed?: boolean;
+}
+
+/** A method's entry in the catalogue (fixtures/methods.json), in the methods API's own names. */
+export interface MethodCatalogue {
+  Description?: string;
+  Countries?: string[];
+  Currencies?: string[];
+  Guaranteed?: boolean;
+  Active?: boolean;
+  SupportIframe?: boolean;
+  IframeWidth?: number;
+  IframeHeight?: number;
+  DetailsURL?: string | null;
+  ValidatorsPayin?: MethodValidator[];
+  ValidatorsRecurrent?: MethodValidator[];
+  Options?: MethodOption[];
 }
 
 export type Json = Record<string, unknown>;
@@ -72,7 +106,8 @@ export interface SplitRecord {
 export interface RefundRecord {
   id: number;
   paymentId: number;
-  splitId: number;
+  /** Null for a refund of the whole payment (a payment without splits). */
+  splitId: number | null;
   siteId: number;
   merchantTransactionId: string;
   originatorTransactionId: string | null;

@@ -1,11 +1,11 @@
-// Refunds of splits.
+// Refunds: of a split, or of a whole payment without splits (split_id NULL).
 import type { Db } from './db';
 import type { RefundRecord } from './records';
 
 interface RefundRow {
   id: number;
   payment_id: number;
-  split_id: number;
+  split_id: number | null;
   site_id: number;
   merchant_transaction_id: string;
   originator_transaction_id: string | null;
@@ -38,6 +38,7 @@ export class RefundsRepo {
   private readonly ofPaymentStmt;
   private readonly countStmt;
   private readonly refundedStmt;
+  private readonly refundedOfPaymentStmt;
   private readonly setStatusStmt;
   private readonly setMtidStmt;
 
@@ -53,6 +54,9 @@ export class RefundsRepo {
     // Failed refunds gave nothing back, so they do not count against what is refundable.
     this.refundedStmt = db.prepare<[number], { total: number }>(
       'SELECT coalesce(sum(amount), 0) AS total FROM refunds WHERE split_id = ? AND status_id != 4',
+    );
+    this.refundedOfPaymentStmt = db.prepare<[number], { total: number }>(
+      'SELECT coalesce(sum(amount), 0) AS total FROM refunds WHERE payment_id = ? AND status_id != 4',
     );
     this.setStatusStmt = db.prepare('UPDATE refunds SET status_id = ? WHERE id = ?');
     this.setMtidStmt = db.prepare('UPDATE refunds SET merchant_transaction_id = ? WHERE id = ?');
@@ -77,6 +81,11 @@ export class RefundsRepo {
 
   refundedOnSplit(splitId: number): bigint {
     return BigInt(this.refundedStmt.get(splitId)!.total);
+  }
+
+  /** What was refunded of a payment, all its refunds together (failed ones gave nothing back). */
+  refundedOnPayment(paymentId: number): bigint {
+    return BigInt(this.refundedOfPaymentStmt.get(paymentId)!.total);
   }
 
   setStatus(id: number, statusId: number): void {

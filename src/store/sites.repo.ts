@@ -10,6 +10,7 @@ interface SiteRow {
   notification_url: string | null;
   default_scenario: string | null;
   notify_statuses: string | null;
+  methods: string | null;
 }
 
 const toRecord = (r: SiteRow): SiteRecord => ({
@@ -20,6 +21,7 @@ const toRecord = (r: SiteRow): SiteRecord => ({
   notificationUrl: r.notification_url,
   defaultScenario: r.default_scenario,
   notifyStatuses: r.notify_statuses === null ? null : (JSON.parse(r.notify_statuses) as number[]),
+  methods: r.methods === null ? null : (JSON.parse(r.methods) as number[]),
 });
 
 export class SitesRepo {
@@ -30,6 +32,7 @@ export class SitesRepo {
   private readonly setUrl;
   private readonly setScenario;
   private readonly setNotify;
+  private readonly setMethodsStmt;
   private readonly linkedCache = new Map<number, SiteRecord[]>();
   private readonly siteCache = new Map<number, SiteRecord>();
 
@@ -38,9 +41,10 @@ export class SitesRepo {
     this.all = db.prepare<[], SiteRow>('SELECT * FROM sites ORDER BY site_id');
     this.linked = db.prepare<[number], SiteRow>('SELECT * FROM sites WHERE marketplace_site_id = ? ORDER BY site_id');
     this.insertStmt = db.prepare(
-      `INSERT INTO sites (site_id, api_key, name, marketplace_site_id, notification_url, default_scenario, notify_statuses)
-       VALUES (@siteId, @apiKey, @name, @marketplaceSiteId, @notificationUrl, @defaultScenario, @notifyStatuses)`,
+      `INSERT INTO sites (site_id, api_key, name, marketplace_site_id, notification_url, default_scenario, notify_statuses, methods)
+       VALUES (@siteId, @apiKey, @name, @marketplaceSiteId, @notificationUrl, @defaultScenario, @notifyStatuses, @methods)`,
     );
+    this.setMethodsStmt = db.prepare('UPDATE sites SET methods = ? WHERE site_id = ?');
     this.setUrl = db.prepare('UPDATE sites SET notification_url = ? WHERE site_id = ?');
     this.setScenario = db.prepare('UPDATE sites SET default_scenario = ? WHERE site_id = ?');
     this.setNotify = db.prepare('UPDATE sites SET notify_statuses = ? WHERE site_id = ?');
@@ -72,8 +76,12 @@ export class SitesRepo {
     return linked;
   }
 
-  insert(site: Omit<SiteRecord, 'notifyStatuses'> & { notifyStatuses?: number[] | null }): void {
-    this.insertStmt.run({ ...site, notifyStatuses: site.notifyStatuses ? JSON.stringify(site.notifyStatuses) : null });
+  insert(site: Omit<SiteRecord, 'notifyStatuses' | 'methods'> & { notifyStatuses?: number[] | null; methods?: number[] | null }): void {
+    this.insertStmt.run({
+      ...site,
+      notifyStatuses: site.notifyStatuses ? JSON.stringify(site.notifyStatuses) : null,
+      methods: site.methods ? JSON.stringify(site.methods) : null,
+    });
     this.forget();
   }
 
@@ -90,6 +98,12 @@ export class SitesRepo {
 
   setNotifyStatuses(siteId: number, statuses: number[] | null): void {
     this.setNotify.run(statuses === null ? null : JSON.stringify(statuses), siteId);
+    this.forget();
+  }
+
+  /** The methods assigned to a site; null assigns every method. */
+  setMethods(siteId: number, methods: number[] | null): void {
+    this.setMethodsStmt.run(methods === null ? null : JSON.stringify(methods), siteId);
     this.forget();
   }
 

@@ -1,7 +1,8 @@
 // The wire format: the only place where payment, split, refund and list JSON is made.
 // Every key present, nulls where empty, amounts as digit strings, 14-digit UTC timestamps.
 import { formatAmount } from '../domain/money';
-import { statusInfo } from '../domain/statuses';
+import { QUEUED_FOR_CAPTURING_REASON } from '../domain/card.machine';
+import { Status, statusInfo } from '../domain/statuses';
 import { formatTimestamp } from '../domain/time';
 import type { Json, PaymentRecord, RefundRecord, SplitRecord } from '../store/records';
 
@@ -13,6 +14,8 @@ export interface PaymentView {
 export interface WireOptions {
   /** The API address, for RedirectURL. */
   baseUrl: string;
+  /** The card API address, for a card payment's RedirectURL (the hosted card form); the API address when absent. */
+  cardBaseUrl?: string;
 }
 
 const status = (id: number) => ({ ID: id, Info: statusInfo(id), Reasons: null });
@@ -118,6 +121,7 @@ export function listItemToWire(p: PaymentRecord, o: WireOptions) {
   return { ...paymentFields(p, true), ...paymentTail(p, o) };
 }
 
+/** A refund (2.7). Fidelity: a refund of a whole payment shows `"SplitID": 0`, as the real refund read does. */
 export function refundToWire(r: RefundRecord) {
   return {
     ID: r.id,
@@ -136,13 +140,24 @@ export function refundToWire(r: RefundRecord) {
     BankAddress: null,
     Articles: null,
     Status: status(r.statusId),
-    SplitID: r.splitId,
+    SplitID: r.splitId ?? 0,
   };
 }
 
-/** A card payment (spec 2.9). Fidelity: CapturedAmount is a JSON number here, Reasons an empty array. */
-export function cardPaymentToWire(p: PaymentRecord) {
-  return {
+/** Fidelity: the hosted card form's address, as the real card host's `/v1/Payments/FillCardDetails?PaymentToken=…`. */
+export function cardFormUrl(o: WireOptions, p: PaymentRecord): string | null {
+  return p.token === null ? null : `${o.cardBaseUrl ?? o.baseUrl}${CARD_FORM_PATH}?PaymentToken=${p.token}.${p.id}`;
+}
+
+export const CARD_FORM_PATH = '/v1/Payments/FillCardDetails';
+
+/**
+ * A card payment (spec 2.9). Fidelity: CapturedAmount is a JSON number here, and Reasons an empty
+ * array, except that QueuedForCapturing carries the card host's return code 5288. `splits` are shown
+ * for a payment made with splits (not in list items).
+ */
+export function cardPaymentToWire(p: PaymentRecord, o: WireOptions, splits?: SplitRecord[]) {
+  const body: Record<string, unknown> = {
     ID: p.id,
     ClientIP: p.clientIp,
     SkinID: p.skinId,
@@ -165,14 +180,20 @@ export function cardPaymentToWire(p: PaymentRecord) {
     Articles: null,
     Card: p.card,
     CreditCardToken: null,
-    Status: { ID: p.statusId, Info: statusInfo(p.statusId), Reasons: [] },
+    Status: {
+      ID: p.statusId,
+      Info: statusInfo(p.statusId),
+      Reasons: p.statusId === Status.QueuedForCapturing ? [{ ...QUEUED_FOR_CAPTURING_REASON }] : [],
+    },
     MethodTransactionID: null,
     PaymentTokenLifetime: p.tokenLifetime,
     Capture: p.capture,
     Retry: p.retry,
-    RedirectURL: null,
+    RedirectURL: cardFormUrl(o, p),
     '3DSecure': null,
   };
+  if (splits && p.hasSplits) body.Splits = splits.map((s) => splitToWire(s, p.currency));
+  return body;
 }
 
 export interface ListPage<T> {

@@ -153,10 +153,10 @@ describe('404 for payments that do not exist or are not the caller’s', () => {
 
   it('answers an unknown route with 404 {"Message"} naming the URI', async () => {
     const p = await createPayment(w);
-    const res = await request(w.api).get(`/v1/payments/${p.ID}/refunds`).set('Authorization', w.auth);
+    const res = await request(w.api).get(`/v1/payments/${p.ID}/disputes`).set('Authorization', w.auth);
     expect(res.status).toBe(404);
     expectSchema(messageResponse, res.body);
-    expect(res.body.Message).toContain(`/v1/payments/${p.ID}/refunds`);
+    expect(res.body.Message).toContain(`/v1/payments/${p.ID}/disputes`);
   });
 
   it('a card payment (card address) is not reachable on the API address, nor an API payment on the card address', async () => {

@@ -34,6 +34,14 @@ async function makeCard(w: World, spec: Spec = {}): Promise<number> {
   return res.body.Payment.ID as number;
 }
 
+/** A card payment authorized, then captured in full through the card API: Captured (11). */
+async function capturedCard(w: World, spec: Spec = {}): Promise<number> {
+  const id = await makeCard(w, { ...spec, capture: false });
+  const res = await request(w.card).post(`/v1/payments/${id}/capture`).set('Authorization', w.auth);
+  if (res.status !== 200) throw new Error(`card capture failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return id;
+}
+
 const list = (w: World, query = '') => request(w.card).get(`/v1/payments${query}`).set('Authorization', w.auth);
 
 async function ids(w: World, query = ''): Promise<number[]> {
@@ -122,7 +130,8 @@ describe('GET /v1/payments on the card address: items', () => {
   afterEach(() => w.close());
 
   it('lists full card items: CapturedAmount a JSON number, Reasons [], the card masked', async () => {
-    const captured = await makeCard(w, { amount: 1500 });
+    const captured = await capturedCard(w, { amount: 1500 });
+    const requested = await makeCard(w, { amount: 1200 });
     const authorized = await makeCard(w, { amount: 700, capture: false });
     const failed = await makeCard(w, { amount: 10001 });
     const res = await list(w);
@@ -134,6 +143,7 @@ describe('GET /v1/payments on the card address: items', () => {
       expect(item.Card).toEqual({ HolderName: 'Ada Lovelace', Number: 'VISA-1111', ExpirationMonth: '12', ExpirationYear: '2030' });
     }
     expect(byId.get(captured)).toMatchObject({ Amount: '1500', CapturedAmount: 1500, Status: { ID: 11, Info: 'Captured' } });
+    expect(byId.get(requested)).toMatchObject({ Amount: '1200', CapturedAmount: 0, Status: { ID: 13, Info: 'CaptureRequested' } });
     expect(byId.get(authorized)).toMatchObject({ Amount: '700', CapturedAmount: 0, Status: { ID: 9, Info: 'Authorized' } });
     expect(byId.get(failed)).toMatchObject({ Amount: '10001', CapturedAmount: 0, Status: { ID: 4, Info: 'Failed' } });
     expect(res.text).not.toContain('4111111111111111');
@@ -171,10 +181,12 @@ describe('GET /v1/payments on the card address: filters', () => {
   });
 
   it('filters by statusID', async () => {
-    const captured = await makeCard(w);
+    const captured = await capturedCard(w);
+    const requested = await makeCard(w);
     const authorized = await makeCard(w, { capture: false });
     const failed = await makeCard(w, { amount: 10001 });
     expect(await ids(w, '?statusID=11')).toEqual([captured]);
+    expect(await ids(w, '?statusID=13')).toEqual([requested]);
     expect(await ids(w, '?statusid=9')).toEqual([authorized]);
     expect(await ids(w, '?statusID=4')).toEqual([failed]);
     expect(await ids(w, '?statusID=2')).toEqual([]);

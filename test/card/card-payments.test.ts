@@ -49,7 +49,7 @@ describe('POST /v1/payments on the card address', () => {
 
   const create = (body: unknown) => request(w.card).post('/v1/payments').set('Authorization', w.auth).send(body as object);
 
-  it('captures at once with Capture true: Status 11 Captured, CapturedAmount a JSON number equal to the amount', async () => {
+  it('requests the capture with Capture true: Status 13 CaptureRequested, CapturedAmount 0 (a JSON number) until it is captured', async () => {
     const res = await create(cardBody({ MerchantTransactionID: 'card-1', Capture: true }));
     expect(res.status).toBe(201);
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
@@ -59,14 +59,15 @@ describe('POST /v1/payments on the card address', () => {
       MerchantTransactionID: 'card-1',
       Amount: '2000',
       Currency: 'EUR',
-      CapturedAmount: 2000,
+      CapturedAmount: 0,
       MethodID: 6,
       SiteID: MARKETPLACE.SiteID,
       Created: START_STAMP,
       ReturnURL: 'https://shop.example/card-return',
       Description: 'Card order',
       Capture: true,
-      Status: { ID: 11, Info: 'Captured', Reasons: [] },
+      Status: { ID: 13, Info: 'CaptureRequested', Reasons: [] },
+      RedirectURL: null,
       Card: { HolderName: 'Ada Lovelace', Number: 'VISA-1111', ExpirationMonth: '12', ExpirationYear: '2030' },
       CreditCardToken: null,
     });
@@ -79,10 +80,10 @@ describe('POST /v1/payments on the card address', () => {
     expectNoCardSecrets(res.text, res.body);
   });
 
-  it('captures at once when Capture is left out', async () => {
+  it('requests the capture when Capture is left out', async () => {
     const res = await create(cardBody());
     expect(res.status).toBe(201);
-    expect(res.body.Payment).toMatchObject({ Status: { ID: 11, Info: 'Captured', Reasons: [] }, CapturedAmount: 2000 });
+    expect(res.body.Payment).toMatchObject({ Status: { ID: 13, Info: 'CaptureRequested', Reasons: [] }, CapturedAmount: 0, Capture: true });
   });
 
   it('only authorizes with Capture false: Status 9 Authorized, CapturedAmount 0', async () => {
@@ -99,16 +100,17 @@ describe('POST /v1/payments on the card address', () => {
     expect(res.body.Payment).toMatchObject({ Amount: '10001', Status: { ID: 4, Info: 'Failed', Reasons: [] }, CapturedAmount: 0 });
   });
 
-  it.each<[unknown, string, number]>([
-    [1, '1', 1],
-    ['2500', '2500', 2500],
-    [10000, '10000', 10000],
-    [10002, '10002', 10002],
-  ])('takes amount %j in minor units and shows it as %j', async (amount, wire, captured) => {
-    const res = await create(cardBody({ Amount: amount }));
+  it.each<[unknown, string]>([
+    [1, '1'],
+    ['2500', '2500'],
+    [10000, '10000'],
+    [999999999999, '999999999999'],
+  ])('takes amount %j in minor units and shows it as %j', async (amount, wire) => {
+    const res = await create(cardBody({ Amount: amount, Capture: false }));
     expect(res.status).toBe(201);
     expect(res.body.Payment.Amount).toBe(wire);
-    expect(res.body.Payment.CapturedAmount).toBe(captured);
+    expect(res.body.Payment.Status).toEqual({ ID: 9, Info: 'Authorized', Reasons: [] });
+    expect(res.body.Payment.CapturedAmount).toBe(0);
   });
 
   it.each<[string, string]>([
@@ -212,7 +214,8 @@ describe('POST /v1/payments on the card address', () => {
       ['a bad billing country', { BillingAddress: { Country: 'nl' } }, {}, 120, /^Payment\.BillingAddress\.Country is invalid/],
       ['a non-card MethodID', { MethodID: 42 }, {}, 2, /^Payment\.MethodID is invalid/],
       ['Capture as a string', { Capture: 'true' }, {}, 2, /^Payment\.Capture is invalid/],
-      ['an unknown field', { Splits: [] }, {}, 2, /^Payment\.Splits is not a known field/],
+      ['an unknown field', { Installments: 3 }, {}, 2, /^Payment\.Installments is not a known field/],
+      ['an empty Splits list', { Splits: [] }, {}, 2, /^Payment\.Splits is invalid/],
       ['a card number with letters', {}, { Number: '4111-1111-1111-1111' }, 2, /^Payment\.Card\.Number is invalid/],
       ['a card number too short', {}, { Number: '41111111111' }, 2, /^Payment\.Card\.Number is invalid/],
       ['a card number as a JSON number', {}, { Number: 4111111111111111 }, 2, /^Payment\.Card\.Number is invalid/],
@@ -228,7 +231,7 @@ describe('POST /v1/payments on the card address', () => {
       expect(reasons[0]!.Info).toMatch(info);
     });
 
-    it.each(['MerchantTransactionID', 'Amount', 'Currency', 'Card'])('refuses a card payment without %s with reason 1', async (field) => {
+    it.each(['MerchantTransactionID', 'Amount', 'Currency'])('refuses a card payment without %s with reason 1', async (field) => {
       const body = cardBody();
       delete (body.Payment as Record<string, unknown>)[field];
       expect(await rejected(body)).toEqual([{ Code: 1, Info: `Payment.${field} is missing` }]);

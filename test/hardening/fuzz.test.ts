@@ -25,9 +25,26 @@ const ROUTES: [method: 'get' | 'post' | 'patch' | 'put' | 'delete', path: string
   ['post', '/v1/payments/{id}/splits/{split}/capture', 'api'],
   ['post', '/v1/payments/{id}/cancel', 'api'],
   ['post', '/v1/payments/{id}/splits/{split}/refunds', 'api'],
+  ['get', '/v1/payments/{id}/status', 'api'],
+  ['post', '/v1/payments/{id}/refunds', 'api'],
+  ['get', '/v1/payments/{id}/refunds', 'api'],
+  ['get', '/v1/payments/{id}/refunds/{split}', 'api'],
+  ['get', '/v1/methods', 'api'],
+  ['get', '/v1/methods/assigned', 'api'],
+  ['get', '/v1/methods/{id}', 'api'],
+  ['get', '/images/methods/{id}', 'api'],
   ['post', '/v1/payments', 'card'],
   ['get', '/v1/payments', 'card'],
   ['get', '/v1/payments/{id}', 'card'],
+  ['get', '/v1/payments/{id}/status', 'card'],
+  ['post', '/v1/payments/{id}/capture', 'card'],
+  ['post', '/v1/payments/{id}/cancel', 'card'],
+  ['post', '/v1/payments/{id}/refunds', 'card'],
+  ['post', '/v1/payments/{id}/splits/{split}/refunds', 'card'],
+  ['get', '/v1/payments/{id}/refunds', 'card'],
+  ['get', '/v1/payments/{id}/refunds/{split}', 'card'],
+  ['get', '/v1/Payments/FillCardDetails', 'card'],
+  ['post', '/v1/Payments/FillCardDetails/{id}', 'card'],
   ['post', '/_sandbox/payments/{id}/events', 'api'],
   ['post', '/_sandbox/refunds/{id}/events', 'api'],
   ['patch', '/_sandbox/merchants/{id}', 'api'],
@@ -43,7 +60,7 @@ const ROUTES: [method: 'get' | 'post' | 'patch' | 'put' | 'delete', path: string
 ];
 
 const weirdId = fc.oneof(
-  fc.constantFrom('1', '0', '-1', 'abc', '1%2F..', '..%2F..', '9007199254740993', '99999999999999999999', '1e3', '%00', '%E2%82%AC', '3005001', '7001'),
+  fc.constantFrom('1', '0', '-1', 'abc', '1%2F..', '..%2F..', '9007199254740993', '99999999999999999999', '1e3', '%00', '%E2%82%AC', '3005001', '7001', '3005003', 'ideal.svg', 'authorize'),
   fc.integer({ min: -10, max: 3_100_000 }).map(String),
 );
 
@@ -81,6 +98,12 @@ describe('fuzzing every endpoint', () => {
     await authorizedPayment(w, { MerchantTransactionID: 'fuzz-authorized' });
     const paid = await createPayment(w, { MethodID: 2, MerchantTransactionID: 'fuzz-paid' });
     await event(w, paid.ID, 'succeed');
+    // A captured card payment (3005003), for the card address's actions.
+    const card = await request(w.card)
+      .post('/v1/payments')
+      .set('Authorization', w.auth)
+      .send({ Payment: { MerchantTransactionID: 'fuzz-card', Amount: 9000, Currency: 'EUR', Capture: false, Card: { HolderName: 'A B', Number: '4111111111111111', ExpirationMonth: '1', ExpirationYear: '2031' } } });
+    await request(w.card).post(`/v1/payments/${card.body.Payment.ID}/capture?amount=4500`).set('Authorization', w.auth).expect(200);
   });
   afterAll(() => w.close());
 
@@ -93,7 +116,7 @@ describe('fuzzing every endpoint', () => {
         body,
         authHeader,
         contentType,
-        fc.dictionary(fc.constantFrom('pageSize', 'pageindex', 'statusID', 'limit', 'offset', 'amount', 'startDate', 'currency', 'PaymentToken', 'State'), fc.oneof(fc.string(), fc.integer().map(String))),
+        fc.dictionary(fc.constantFrom('pageSize', 'pageindex', 'statusID', 'limit', 'offset', 'amount', 'startDate', 'currency', 'PaymentToken', 'State', 'country', 'additionalDetails'), fc.oneof(fc.string(), fc.integer().map(String))),
         async ([method, template, surface], id, split, b, authorization, type, query) => {
           const before = snapshot(w.store);
           const path = template.replace('{id}', id).replace('{split}', split);

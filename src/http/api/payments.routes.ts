@@ -5,21 +5,15 @@ import { capturePayment, captureSplit } from '../../services/capture.service';
 import { listPayments } from '../../services/list.service';
 import { loadPayment } from '../../services/lookup';
 import { createPayment } from '../../services/payments.service';
-import { refundSplit } from '../../services/refunds.service';
+import { getRefund, listRefunds, refundPayment, refundSplit } from '../../services/refunds.service';
 import { addSplits } from '../../services/splits.service';
 import { listItemToWire, listToWire, paymentToWire, refundToWire, splitToWire } from '../../wire/serializers';
 import { PageCache } from '../page-cache';
 import { type HttpContext, requireSite, route, siteOf, wireOf } from '../pipeline';
+import { queryParam } from '../query';
 
 const param = (req: Request, name: string) => String(req.params[name]);
 
-/** The `amount` query parameter, whatever the case of its name. */
-function amountParam(req: Request): string | undefined {
-  for (const [k, v] of Object.entries(req.query)) {
-    if (k.toLowerCase() === 'amount') return typeof v === 'string' ? v : '';
-  }
-  return undefined;
-}
 
 export function mountPaymentRoutes(router: Router, ctx: HttpContext): void {
   const s = ctx.services;
@@ -76,7 +70,7 @@ export function mountPaymentRoutes(router: Router, ctx: HttpContext): void {
   router.post(
     '/v1/payments/:id/splits/:splitId/capture',
     route(ctx, 'payment', (req) => {
-      const done = captureSplit(s, siteOf(req), param(req, 'id'), param(req, 'splitId'), amountParam(req));
+      const done = captureSplit(s, siteOf(req), param(req, 'id'), param(req, 'splitId'), queryParam(req, 'amount'));
       return { status: 200, body: { Payment: paymentToWire(done.view, wireOf(ctx), [done.split]) } };
     }),
   );
@@ -86,6 +80,35 @@ export function mountPaymentRoutes(router: Router, ctx: HttpContext): void {
     route(ctx, 'payment', (req) => ({
       status: 200,
       body: { Payment: paymentToWire(cancelPayment(s, siteOf(req), param(req, 'id')), wireOf(ctx)) },
+    })),
+  );
+
+  router.get(
+    '/v1/payments/:id/status',
+    route(ctx, 'payment', (req) => ({
+      status: 200,
+      body: { Payment: paymentToWire(loadPayment(s, siteOf(req), param(req, 'id')), wireOf(ctx)) },
+    })),
+  );
+
+  router.post(
+    '/v1/payments/:id/refunds',
+    route(ctx, 'refund', (req, body) => ({
+      status: 201,
+      body: { Refund: refundToWire(refundPayment(s, siteOf(req), param(req, 'id'), body ?? {})) },
+    })),
+  );
+
+  router.get(
+    '/v1/payments/:id/refunds',
+    route(ctx, 'refund', (req) => ({ status: 200, body: { Refunds: listRefunds(s, siteOf(req), param(req, 'id'), 'api').map(refundToWire) } })),
+  );
+
+  router.get(
+    '/v1/payments/:id/refunds/:refundId',
+    route(ctx, 'refund', (req) => ({
+      status: 200,
+      body: { Refund: refundToWire(getRefund(s, siteOf(req), param(req, 'id'), param(req, 'refundId'), 'api')) },
     })),
   );
 

@@ -1,35 +1,86 @@
-// The card API ({card_base_url}/v1): card payments and their list.
-import type { Router } from 'express';
+// The card API ({card_base_url}/v1): card payments, their capture, cancel, refunds and reads, the list,
+// and the hosted card form of RedirectURL.
+import type { Request, Router } from 'express';
+import { cancelCardPayment, captureCardPayment, refundCardPayment } from '../../services/card-actions.service';
 import { createCardPayment, getCardPayment } from '../../services/card.service';
 import { listCardPayments } from '../../services/list.service';
-import { cardPaymentToWire, listToWire } from '../../wire/serializers';
-import { type HttpContext, requireSite, route, siteOf } from '../pipeline';
+import { getRefund, listRefunds } from '../../services/refunds.service';
+import { CARD_FORM_PATH, type PaymentView, cardPaymentToWire, listToWire, refundToWire } from '../../wire/serializers';
+import { mountPayerRoutes } from '../payer/payer.routes';
+import { type HttpContext, requireSite, route, siteOf, wireOf } from '../pipeline';
+import { queryParam } from '../query';
+
+const param = (req: Request, name: string) => String(req.params[name]);
 
 export function mountCardRoutes(router: Router, ctx: HttpContext): void {
   const s = ctx.services;
+  const card = (view: PaymentView) => ({ Payment: cardPaymentToWire(view.payment, wireOf(ctx), view.splits) });
+  // The hosted card form is the payer's page, reached without the merchant's credentials.
+  mountPayerRoutes(router, ctx, { path: CARD_FORM_PATH, surface: 'card' });
   router.use('/v1', requireSite(ctx));
 
   router.post(
     '/v1/payments',
-    route(ctx, 'card-payment', (req, body) => ({
-      status: 201,
-      body: { Payment: cardPaymentToWire(createCardPayment(s, siteOf(req), body ?? {})) },
-    })),
+    route(ctx, 'card-payment', (req, body) => ({ status: 201, body: card(createCardPayment(s, siteOf(req), body ?? {})) })),
   );
 
   router.get(
     '/v1/payments',
     route(ctx, 'list', (req) => {
       const page = listCardPayments(s, siteOf(req), req.query as Record<string, unknown>);
-      return { status: 200, body: listToWire({ ...page, items: page.items.map(cardPaymentToWire) }) };
+      return { status: 200, body: listToWire({ ...page, items: page.items.map((p) => cardPaymentToWire(p, wireOf(ctx))) }) };
     }),
   );
 
   router.get(
     '/v1/payments/:id',
-    route(ctx, 'card-payment', (req) => ({
+    route(ctx, 'card-payment', (req) => ({ status: 200, body: card(getCardPayment(s, siteOf(req), param(req, 'id'))) })),
+  );
+
+  router.get(
+    '/v1/payments/:id/status',
+    route(ctx, 'card-payment', (req) => ({ status: 200, body: card(getCardPayment(s, siteOf(req), param(req, 'id'))) })),
+  );
+
+  router.post(
+    '/v1/payments/:id/capture',
+    route(ctx, 'card-payment', (req, body) => ({
       status: 200,
-      body: { Payment: cardPaymentToWire(getCardPayment(s, siteOf(req), String(req.params.id))) },
+      body: card(captureCardPayment(s, siteOf(req), param(req, 'id'), queryParam(req, 'amount'), body)),
+    })),
+  );
+
+  router.post(
+    '/v1/payments/:id/cancel',
+    route(ctx, 'card-payment', (req) => ({ status: 200, body: card(cancelCardPayment(s, siteOf(req), param(req, 'id'))) })),
+  );
+
+  router.post(
+    '/v1/payments/:id/refunds',
+    route(ctx, 'refund', (req, body) => ({
+      status: 201,
+      body: { Refund: refundToWire(refundCardPayment(s, siteOf(req), param(req, 'id'), body ?? {})) },
+    })),
+  );
+
+  router.post(
+    '/v1/payments/:id/splits/:splitId/refunds',
+    route(ctx, 'refund', (req, body) => ({
+      status: 201,
+      body: { Refund: refundToWire(refundCardPayment(s, siteOf(req), param(req, 'id'), body ?? {}, param(req, 'splitId'))) },
+    })),
+  );
+
+  router.get(
+    '/v1/payments/:id/refunds',
+    route(ctx, 'refund', (req) => ({ status: 200, body: { Refunds: listRefunds(s, siteOf(req), param(req, 'id'), 'card').map(refundToWire) } })),
+  );
+
+  router.get(
+    '/v1/payments/:id/refunds/:refundId',
+    route(ctx, 'refund', (req) => ({
+      status: 200,
+      body: { Refund: refundToWire(getRefund(s, siteOf(req), param(req, 'id'), param(req, 'refundId'), 'card')) },
     })),
   );
 }

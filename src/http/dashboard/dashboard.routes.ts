@@ -17,8 +17,9 @@ import {
   signIn,
 } from '../../services/dashboard.service';
 import { ListRejected, listPayments } from '../../services/list.service';
-import { loadPayment } from '../../services/lookup';
-import { refundSplit } from '../../services/refunds.service';
+import { loadAnyPayment } from '../../services/lookup';
+import { refundPayment, refundSplit } from '../../services/refunds.service';
+import { cancelCardPayment, captureCardPayment, refundCardPayment } from '../../services/card-actions.service';
 import { addSplits } from '../../services/splits.service';
 import type { SiteRecord } from '../../store/records';
 import type { HttpContext } from '../pipeline';
@@ -178,7 +179,7 @@ export function mountDashboardRoutes(router: Router, ctx: HttpContext): void {
       }
       const cat = catalogue(s);
       try {
-        send(res, 200, listPage(chromeOf(a), shown, cat, listPayments(s, a.site, raw)));
+        send(res, 200, listPage(chromeOf(a), shown, cat, listPayments(s, a.site, raw, shown.surface === 'card' ? 'card' : 'api')));
       } catch (e) {
         const lines = readable(e);
         if (!lines) throw e;
@@ -214,7 +215,7 @@ export function mountDashboardRoutes(router: Router, ctx: HttpContext): void {
       signed((req, res, a) => {
         let id: number;
         try {
-          id = loadPayment(s, a.site, String(req.params.id)).payment.id;
+          id = loadAnyPayment(s, a.site, String(req.params.id)).payment.id;
         } catch (e) {
           if (e instanceof HttpError && e.status === 404) return notFoundPage(res, a);
           throw e;
@@ -270,6 +271,39 @@ export function mountDashboardRoutes(router: Router, ctx: HttpContext): void {
       Refund: { Amount: field(a.form, 'Amount'), ...(description === '' ? {} : { Description: description }) },
     });
     return `Refund ${refund.id} requested on split ${refund.splitId}.`;
+  });
+
+  action('/refund-payment', (_req, a, id) => {
+    const description = field(a.form, 'Description');
+    const refund = refundPayment(s, a.site, id, {
+      Refund: { Amount: field(a.form, 'Amount'), ...(description === '' ? {} : { Description: description }) },
+    });
+    return `Refund ${refund.id} of the whole payment requested.`;
+  });
+
+  action('/card-capture', (_req, a, id) => {
+    const amount = field(a.form, 'Amount');
+    const after = captureCardPayment(s, a.site, id, amount === '' ? undefined : amount, undefined);
+    return `Capture sent: the payment is ${statusText(after.payment.statusId)}.`;
+  });
+
+  action('/card-cancel', (_req, a, id) => {
+    const after = cancelCardPayment(s, a.site, id);
+    return `Cancel sent: the payment is ${statusText(after.payment.statusId)}.`;
+  });
+
+  action('/card-refund', (_req, a, id) => {
+    const description = field(a.form, 'Description');
+    const splitId = field(a.form, 'SplitID');
+    const refund = refundCardPayment(s, a.site, id, {
+      Refund: {
+        MerchantTransactionID: field(a.form, 'MerchantTransactionID'),
+        Amount: field(a.form, 'Amount'),
+        ...(description === '' ? {} : { Description: description }),
+        ...(splitId === '' ? {} : { SplitID: /^[0-9]{1,10}$/.test(splitId) ? Number(splitId) : splitId }),
+      },
+    });
+    return `Refund ${refund.id} made: it is ${statusText(refund.statusId)}.`;
   });
 
   action('/splits', (_req, a, id) => {

@@ -6,6 +6,7 @@ import { formatTimestamp } from '../../domain/time';
 import type { MerchantView } from '../../services/merchants.service';
 import type { Catalogue, PaymentDetail } from '../../services/dashboard.service';
 import { DASHBOARD_EVENTS } from '../../services/dashboard.service';
+import { cardActions, wholeRefundForm } from './card.views';
 import type { PaymentRecord, SiteRecord } from '../../store/records';
 import type { ListPage } from '../../wire/serializers';
 
@@ -96,13 +97,14 @@ export function settingsPage(chrome: Chrome, m: MerchantView, cat: Catalogue, va
   );
 }
 
-export const LIST_FILTERS = ['pageIndex', 'pageSize', 'statusID', 'methodID', 'merchantTransactionID', 'startDate', 'endDate'] as const;
+export const LIST_FILTERS = ['pageIndex', 'pageSize', 'statusID', 'methodID', 'merchantTransactionID', 'startDate', 'endDate', 'surface'] as const;
 export type ListFilters = Partial<Record<(typeof LIST_FILTERS)[number], string>>;
 
 function filterForm(f: ListFilters, cat: Catalogue): string {
   const opt = (value: string | number, text: string, current: string | undefined) =>
     `<option value="${escape(value)}"${String(value) === current ? ' selected' : ''}>${escape(text)}</option>`;
   return `<form method="get" action="/dashboard"><fieldset><legend>Filter</legend>
+<label>Address <select name="surface">${opt('', 'split-payments API', f.surface ?? '')}${opt('card', 'card API', f.surface)}</select></label>
 <label>Status <select name="statusID"><option value="">any</option>${cat.statuses.map((s) => opt(s.id, `${s.name} (${s.id})`, f.statusID)).join('')}</select></label>
 <label>Method <select name="methodID"><option value="">any</option>${cat.methods.map((m) => opt(m.methodId, `${m.name} (${m.methodId})`, f.methodID)).join('')}</select></label>
 <label>MerchantTransactionID <input name="merchantTransactionID" value="${escape(f.merchantTransactionID ?? '')}"></label>
@@ -160,6 +162,7 @@ export function paymentPage(chrome: Chrome, d: PaymentDetail): string {
     ['Amount', money(p.amount, cur)],
     ['CapturedAmount', money(p.capturedAmount, cur)],
     ['Description', p.description],
+    ['Address', p.surface === 'card' ? 'card API' : 'split-payments API'],
     ['Method', d.method ? `${d.method.name} (${d.method.methodId}, ${d.method.flow})` : p.methodId],
     ['Status', status(p.statusId)],
     ['Scenario', p.scenario],
@@ -182,7 +185,7 @@ export function paymentPage(chrome: Chrome, d: PaymentDetail): string {
   const refunds = d.refunds.length
     ? `<table><thead><tr><th>ID</th><th>Split</th><th>MerchantTransactionID</th><th class="num">Amount</th><th>Description</th><th>Status</th><th>Created</th></tr></thead><tbody>${d.refunds
         .map(
-          (r) => `<tr><td>${escape(r.id)}</td><td>${escape(r.splitId)}</td><td>${escape(r.merchantTransactionId)}</td><td class="num">${escape(money(r.amount, r.currency))}</td>
+          (r) => `<tr><td>${escape(r.id)}</td><td>${escape(r.splitId ?? 'whole payment')}</td><td>${escape(r.merchantTransactionId)}</td><td class="num">${escape(money(r.amount, r.currency))}</td>
 <td>${escape(r.description)}</td><td>${escape(status(r.statusId))}</td><td>${escape(stamp(r.createdAt))}</td></tr>`,
         )
         .join('')}</tbody></table>`
@@ -217,7 +220,7 @@ export function paymentPage(chrome: Chrome, d: PaymentDetail): string {
   const siteOptions = d.linkedSites.map((s) => `<option value="${escape(s.siteId)}">${escape(s.name)}</option>`).join('');
   const minor = `<span class="note">(minor units: 1000 = ${escape(money(1000n, cur))})</span>`;
 
-  const actions = `<h2>Actions</h2>
+  const apiActions = `<h2>Actions</h2>
 <form method="post" action="${base}/events">${csrf}<fieldset><legend>Provider event</legend>
 ${DASHBOARD_EVENTS.map((e) => `<button type="submit" name="Event" value="${e}">${e[0]!.toUpperCase()}${e.slice(1)}</button>`).join('')}
 <span class="note">as the provider or payer would</span></fieldset></form>
@@ -238,13 +241,14 @@ ${d.view.splits.map((s) => `<label>Split ${escape(s.id)} <input name="Amount_${e
 <label>Amount <input name="Amount" inputmode="numeric" size="12" required></label>
 <label>Description <input name="Description" size="30"></label> ${minor}
 <button type="submit">Refund</button></fieldset></form>`
-    : ''
+    : wholeRefundForm(d, csrf, minor)
 }
 <form method="post" action="${base}/splits">${csrf}<fieldset><legend>Add a split</legend>
 <label>SiteID <input name="SiteID" inputmode="numeric" size="8" list="linked-sites" required></label><datalist id="linked-sites">${siteOptions}</datalist>
 <label>Amount <input name="Amount" inputmode="numeric" size="12" required></label>
 <label>MerchantTransactionID <input name="MerchantTransactionID" required></label> ${minor}
 <button type="submit">Add split</button></fieldset></form>`;
+  const actions = p.surface === 'card' ? cardActions(d, csrf, minor) : apiActions;
 
   return layout(
     `Payment ${p.id}`,

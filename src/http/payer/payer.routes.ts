@@ -1,8 +1,10 @@
-// The hosted payment page at RedirectURL ({base_url}/Home?PaymentToken=…): what the payer sees and
+// The hosted payment page at RedirectURL ({base_url}/Home?PaymentToken=…), and the hosted card form of
+// card payments ({card_base_url}/v1/Payments/FillCardDetails?PaymentToken=…): what the payer sees and
 // presses. Server-rendered HTML, every value escaped; it calls the same services as the API.
 import type { Request, Response, Router } from 'express';
 import { escape, money } from '../html';
 import { type PayerPage, TokenRefused, openPayment, pressButton } from '../../services/payer.service';
+import type { Surface } from '../../store/records';
 import type { HttpContext } from '../pipeline';
 import { sendHtml } from '../reply';
 
@@ -18,7 +20,15 @@ function html(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escape(title)}</title><style>${STYLE}</style></head><body>${body}</body></html>`;
 }
 
-function page(p: PayerPage, token: string): string {
+/** Where a payer page lives, and the payments it shows. */
+export interface PayerPath {
+  path: string;
+  surface: Surface;
+}
+
+const HOSTED_PAGE: PayerPath = { path: '/Home', surface: 'api' };
+
+function page(p: PayerPage, token: string, at: PayerPath): string {
   const pay = p.view.payment;
   const splits = p.view.splits
     .map((s) => `<tr><td>${escape(p.sites.get(s.siteId)?.name ?? `Site ${s.siteId}`)}</td><td>${escape(money(s.amount, pay.currency))}</td></tr>`)
@@ -26,7 +36,7 @@ function page(p: PayerPage, token: string): string {
   const buttons = p.actions
     .map(
       (a, i) =>
-        `<form method="post" action="/Home/${a}"><input type="hidden" name="PaymentToken" value="${escape(token)}"><button type="submit"${i === 0 ? ' class="primary"' : ''} name="action" value="${a}">${LABELS[a]}</button></form>`,
+        `<form method="post" action="${at.path}/${a}"><input type="hidden" name="PaymentToken" value="${escape(token)}"><button type="submit"${i === 0 ? ' class="primary"' : ''} name="action" value="${a}">${LABELS[a]}</button></form>`,
     )
     .join('');
   return html(
@@ -37,7 +47,7 @@ function page(p: PayerPage, token: string): string {
 <p>Order <strong>${escape(pay.merchantTransactionId)}</strong> · ${escape(p.method?.name ?? 'Choose a method')}</p>
 ${splits ? `<table><tbody>${splits}</tbody></table>` : ''}
 <div>${buttons}</div>
-<p class="note">split-sandbox payment page: the buttons act as the payer and the provider would.</p>`,
+<p class="note">split-sandbox ${at.surface === 'card' ? 'card form: Authorize stands for a card entered and approved;' : 'payment page:'} the buttons act as the payer and the provider would.</p>`,
   );
 }
 
@@ -53,19 +63,19 @@ function token(req: Request): string | undefined {
   return form?.get('PaymentToken') ?? undefined;
 }
 
-export function mountPayerRoutes(router: Router, ctx: HttpContext): void {
-  router.get('/Home', (req, res) => {
+export function mountPayerRoutes(router: Router, ctx: HttpContext, at: PayerPath = HOSTED_PAGE): void {
+  router.get(at.path, (req, res) => {
     const t = token(req);
     try {
-      sendHtml(res, 200, page(openPayment(ctx.services, t), t!));
+      sendHtml(res, 200, page(openPayment(ctx.services, t, at.surface), t!, at));
     } catch (e) {
       refused(res, e);
     }
   });
 
-  router.post('/Home/:action', (req, res) => {
+  router.post(`${at.path}/:action`, (req, res) => {
     try {
-      const view = pressButton(ctx.services, token(req), String(req.params.action));
+      const view = pressButton(ctx.services, token(req), String(req.params.action), at.surface);
       // Back to the merchant, as the real page does after payment.
       res.redirect(303, view.payment.returnUrl ?? '/');
     } catch (e) {

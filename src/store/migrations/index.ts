@@ -4,11 +4,14 @@ import * as m0001 from './0001-initial';
 import * as m0002 from './0002-lifecycle';
 import * as m0003 from './0003-notify-statuses';
 import * as m0004 from './0004-notification-heads';
+import * as m0005 from './0005-beyond-seed';
 import * as m0007 from './0007-faults';
 
 export interface Migration {
   version: number;
   sql: string;
+  /** The tables `sql` rebuilds: it runs with foreign keys off, and their references are checked. */
+  rebuilds?: readonly string[];
   /** Work SQL alone cannot say (rebuilding a table from its stored definition); runs after `sql`, with foreign keys off. */
   up?: (db: Db) => void;
 }
@@ -18,5 +21,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, sql: m0002.sql },
   { version: 3, sql: m0003.sql },
   { version: 4, sql: m0004.sql },
+  { version: 5, sql: m0005.sql, rebuilds: m0005.rebuilds },
   { version: 7, sql: m0007.sql, up: m0007.up },
 ];

@@ -1,0 +1,155 @@
+// The card API's actions on a card payment: capture (whole or part), cancel, refund (of the payment or
+// of one split), the payer's card entered on the hosted form, and what a requested capture becomes a
+// moment later (a step on the sandbox clock). One transaction each, as on the API address.
+import { type CaptureOutcome, type CardState, captureSettled, cardAuthorized, cardCancel, cardCapture, cardRefundStatus } from '../domain/card.machine';
+import { canRefundWhole, refundableAmount } from '../domain/payment.machine';
+import { parseAmount } from '../domain/money';
+import { Status, statusInfo } from '../domain/statuses';
+import { Rejection } from '../errors/errors';
+import { type ReasonCode, reason } from '../errors/reasons';
+import { cardCaptureRequest, cardRefundRequest } from '../schemas/requests';
+import { validate } from '../schemas/validator';
+import type { JobRecord } from '../store/jobs.repo';
+import type { PaymentRecord, RefundRecord, SiteRecord, SplitRecord } from '../store/records';
+import type { PaymentView } from '../wire/serializers';
+import { recordRefundStatus } from './changes';
+import type { ServiceContext } from './context';
+import { findSplit, loadPayment, reload } from './lookup';
+import { movePayment } from './transition';
+
+/** Fidelity: how long after a capture was requested (Capture true) its outcome arrives: 1 s of sandbox time. */
+export const CARD_CAPTURE_DELAY_MS = 1000;
+
+const CARD_STEPS: Record<string, CaptureOutcome> = { 'card-captured': 'captured', 'card-capture-failed': 'capture-failed' };
+
+/** Whether a scenario job is a card payment's requested capture coming to its end. */
+export function isCardStep(action: string): boolean {
+  return action in CARD_STEPS;
+}
+
+/** Schedules the outcome of a requested capture, when one follows by itself. Inside the payment's transaction. */
+export function scheduleCardOutcome(ctx: ServiceContext, paymentId: number, state: CardState): void {
+  if (state.later === null) return;
+  const action = state.later === 'captured' ? 'card-captured' : 'card-capture-failed';
+  ctx.store.jobs.schedule(paymentId, null, -1, action, ctx.clock.now() + CARD_CAPTURE_DELAY_MS);
+  ctx.wake?.();
+}
+
+/** Runs a card step (steps.service): the requested capture ends Captured, or Failed; with its notification. */
+export function runCardStep(ctx: ServiceContext, job: JobRecord): string {
+  const view = reload(ctx, job.paymentId);
+  const decision = captureSettled(view.payment.statusId, view.payment.amount, CARD_STEPS[job.action]!);
+  if (!decision.ok) throw new Rejection([reason(decision.code as ReasonCode, decision.info)]);
+  const cause = decision.value.status === Status.Captured ? 'capture completed' : 'capture failed: the time limit for capturing is overdue';
+  return statusInfo(movePayment(ctx, view, decision.value.status, cause, { capturedAmount: decision.value.capturedAmount }).payment.statusId);
+}
+
+/** The payer entered the card on the hosted form: authorized, and captured too when the payment asked for it. */
+export function cardEntered(ctx: ServiceContext, view: PaymentView, cause: string): PaymentView {
+  const p = view.payment;
+  const state = cardAuthorized(p.amount, p.capture ?? true);
+  const after = movePayment(ctx, view, state.status, cause, { capturedAmount: state.capturedAmount });
+  scheduleCardOutcome(ctx, p.id, state);
+  return after;
+}
+
+/** `POST /v1/payments/{id}/capture[?amount=]` on the card address: the whole amount, or `amount` of it. */
+export function captureCardPayment(ctx: ServiceContext, site: SiteRecord, rawId: string, rawAmount: string | undefined, body: unknown): PaymentView {
+  return ctx.store.tx(() => {
+    const view = loadPayment(ctx, site, rawId, 'card');
+    const problems = body === undefined ? [] : validate(cardCaptureRequest, body);
+    if (problems.length > 0) throw new Rejection(problems);
+    const p = view.payment;
+    const amount = rawAmount === undefined ? p.amount : parseAmount(rawAmount);
+    if (amount === null) {
+      throw new Rejection([reason(1012, 'Payment.AmountToCapture format is invalid: amount must be a whole number of minor units (1 to 12 digits), greater than 0')], view);
+    }
+    const decision = cardCapture(p.statusId, p.amount, amount);
+    if (!decision.ok) throw new Rejection([reason(decision.code as ReasonCode, decision.info)], view);
+    const cause = amount < p.amount ? `capture of ${amount}` : 'capture';
+    return movePayment(ctx, view, decision.value.status, cause, { capturedAmount: decision.value.capturedAmount });
+  });
+}
+
+/** `POST /v1/payments/{id}/cancel` on the card address. */
+export function cancelCardPayment(ctx: ServiceContext, site: SiteRecord, rawId: string): PaymentView {
+  return ctx.store.tx(() => {
+    const view = loadPayment(ctx, site, rawId, 'card');
+    const decision = cardCancel(view.payment.statusId, view.payment.amount, ctx.settings.cancelOpen);
+    if (!decision.ok) throw new Rejection([reason(decision.code as ReasonCode, decision.info)], view);
+    const extra: Partial<PaymentRecord> = decision.value === Status.Cancelled ? { token: null, tokenLifetime: null } : {};
+    return movePayment(ctx, view, decision.value, decision.value === Status.Cancelled ? 'cancel' : 'cancel queued', extra);
+  });
+}
+
+interface CardRefundInput {
+  MerchantTransactionID: string;
+  OriginatorTransactionID?: string | null;
+  Amount: number | string;
+  Description?: string | null;
+  SplitID?: number | null;
+}
+
+/**
+ * `POST /v1/payments/{id}/refunds` (the payment, or the split its `SplitID` names) and
+ * `POST /v1/payments/{id}/splits/{splitId}/refunds` on the card address. Fidelity: the card test host
+ * answers Success at once (Open, and stays so, for amount 10004).
+ */
+export function refundCardPayment(ctx: ServiceContext, site: SiteRecord, rawId: string, body: unknown, rawSplitId?: string): RefundRecord {
+  return ctx.store.tx(() => {
+    const view = loadPayment(ctx, site, rawId, 'card');
+    const pathSplit = rawSplitId === undefined ? undefined : findSplit(view, rawSplitId);
+    const problems = validate(cardRefundRequest, body);
+    if (problems.length > 0) throw new Rejection(problems);
+    const input = (body as { Refund: CardRefundInput }).Refund;
+    const split = pathSplit ?? splitNamed(view, input.SplitID ?? null);
+    if (pathSplit && input.SplitID != null && input.SplitID !== pathSplit.id) {
+      throw new Rejection([reason(2, `Refund.SplitID is invalid: ${input.SplitID} is not the split ${pathSplit.id} the address names`)]);
+    }
+    const p = view.payment;
+    if (!split) {
+      const whole = canRefundWhole(p.hasSplits);
+      if (!whole.ok) throw new Rejection([reason(11, `${whole.info}, or name one with Refund.SplitID`)]);
+    }
+    const taken = split ?? p;
+    const left = refundableAmount({
+      statusId: taken.statusId,
+      amount: taken.amount,
+      capturedAmount: taken.capturedAmount,
+      refunded: split ? ctx.store.refunds.refundedOnSplit(split.id) : ctx.store.refunds.refundedOnPayment(p.id),
+    });
+    const what = split ? `split ${split.id}` : `card payment ${p.id}`;
+    if (left === 0n) {
+      throw new Rejection([reason(2205, `Refund state is invalid: ${what} has nothing captured left to refund (it is ${statusInfo(taken.statusId)})`)]);
+    }
+    const amount = parseAmount(input.Amount)!;
+    if (amount > left) {
+      throw new Rejection([reason(2206, `Refund amount exceeds initial payment amount: Refund.Amount ${amount} is more than the ${left} left to refund on ${what}`)]);
+    }
+    const statusId = cardRefundStatus(p.amount);
+    const id = ctx.store.refunds.insert({
+      paymentId: p.id,
+      splitId: split?.id ?? null,
+      siteId: split?.siteId ?? p.siteId,
+      merchantTransactionId: input.MerchantTransactionID,
+      originatorTransactionId: input.OriginatorTransactionID ?? null,
+      amount,
+      currency: p.currency,
+      description: input.Description ?? '',
+      typeId: 1,
+      statusId,
+      createdAt: ctx.clock.now(),
+    });
+    const refund = ctx.store.refunds.get(id)!;
+    // Made in its final state: the merchant has the answer, so (as every creation) it is not notified.
+    recordRefundStatus(ctx, refund, view, statusId === Status.Success ? 'refund (succeeds at once on cards)' : 'refund (stays Open: test amount 10004)', false);
+    return refund;
+  });
+}
+
+function splitNamed(view: PaymentView, splitId: number | null): SplitRecord | undefined {
+  if (splitId === null) return undefined;
+  const split = view.splits.find((s) => s.id === splitId);
+  if (!split) throw new Rejection([reason(2, `Refund.SplitID is invalid: payment ${view.payment.id} has no split ${splitId}`)]);
+  return split;
+}
