@@ -9,7 +9,7 @@ import { createIds } from './ids';
 import { createOutbox } from './notifications/outbox';
 import { NotificationWorker } from './notifications/worker';
 import { SHIPPED_SCENARIOS_DIR, ScenarioCatalogue } from './scenarios/loader';
-import { ManualClock, RealClock } from './scheduler/clock';
+import { createClock } from './scheduler/clock-keeper';
 import { Scheduler } from './scheduler/scheduler';
 import type { ServiceContext } from './services/context';
 import { Store } from './store/store';
@@ -79,7 +79,7 @@ export function createServices(config: Config, store: Store): ServiceContext {
   }
   const fixtures = readFixtures(config.fixtures);
   if (store.isEmpty()) loadFixtures(store, fixtures);
-  const clock = config.clock === 'manual' ? new ManualClock(config.startTime ?? Date.now()) : new RealClock();
+  const clock = createClock(config, store);
   return {
     store,
     clock,
@@ -167,7 +167,6 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
       list: (filter) => listNotifications(services, filterOf(filter)),
     },
     async reset() {
-      scheduler.worker.forget();
       resetSandbox(services, services.fixtures!);
     },
     services,
