@@ -7,3 +7,5 @@ export {
   type NotificationView,
 } from './main';
 export type { Config } from './config';
+export type { SnapshotInfo } from './snapshots/snapshots';
+export type { StoryFile, StoryStep } from './stories/story';

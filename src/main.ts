@@ -19,6 +19,10 @@ import { waitForDelivered } from './notifications/wait';
 import { listNotifications, notificationView } from './services/journal.service';
 import { listMerchants } from './services/merchants.service';
 import { resetSandbox } from './services/reset.service';
+import { storedScenarios } from './stories/story-scenarios';
+import { type SnapshotInfo, Snapshots } from './snapshots/snapshots';
+import type { StoryFile } from './stories/story';
+import { replayStory, storyOf } from './stories/story.service';
 
 export interface SandboxMerchant {
   SiteID: number;
@@ -48,6 +52,23 @@ export interface Sandbox {
   };
   /** Empties all data and loads the fixtures again; the configuration stays. */
   reset(): Promise<void>;
+  /**
+   * Named copies of the whole sandbox (kept beside a file database, or in a temporary folder for
+   * `:memory:`): `save` copies it, `restore` brings every payment, step, notification, setting and
+   * the clock back as they were, and pending work resumes from there.
+   */
+  snapshots: {
+    save(name: string): Promise<SnapshotInfo>;
+    restore(name: string): Promise<SnapshotInfo>;
+    list(): SnapshotInfo[];
+    remove(name: string): void;
+  };
+  stories: {
+    /** What happened to a payment, as a scenario file with its create request (`GET /_sandbox/payments/{id}/story`). */
+    of(paymentId: number): StoryFile;
+    /** Creates a new payment that goes through the story again (`POST /_sandbox/replay`); its ID. */
+    replay(story: unknown): number;
+  };
   stop(): Promise<void>;
   /** The internals, for advanced use. */
   services: ServiceContext;
@@ -74,6 +95,7 @@ function filterOf(q: NotificationQuery & { State?: NotificationState } = {}): No
 /** Builds the services over a store (loading fixtures into an empty one). Used by main and tests. */
 export function createServices(config: Config, store: Store): ServiceContext {
   const scenarios = ScenarioCatalogue.load([SHIPPED_SCENARIOS_DIR, ...config.scenarioDirs]);
+  scenarios.alsoFrom(storedScenarios(store));
   if (config.scenario !== undefined && !scenarios.has(config.scenario)) {
     throw new Error(`unknown scenario "${config.scenario}"; known: ${scenarios.list().map((s) => s.name).join(', ')}`);
   }
@@ -134,6 +156,8 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
   const ctx: HttpContext = { services, urls: { baseUrl: '', cardBaseUrl: '' }, log, controlToken: config.controlToken };
   const scheduler = createLifecycle(config, services, () => ctx.urls.baseUrl, log);
   ctx.scheduler = scheduler;
+  const snapshots = new Snapshots(store, config.db, () => scheduler.saveClock());
+  ctx.snapshots = snapshots;
   const servers: Server[] = [];
   try {
     servers.push(await listen(createApp(ctx, 'api'), config.port, config.host));
@@ -169,6 +193,16 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
     async reset() {
       resetSandbox(services, services.fixtures!);
     },
+    snapshots: {
+      save: (name) => snapshots.save(name),
+      restore: async (name) => snapshots.restore(name),
+      list: () => snapshots.list(),
+      remove: (name) => snapshots.remove(name),
+    },
+    stories: {
+      of: (paymentId) => storyOf(services, paymentId),
+      replay: (story) => replayStory(services, story).paymentId,
+    },
     services,
     scheduler,
     stop() {
@@ -185,7 +219,8 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
             ),
           ),
         )
-        .then(() => store.close());
+        .then(() => store.close())
+        .then(() => snapshots.close());
       return stopped;
     },
   };

@@ -4,6 +4,7 @@ import type { Schema } from './common';
 import { clockAdvanceRequest, merchantCreateRequest, merchantPatchRequest, notificationWaitQuery, paymentEventRequest, refundEventRequest } from './control';
 import { merchantsFixture, methodsFixture } from './fixtures';
 import { addSplitsRequest, captureRequest, createCardPaymentRequest, createPaymentRequest, refundRequest } from './requests';
+import { snapshotRequest, storyFile } from './reproduce';
 import { scenarioFile } from './scenario';
 
 export const VALIDATED: Record<string, Schema> = {
@@ -21,4 +22,6 @@ export const VALIDATED: Record<string, Schema> = {
   merchantsFixture,
   methodsFixture,
   scenarioFile,
+  snapshotRequest,
+  storyFile,
 };

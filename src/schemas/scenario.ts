@@ -43,6 +43,9 @@ export const scenarioFile: Schema = {
             },
           },
           NewSplits: { type: 'array', minItems: 1, items: { type: 'object' } },
+          Refund: { type: 'integer', minimum: 0, description: "refund-succeed / refund-fail: the payment's refund by index (0 = the first made)" },
+          Description: { type: 'string', maxLength: 1024, description: "refund: the refund's Description" },
+          MerchantTransactionID: { type: 'string', minLength: 1, maxLength: 128, description: "refund: the refund's MerchantTransactionID" },
         },
       },
     },
@@ -50,6 +53,14 @@ export const scenarioFile: Schema = {
       type: 'object',
       additionalProperties: false,
       properties: { After: duration, Outcome: { type: 'string', enum: ['succeed', 'fail', 'none'] } },
+    },
+    Request: {
+      type: 'object',
+      description: 'A story: the create request of the payment it tells of ({"Payment": …}), which a replay sends again',
+    },
+    Story: {
+      type: 'object',
+      description: 'A story: where it comes from (PaymentID, SiteID, Scenario, Created) and the statuses it went through',
     },
   },
 };

@@ -49,6 +49,13 @@ function perform(ctx: ServiceContext, job: JobRecord): string {
     return statusInfo(after.payment.statusId);
   }
   const step = scenarioOf(ctx, p)?.steps[job.stepIndex];
+  if (job.action === 'refund-succeed' || job.action === 'refund-fail') {
+    // A step that names the payment's refund by index (a story's refund outcome).
+    const refund = ctx.store.refunds.ofPayment(p.id)[step?.refund ?? -1];
+    if (!refund) throw new HttpError(400, `payment ${p.id} has no refund ${step?.refund ?? '(none named)'}`);
+    const r = applyRefundEvent(ctx, refund.id, job.action === 'refund-succeed' ? 'succeed' : 'fail');
+    return `refund ${r.id} ${statusInfo(r.statusId)}`;
+  }
   const owner = ctx.store.sites.get(p.ownerSiteId)!;
   const splitAt = (i: number | undefined) => {
     const s = view.splits[i ?? 0];
@@ -75,7 +82,11 @@ function perform(ctx: ServiceContext, job: JobRecord): string {
     case 'refund': {
       const s = splitAt(step?.split);
       const r = refundSplit(ctx, owner, id, String(s.id), {
-        Refund: { Amount: resolveAmount(step?.amount, s.amount).toString(), Description: `scenario ${p.scenario}` },
+        Refund: {
+          Amount: resolveAmount(step?.amount, s.amount).toString(),
+          Description: step?.description ?? `scenario ${p.scenario}`,
+          ...(step?.merchantTransactionId === undefined ? {} : { MerchantTransactionID: step.merchantTransactionId }),
+        },
       });
       return `refund ${r.id} ${statusInfo(r.statusId)}`;
     }
