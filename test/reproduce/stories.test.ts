@@ -38,7 +38,7 @@ async function storyFile(sb: Sandbox, id: number): Promise<any> {
   return res.body;
 }
 
-async function replay(sb: Sandbox, file: unknown): Promise<number> {
+async function replay(sb: Sandbox, file: object): Promise<number> {
   const res = await request(sb.baseUrl).post('/_sandbox/replay').send(file);
   if (res.status !== 201) throw new Error(`replay failed: ${res.status} ${JSON.stringify(res.body)}`);
   expect(Object.keys(res.body)).toEqual(['PaymentID']);
