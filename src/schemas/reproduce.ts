@@ -1,5 +1,5 @@
 // JSON Schemas of the control API's calls for reproducing a case: snapshots and replayed stories.
-import type { Schema } from './common';
+import { type Schema, exact, int, nullableTimestampOut, str } from './common';
 import { scenarioFile } from './scenario';
 
 /** A snapshot's name: it is also its file's name, so only characters safe in a file name. */
@@ -33,3 +33,8 @@ export const storyFile: Schema = {
     },
   },
 };
+
+const snapshotOut: Schema = exact({ Name: str, Created: nullableTimestampOut, Payments: int });
+export const snapshotResponse: Schema = exact({ Snapshot: snapshotOut });
+export const snapshotsResponse: Schema = exact({ Snapshots: { type: 'array', items: snapshotOut } });
+export const replayResponse: Schema = exact({ PaymentID: int });

@@ -34,6 +34,8 @@ const ROUTES: [method: 'get' | 'post' | 'patch' | 'put' | 'delete', path: string
   ['post', '/_sandbox/clock/advance', 'api'],
   ['get', '/_sandbox/notifications', 'api'],
   ['get', '/_sandbox/payments/{id}', 'api'],
+  ['get', '/_sandbox/payments/{id}/story', 'api'],
+  ['post', '/_sandbox/replay', 'api'],
   ['get', '/Home', 'api'],
   ['put', '/v1/payments/{id}', 'api'],
   ['delete', '/v1/payments', 'card'],

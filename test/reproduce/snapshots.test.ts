@@ -154,6 +154,20 @@ describe('snapshots', () => {
     const badPath = await request(sb.baseUrl).post('/_sandbox/snapshots/.hidden/restore');
     expect(badPath.status).toBe(400);
     expect(badPath.body.Message).toMatch(/^name is invalid: "\.hidden" is not a snapshot name/);
+    // Names that try to leave the folder, or are no names at all: a 4xx {"Message"}, never a file elsewhere.
+    for (const name of ['..', '%2e%2e', '..%2F..%2Fetc', 'a%00b', '%E2%82%AC', 'x'.repeat(65), '-dash', 'a b']) {
+      for (const [method, path] of [
+        ['post', `/_sandbox/snapshots/${name}/restore`],
+        ['delete', `/_sandbox/snapshots/${name}`],
+        ['get', `/_sandbox/snapshots/${name}/file`],
+      ] as const) {
+        const res = await request(sb.baseUrl)[method](path);
+        expect({ path, status: res.status >= 400 && res.status < 500, keys: Object.keys(res.body) }).toEqual({ path, status: true, keys: ['Message'] });
+      }
+      const saved = await request(sb.baseUrl).post('/_sandbox/snapshots').send({ Name: decodeURIComponent(name.replace('%2F', '/')) });
+      expect(saved.status).toBe(400);
+    }
+    expect(sb.snapshots.list().map((x) => x.Name)).toEqual(['a_two']);
   });
 
   it('keeps snapshots beside a file database; a snapshot file opens with start --db, at its sandbox time', async () => {
