@@ -31,8 +31,8 @@ export function createClock(config: ClockConfig, store: Store, real: () => numbe
     clock = new RealClock(config.speed, real);
     if (floor > clock.now()) clock.set(floor);
   }
-  const now = clock.now();
-  store.tx(() => store.clockState.save(now));
+  // Saved by the scheduler when it first runs (a start writes nothing by itself: another sandbox of
+  // this process may hold the file's write lock until its turn ends).
   return clock;
 }
 
