@@ -2,7 +2,7 @@
 // (`<db>.snapshots/<name>.db`) or, for `:memory:`, in a temporary folder removed when the sandbox
 // stops. Restoring one brings back every table as it was (the clock too), then everything held in
 // memory about the data is read again through the store's "data replaced" hook.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { formatTimestamp } from '../domain/time';
@@ -44,15 +44,18 @@ export class Snapshots {
   /** Copies the whole database under `name` (an existing snapshot of that name is replaced). */
   async save(name: string): Promise<SnapshotInfo> {
     checkSnapshotName(name, 'Name');
-    const dir = this.dir(true)!;
-    // A copy is written beside, then renamed: a snapshot file is always whole.
-    const scratch = join(dir, `.${name}.${process.pid}.${++this.counter}.tmp`);
     this.beforeSave();
+    // A copy is written beside, then renamed: a snapshot file is always whole.
+    let scratch = '';
     try {
+      scratch = join(this.dir(true)!, `.${name}.${process.pid}.${++this.counter}.tmp`);
       await copyDatabase(this.store, scratch);
       renameSync(scratch, this.pathOf(name));
+    } catch (e) {
+      // A full disk or an unwritable folder: the sandbox's trouble, said as such.
+      throw new HttpError(503, `Snapshot ${name} could not be written: ${(e as Error).message}`);
     } finally {
-      rmSync(scratch, { force: true });
+      if (scratch) rmSync(scratch, { force: true });
     }
     return this.info(name);
   }
@@ -124,7 +127,7 @@ export class Snapshots {
       if (this.folder === null) this.folder = mkdtempSync(join(tmpdir(), 'split-sandbox-snapshots-'));
       else mkdirSync(this.folder, { recursive: true });
     }
-    return this.folder !== null && existsSync(this.folder) ? this.folder : null;
+    return this.folder !== null && statSync(this.folder, { throwIfNoEntry: false })?.isDirectory() ? this.folder : null;
   }
 }
 

@@ -54,7 +54,8 @@ export async function copyDatabase(store: Store, target: string): Promise<void> 
     });
     worker.once('message', (m: string | null) => resolve(m));
     worker.once('error', reject);
-    worker.once('exit', (code) => resolve(code === 0 ? null : `the copy stopped (exit code ${code})`));
+    // Only when it ended without a word (its answer comes first otherwise).
+    worker.once('exit', (code) => resolve(`the copy stopped (exit code ${code})`));
   });
   if (failure !== null) throw new Error(`the database could not be copied: ${failure}`);
 }

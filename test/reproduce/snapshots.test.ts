@@ -193,6 +193,14 @@ describe('snapshots', () => {
     }
     sb.snapshots.remove('hour-later');
     expect(sb.snapshots.list()).toEqual([]);
+
+    // Where snapshots cannot be written, saying so is the sandbox's answer (not a crash).
+    rmSync(join(tmp, 'qa.db.snapshots'), { recursive: true });
+    writeFileSync(join(tmp, 'qa.db.snapshots'), 'in the way');
+    const refused = await request(sb.baseUrl).post('/_sandbox/snapshots').send({ Name: 'nowhere' });
+    expect(refused.status).toBe(503);
+    expect(refused.body.Message).toMatch(/^Snapshot nowhere could not be written: /);
+    expect((await request(sb.baseUrl).get('/_sandbox/snapshots')).body).toEqual({ Snapshots: [] });
   });
 
   it('keeps the snapshots of an in-memory sandbox in a folder removed when it stops', async () => {
