@@ -2,7 +2,8 @@
 import { MERCHANT_ACTIONS, PROVIDER_ACTIONS, TRIGGERS } from '../scenarios/scenario';
 import type { Schema } from './common';
 
-const duration: Schema = { type: 'string', pattern: '^[0-9]+(\\.[0-9]+)?(ms|s|m|h)$', description: 'e.g. "2s", "500ms", "1m"' };
+// At most 9 digits before the point: any such duration is a whole number of ms that the store holds.
+const duration: Schema = { type: 'string', pattern: '^[0-9]{1,9}(\\.[0-9]{1,3})?(ms|s|m|h)$', description: 'e.g. "2s", "500ms", "1m"' };
 const stepAmount: Schema = {
   anyOf: [
     { type: 'integer', minimum: 1 },

@@ -83,8 +83,9 @@ export class Snapshots {
    */
   restore(name: string): SnapshotInfo {
     const file = this.fileOf(name);
-    const info = this.info(name);
+    let info: SnapshotInfo;
     try {
+      info = this.info(name);
       replaceData(this.store, file, join(this.dir(true)!, `.${name}.${process.pid}.${++this.counter}.restore`));
     } catch (e) {
       if (e instanceof CopyTooNewError || (e as { code?: string }).code?.startsWith('SQLITE_')) {

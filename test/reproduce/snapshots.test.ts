@@ -194,6 +194,14 @@ describe('snapshots', () => {
     sb.snapshots.remove('hour-later');
     expect(sb.snapshots.list()).toEqual([]);
 
+    // A file in the folder that is no database is no snapshot, and restoring it changes nothing.
+    writeFileSync(join(tmp, 'qa.db.snapshots', 'junk.db'), 'not a database');
+    expect(sb.snapshots.list()).toEqual([]);
+    const junk = await request(sb.baseUrl).post('/_sandbox/snapshots/junk/restore');
+    expect(junk.status).toBe(400);
+    expect(junk.body.Message).toMatch(/^Snapshot junk cannot be restored: /);
+    expect((await request(sb.baseUrl).get(`/v1/payments/${p.ID}`).set('Authorization', AUTH)).status).toBe(200);
+
     // Where snapshots cannot be written, saying so is the sandbox's answer (not a crash).
     rmSync(join(tmp, 'qa.db.snapshots'), { recursive: true });
     writeFileSync(join(tmp, 'qa.db.snapshots'), 'in the way');
