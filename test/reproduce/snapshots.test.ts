@@ -62,6 +62,9 @@ describe('snapshots', () => {
     const p3 = await createPayment(sb, { scenario: 'two-step' });
     await request(sb.baseUrl).patch('/_sandbox/merchants/30201').send({ DefaultScenario: null, NotificationURL: 'http://127.0.0.1:9/nowhere' }).expect(200);
     await advance(sb, 2);
+    // A list page and its count, kept in memory until the data changes.
+    const listed = await request(sb.baseUrl).get('/v1/payments').set('Authorization', AUTH);
+    expect([listed.body.TotalCount, listed.body.Payments.length]).toEqual([3, 3]);
     const liveBefore = sequencesOf(sb.services.store.db);
 
     const restored = await request(sb.baseUrl).post('/_sandbox/snapshots/before-capture/restore');
@@ -80,6 +83,7 @@ describe('snapshots', () => {
     // The list's kept pages and counts are of the restored data.
     const list = await request(sb.baseUrl).get('/v1/payments').set('Authorization', AUTH);
     expect(list.body.Payments.map((p: { ID: number }) => p.ID)).toEqual([p2.ID, p1.ID]);
+    expect(list.body.TotalCount).toBe(2);
 
     // What was pending at the snapshot runs again from its time: the retry of P9 and the one-step
     // payment's Success, each delivered once.
