@@ -156,7 +156,7 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
   const ctx: HttpContext = { services, urls: { baseUrl: '', cardBaseUrl: '' }, log, controlToken: config.controlToken };
   const scheduler = createLifecycle(config, services, () => ctx.urls.baseUrl, log);
   ctx.scheduler = scheduler;
-  const snapshots = new Snapshots(store, config.db, () => scheduler.saveClock());
+  const snapshots = new Snapshots(store, config.db, services.clock);
   ctx.snapshots = snapshots;
   const servers: Server[] = [];
   try {

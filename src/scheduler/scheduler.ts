@@ -115,7 +115,7 @@ export class Scheduler {
     await this.tick();
   }
 
-  /** Saves the sandbox time now (a snapshot is about to be taken). */
+  /** Saves the sandbox time now (the sandbox stops). */
   saveClock(): void {
     this.ctx.store.tx(() => this.keeper.save(true));
   }

@@ -9,6 +9,7 @@ import { formatTimestamp } from '../domain/time';
 import { HttpError } from '../errors/errors';
 import { SNAPSHOT_NAME } from '../schemas/reproduce';
 import { CopyTooNewError, copyDatabase, readCopy, replaceData } from '../store/copies';
+import type { Clock } from '../scheduler/clock';
 import type { Store } from '../store/store';
 
 /** A snapshot as the control API shows it. */
@@ -30,12 +31,12 @@ export class Snapshots {
 
   /**
    * @param dbFile the database file (`:memory:` keeps snapshots in a temporary folder)
-   * @param beforeSave called before a copy is made (the scheduler saves the sandbox time)
+   * @param clock the sandbox time, which a snapshot holds
    */
   constructor(
     private readonly store: Store,
     dbFile: string,
-    private readonly beforeSave: () => void = () => {},
+    private readonly clock: Clock,
   ) {
     this.temporary = dbFile === ':memory:' || dbFile === '';
     this.folder = this.temporary ? null : `${resolve(dbFile)}.snapshots`;
@@ -44,7 +45,8 @@ export class Snapshots {
   /** Copies the whole database under `name` (an existing snapshot of that name is replaced). */
   async save(name: string): Promise<SnapshotInfo> {
     checkSnapshotName(name, 'Name');
-    this.beforeSave();
+    const now = this.clock.now();
+    this.store.tx(() => this.store.clockState.save(now));
     // A copy is written beside, then renamed: a snapshot file is always whole.
     let scratch = '';
     try {

@@ -10,7 +10,7 @@ describe('dashboard: reproducing a case', () => {
   let snapshots: Snapshots;
   beforeEach(async () => {
     w = makeWorld();
-    snapshots = new Snapshots(w.store, ':memory:');
+    snapshots = new Snapshots(w.store, ':memory:', w.clock);
     w.ctx.snapshots = snapshots;
     agent = await signedIn(w);
   });
