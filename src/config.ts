@@ -20,8 +20,10 @@ export interface Config {
   publicCardUrl?: string;
   /** 'real': steps fire at their real time; 'manual': time moves only by clock advance. */
   clock: 'real' | 'manual';
-  /** Epoch ms the manual clock starts at (default: the real time at start). */
+  /** Epoch ms the manual clock starts at (default: the real time at start), when the database kept no sandbox time. */
   startTime?: number;
+  /** Real clock: sandbox time runs this many times as fast as real time (1 or more). */
+  speed: number;
   seed?: number;
   /** Scenario of payments that nothing else chooses one for (`start --scenario`). */
   scenario?: string;
@@ -48,6 +50,7 @@ export const DEFAULT_CONFIG: Config = {
   pageSize: 10,
   cancelOpen: true,
   clock: 'real',
+  speed: 1,
   scenarioDirs: [],
   notifyTimeoutMs: 30_000,
   retry: DEFAULT_RETRY,

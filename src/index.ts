@@ -9,3 +9,5 @@ export {
 export type { Config } from './config';
 export type { FaultHit, FaultView } from './faults/faults';
 export type { FaultInput, FaultAction, FaultMatch } from './faults/rules';
+export type { SnapshotInfo } from './snapshots/snapshots';
+export type { StoryFile, StoryStep } from './stories/story';

@@ -10,7 +10,7 @@ import { createIds } from './ids';
 import { createOutbox } from './notifications/outbox';
 import { NotificationWorker } from './notifications/worker';
 import { SHIPPED_SCENARIOS_DIR, ScenarioCatalogue } from './scenarios/loader';
-import { ManualClock, RealClock } from './scheduler/clock';
+import { createClock } from './scheduler/clock-keeper';
 import { Scheduler } from './scheduler/scheduler';
 import type { ServiceContext } from './services/context';
 import { Store } from './store/store';
@@ -22,6 +22,10 @@ import { listMerchants } from './services/merchants.service';
 import { resetSandbox } from './services/reset.service';
 import { type FaultHit, type FaultView, Faults } from './faults/faults';
 import type { FaultInput } from './faults/rules';
+import { storedScenarios } from './stories/story-scenarios';
+import { type SnapshotInfo, Snapshots } from './snapshots/snapshots';
+import type { StoryFile } from './stories/story';
+import { replayStory, storyOf } from './stories/story.service';
 
 export interface SandboxMerchant {
   SiteID: number;
@@ -64,6 +68,23 @@ export interface Sandbox {
   };
   /** Empties all data (fault rules too) and loads the fixtures again; the configuration stays. */
   reset(): Promise<void>;
+  /**
+   * Named copies of the whole sandbox (kept beside a file database, or in a temporary folder for
+   * `:memory:`): `save` copies it, `restore` brings every payment, step, notification, setting and
+   * the clock back as they were, and pending work resumes from there.
+   */
+  snapshots: {
+    save(name: string): Promise<SnapshotInfo>;
+    restore(name: string): Promise<SnapshotInfo>;
+    list(): SnapshotInfo[];
+    remove(name: string): void;
+  };
+  stories: {
+    /** What happened to a payment, as a scenario file with its create request (`GET /_sandbox/payments/{id}/story`). */
+    of(paymentId: number): StoryFile;
+    /** Creates a new payment that goes through the story again (`POST /_sandbox/replay`); its ID. */
+    replay(story: unknown): number;
+  };
   stop(): Promise<void>;
   /** The internals, for advanced use. */
   services: ServiceContext;
@@ -90,16 +111,19 @@ function filterOf(q: NotificationQuery & { State?: NotificationState } = {}): No
 /** Builds the services over a store (loading fixtures into an empty one). Used by main and tests. */
 export function createServices(config: Config, store: Store): ServiceContext {
   const scenarios = ScenarioCatalogue.load([SHIPPED_SCENARIOS_DIR, ...config.scenarioDirs]);
+  scenarios.alsoFrom(storedScenarios(store));
   if (config.scenario !== undefined && !scenarios.has(config.scenario)) {
     throw new Error(`unknown scenario "${config.scenario}"; known: ${scenarios.list().map((s) => s.name).join(', ')}`);
   }
   const fixtures = readFixtures(config.fixtures);
   if (store.isEmpty()) loadFixtures(store, fixtures);
   else completeMethodCatalogue(store, fixtures);
-  const clock = config.clock === 'manual' ? new ManualClock(config.startTime ?? Date.now()) : new RealClock();
-  // Rules kept from a previous run (or in the database's file) are in force again.
+  const clock = createClock(config, store);
+  // Rules kept from a previous run (or in the database's file) are in force again, and after a reset
+  // or a restore, those of the data now in place.
   const faults = new Faults(store, config.seed ?? randomInt(2 ** 31));
   faults.reload();
+  store.onDataReplaced(() => faults.reload());
   return {
     store,
     clock,
@@ -161,6 +185,8 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
   const ctx: HttpContext = { services, urls: { baseUrl: '', cardBaseUrl: '' }, log, controlToken: config.controlToken };
   const scheduler = createLifecycle(config, services, () => ctx.urls.baseUrl, log, () => ctx.urls.cardBaseUrl);
   ctx.scheduler = scheduler;
+  const snapshots = new Snapshots(store, config.db, services.clock);
+  ctx.snapshots = snapshots;
   const servers: Server[] = [];
   try {
     servers.push(await listen(createApp(ctx, 'api'), config.port, config.host));
@@ -201,8 +227,17 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
       nextHit: () => new Promise((resolve) => services.faults!.events.once('hit', resolve)),
     },
     async reset() {
-      scheduler.worker.forget();
       resetSandbox(services, services.fixtures!);
+    },
+    snapshots: {
+      save: (name) => snapshots.save(name),
+      restore: async (name) => snapshots.restore(name),
+      list: () => snapshots.list(),
+      remove: (name) => snapshots.remove(name),
+    },
+    stories: {
+      of: (paymentId) => storyOf(services, paymentId),
+      replay: (story) => replayStory(services, story).paymentId,
     },
     services,
     scheduler,
@@ -220,7 +255,8 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
             ),
           ),
         )
-        .then(() => store.close());
+        .then(() => store.close())
+        .then(() => snapshots.close());
       return stopped;
     },
   };

@@ -40,6 +40,13 @@ export function startTime(value: string): number {
   return ms;
 }
 
+/** A real clock's speed: a number from 1 (real time) up, such as 60 or 2.5. */
+export function speed(value: string): number {
+  const n = Number(value);
+  if (!/^[0-9]{1,6}(\.[0-9]{1,3})?$/.test(value) || n < 1) throw new InvalidArgumentError('expected a number from 1 up, such as 60 (sandbox time runs 60 times as fast)');
+  return n;
+}
+
 export function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }

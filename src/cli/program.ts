@@ -6,6 +6,9 @@ import { registerReset } from './reset.command';
 import { registerScenarios } from './scenarios.command';
 import { registerTrigger } from './trigger.command';
 import { registerStart } from './start.command';
+import { registerSnapshot } from './snapshot.command';
+import { registerReplay } from './replay.command';
+import { registerStory } from './story.command';
 
 export function buildProgram(): Command {
   const program = new Command('split-sandbox')
@@ -16,6 +19,9 @@ export function buildProgram(): Command {
   registerOpenApi(program);
   registerReset(program);
   registerTrigger(program);
+  registerSnapshot(program);
+  registerStory(program);
+  registerReplay(program);
   return program;
 }
 

@@ -7,7 +7,7 @@ import { DEFAULT_CONFIG, type Config } from '../config';
 import { LOG_LEVELS } from '../log';
 import { startSandbox } from '../main';
 import { MAX_PAGE_SIZE } from '../services/list.service';
-import { choice, clockMode, collect, duration, httpUrl, port, positiveInt, startTime } from './options';
+import { choice, clockMode, collect, duration, httpUrl, port, positiveInt, speed, startTime } from './options';
 
 interface StartOptions {
   port: number;
@@ -20,6 +20,7 @@ interface StartOptions {
   scenario?: string;
   scenarios: string[];
   clock: 'real' | 'manual';
+  speed: number;
   startTime?: number;
   seed?: number;
   notifyUrl?: string;
@@ -59,7 +60,8 @@ export function registerStart(program: Command): void {
     .addOption(opt('--scenario <name>', 'scenario of payments that no header, magic amount or merchant default chooses'))
     .addOption(opt('--scenarios <dir>', 'a folder of your own scenario files (repeatable)', collect, []))
     .addOption(opt('--clock <mode>', "'real', or 'manual': time moves only by POST /_sandbox/clock/advance", clockMode, DEFAULT_CONFIG.clock))
-    .addOption(opt('--start-time <time>', 'manual clock start, yyyyMMddHHmmss (UTC) or ISO 8601', startTime))
+    .addOption(opt('--speed <n>', 'real clock: sandbox time runs n times as fast (at 60, a step due after 2 s comes after 33 ms)', speed, DEFAULT_CONFIG.speed))
+    .addOption(opt('--start-time <time>', 'manual clock start of a database without a sandbox time, yyyyMMddHHmmss (UTC) or ISO 8601', startTime))
     .addOption(opt('--seed <n>', 'seed for tokens and InvalidRequestIDs: the same requests give the same responses', positiveInt(2 ** 31)))
     .addOption(opt('--notify-url <url>', 'notification URL of merchants that have none', httpUrl))
     .addOption(opt('--notify-timeout <duration>', 'how long a notification waits for its 204', duration, DEFAULT_CONFIG.notifyTimeoutMs))
@@ -83,6 +85,7 @@ Examples:
   $ split-sandbox start --port 0 --card-port 0 --db :memory:
   $ split-sandbox start --scenario two-step --notify-url http://127.0.0.1:9999/hook
   $ split-sandbox start --clock manual --start-time 20260101000000 --seed 42
+  $ split-sandbox start --clock real --speed 60
   $ SANDBOX_PORT=9090 split-sandbox start --config sandbox.json --log-format json`,
     );
   cmd.hook('preAction', (command) => applyConfigFile(command));
@@ -97,6 +100,7 @@ Examples:
       cancelOpen: opts.cancelOpen,
       scenarioDirs: opts.scenarios,
       clock: opts.clock,
+      speed: opts.speed,
       notifyTimeoutMs: opts.notifyTimeout,
       retry: { ...DEFAULT_CONFIG.retry, maxAttempts: opts.notifyRetries, baseMs: opts.notifyBackoff },
       logLevel: opts.logLevel,

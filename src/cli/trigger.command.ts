@@ -1,9 +1,10 @@
-// `split-sandbox trigger <scenario>`: creates a payment on a running sandbox and follows it through
-// the scenario, printing each state and notification as it happens: a short demo for QA.
+// `split-sandbox trigger <scenario | file>`: creates a payment on a running sandbox and follows it
+// through the scenario (or replays a story file), printing each state and notification as it happens.
 import type { Command } from 'commander';
 import { DEFAULT_CONFIG } from '../config';
 import { CliError, SandboxClient, controlTokenOption } from './client';
 import { duration, httpUrl, positiveInt } from './options';
+import { looksLikeFile, readStoryFile } from './story-file';
 
 interface TriggerOptions {
   baseUrl: string;
@@ -14,7 +15,8 @@ interface TriggerOptions {
 }
 
 interface Story {
-  Payment: { ID: number; Status: { ID: number; Info: string } };
+  Payment: { ID: number; RedirectURL: string | null; Status: { ID: number; Info: string } };
+  Scenario: string | null;
   History: { At: string; StatusInfo: string; Cause: string; RefundID: number | null }[];
   Steps: { ID: number; Do: string; State: string; Outcome: string | null }[];
   Refunds: { ID: number; Status: { ID: number } }[];
@@ -29,14 +31,17 @@ const FINAL = new Set([2, 3, 4, 5, 35]);
 export function registerTrigger(program: Command): void {
   program
     .command('trigger')
-    .argument('<scenario>', 'a scenario name (split-sandbox scenarios lists them)')
-    .description('create a split payment on a running sandbox and follow it through a scenario, printing each state and notification')
+    .argument('<scenario>', 'a scenario name (split-sandbox scenarios lists them), or a story or scenario file (a path ending in .json)')
+    .description('create a split payment on a running sandbox and follow it through a scenario (or replay a story file), printing each state and notification')
     .option('--base-url <url>', 'the running sandbox', httpUrl, `http://${DEFAULT_CONFIG.host}:${DEFAULT_CONFIG.port}`)
     .option('--amount <n>', 'payment amount in minor units, split over the linked sites', positiveInt(999_999_999_999), 1000)
     .option('--method <id>', 'MethodID of the payment', positiveInt(2 ** 31), 42)
     .option('--timeout <duration>', 'give up after', duration, 60_000)
     .addOption(controlTokenOption())
-    .addHelpText('after', '\nExamples:\n  $ split-sandbox trigger two-step\n  $ split-sandbox trigger refund-then-add-splits --base-url http://127.0.0.1:9090')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ split-sandbox trigger two-step\n  $ split-sandbox trigger refund-then-add-splits --base-url http://127.0.0.1:9090\n  $ split-sandbox trigger ./story-3005042.json\n  $ split-sandbox trigger ./my-scenarios/slow-refund.json',
+    )
     .action((scenario: string, opts: TriggerOptions) => trigger(scenario, opts));
 }
 
@@ -45,9 +50,14 @@ async function trigger(scenario: string, opts: TriggerOptions): Promise<void> {
   const started = Date.now();
   const say = (line: string) => process.stdout.write(`+${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s  ${line}\n`);
 
-  const scenarios = await api.control<{ Scenarios: { Name: string }[] }>('GET', '/_sandbox/scenarios');
-  if (!scenarios.Scenarios.some((s) => s.Name === scenario)) {
-    throw new CliError(`no scenario "${scenario}"; known: ${scenarios.Scenarios.map((s) => s.Name).join(', ')}`);
+  const file = looksLikeFile(scenario) ? readStoryFile(scenario) : undefined;
+  // A story replays what happened, merchant actions included: nothing is captured on its behalf.
+  const isStory = file?.Request !== undefined;
+  if (!file) {
+    const scenarios = await api.control<{ Scenarios: { Name: string }[] }>('GET', '/_sandbox/scenarios');
+    if (!scenarios.Scenarios.some((s) => s.Name === scenario)) {
+      throw new CliError(`no scenario "${scenario}"; known: ${scenarios.Scenarios.map((s) => s.Name).join(', ')}`);
+    }
   }
   const merchants = await api.control<{ Merchants: { SiteID: number; APIKey: string; LinkedSiteIDs: number[] }[] }>('GET', '/_sandbox/merchants');
   const m = merchants.Merchants.find((x) => x.LinkedSiteIDs.length > 0);
@@ -55,16 +65,27 @@ async function trigger(scenario: string, opts: TriggerOptions): Promise<void> {
   const auth = { Authorization: 'Basic ' + Buffer.from(`${m.SiteID}:${m.APIKey}`).toString('base64') };
 
   const share = Math.floor(opts.amount / m.LinkedSiteIDs.length);
-  const mtid = `trigger-${scenario}-${started}`;
+  const mtid = `trigger-${file ? String(file.Name ?? 'file') : scenario}-${started}`;
   const splits = m.LinkedSiteIDs.map((SiteID, i) => ({
     SiteID,
     Amount: i === 0 ? opts.amount - share * (m.LinkedSiteIDs.length - 1) : share,
     MerchantTransactionID: `${mtid}-${i + 1}`,
   })).filter((s) => s.Amount > 0);
+  const request = { Payment: { MerchantTransactionID: mtid, Amount: opts.amount, Currency: 'EUR', MethodID: opts.method, ReturnURL: 'https://shop.example/return', Splits: splits } };
+  if (file) {
+    // A scenario file runs as a story with the payment trigger makes; a story brings its own.
+    const body = isStory ? file : { ...file, Request: request, Story: { SiteID: m.SiteID } };
+    const { PaymentID } = await api.control<{ PaymentID: number }>('POST', '/_sandbox/replay', body);
+    const made = await api.control<Story>('GET', `/_sandbox/payments/${PaymentID}`);
+    const from = isStory && typeof file.Story?.PaymentID === 'number' ? `the story of payment ${file.Story.PaymentID}, ` : '';
+    say(`payment ${PaymentID} created from ${scenario} (${from}scenario ${made.Scenario}): ${made.Payment.Status.Info}`);
+    if (made.Payment.RedirectURL) say(`payer page ${made.Payment.RedirectURL}`);
+    return follow(api, PaymentID, auth, opts, started, say, !isStory);
+  }
   const created = await api.call<{ Payment: { ID: number; RedirectURL: string; Status: { Info: string; Reasons: { Code: number; Info: string }[] | null } } }>(
     'POST',
     '/v1/payments',
-    { Payment: { MerchantTransactionID: mtid, Amount: opts.amount, Currency: 'EUR', MethodID: opts.method, ReturnURL: 'https://shop.example/return', Splits: splits } },
+    request,
     { ...auth, 'X-Sandbox-Scenario': scenario },
   );
   if (created.status !== 201) {
@@ -74,7 +95,22 @@ async function trigger(scenario: string, opts: TriggerOptions): Promise<void> {
   const id = created.body.Payment.ID;
   say(`payment ${id} created (${opts.amount} EUR minor units, ${splits.length} splits, scenario ${scenario}): Open`);
   say(`payer page ${created.body.Payment.RedirectURL}`);
+  return follow(api, id, auth, opts, started, say, true);
+}
 
+/**
+ * Prints what happens to the payment until its story is told: `captureWhenAuthorized` plays the
+ * merchant of a scenario that leaves the payment Authorized (a story has its own merchant actions).
+ */
+async function follow(
+  api: SandboxClient,
+  id: number,
+  auth: Record<string, string>,
+  opts: TriggerOptions,
+  started: number,
+  say: (line: string) => void,
+  captureWhenAuthorized: boolean,
+): Promise<void> {
   const clock = await api.control<{ Mode: string }>('GET', '/_sandbox/clock');
   const manual = clock.Mode === 'manual';
   let seenHistory = 1;
@@ -116,7 +152,7 @@ async function trigger(scenario: string, opts: TriggerOptions): Promise<void> {
 
     const pendingSteps = story.Steps.some((s) => s.State === 'pending');
     const status = story.Payment.Status.ID;
-    if (status === 9 && !pendingSteps && !captured) {
+    if (status === 9 && !pendingSteps && !captured && captureWhenAuthorized) {
       captured = true;
       const cap = await api.call<{ Payment?: { Status?: { Info?: string } } } | null>('POST', `/v1/payments/${id}/capture`, undefined, auth);
       say(`merchant captures in full: ${cap.status} ${cap.body?.Payment?.Status?.Info ?? ''}`);
@@ -124,7 +160,9 @@ async function trigger(scenario: string, opts: TriggerOptions): Promise<void> {
     }
     const pendingNotes = journal.Notifications.some((n) => n.State === 'pending');
     const openRefunds = story.Refunds.some((r) => r.Status.ID === 1);
-    if (FINAL.has(status) && !pendingSteps && !pendingNotes && !openRefunds) {
+    // A scenario ends in a final status; a story ends when nothing it scheduled is left to happen.
+    const over = captureWhenAuthorized ? FINAL.has(status) && !openRefunds : true;
+    if (over && !pendingSteps && !pendingNotes) {
       say(`done: payment ${id} is ${story.Payment.Status.Info}`);
       return;
     }

@@ -6,6 +6,7 @@ import { mountMethodRoutes } from './methods/methods.routes';
 import { mountPayerRoutes } from './payer/payer.routes';
 import { mountDashboardRoutes } from './dashboard/dashboard.routes';
 import { mountControlRoutes } from './control/control.routes';
+import { mountReproduceRoutes } from './control/reproduce.routes';
 import { controlGuard } from './control/guard';
 import { type HttpContext, bodyErrors } from './pipeline';
 import { answerAfterCommit } from './after-commit';
@@ -42,6 +43,7 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
   const router = express.Router({ caseSensitive: false, strict: false });
   router.use('/_sandbox', controlGuard(ctx.controlToken));
   mountControlRoutes(router, ctx);
+  mountReproduceRoutes(router, ctx);
   if (surface === 'api') {
     mountPaymentRoutes(router, ctx);
     mountMethodRoutes(router, ctx);

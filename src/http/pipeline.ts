@@ -5,6 +5,7 @@ import { reason } from '../errors/reasons';
 import { MalformedJson, parseJsonBody } from '../schemas/json-body';
 import type { Logger } from '../log';
 import type { Scheduler } from '../scheduler/scheduler';
+import type { Snapshots } from '../snapshots/snapshots';
 import type { ServiceContext } from '../services/context';
 import { authenticate } from '../services/auth.service';
 import { ListRejected } from '../services/list.service';
@@ -29,6 +30,8 @@ export interface HttpContext {
   controlToken?: string | undefined;
   /** Time and notifications; absent in worlds where payments move only by events. */
   scheduler?: Scheduler;
+  /** Named copies of the whole database; absent in worlds without a scheduler. */
+  snapshots?: Snapshots;
 }
 
 export const wireOf = (ctx: HttpContext): WireOptions => ({ baseUrl: ctx.urls.baseUrl, cardBaseUrl: ctx.urls.cardBaseUrl });

@@ -3,6 +3,7 @@
 import type { Schema } from '../schemas/common';
 import { REQUEST_EXAMPLES } from './examples';
 import { clockAdvanceRequest, faultRequest, merchantCreateRequest, merchantPatchRequest, paymentEventRequest, refundEventRequest } from '../schemas/control';
+import { replayResponse, snapshotRequest, snapshotResponse, snapshotsResponse, storyFile } from '../schemas/reproduce';
 import {
   addSplitsRequest,
   captureRequest,
@@ -47,6 +48,8 @@ export interface Operation {
   html?: boolean;
   /** An image of this content type (a method logo), not JSON. */
   image?: string;
+  /** A file of this media type rather than JSON (a snapshot's SQLite file). */
+  file?: string;
 }
 
 const unauthorized = { 401: messageResponse, 404: messageResponse };
@@ -106,6 +109,21 @@ const CONTROL: Operation[] = [
     control: true,
   },
   {
+    method: 'get',
+    path: '/_sandbox/payments/{id}/story',
+    summary: 'What happened to a payment, as a scenario file (steps at fixed offsets, splits and refunds by index) with its create request: valid for --scenarios, and for POST /_sandbox/replay',
+    responses: { 200: storyFile, 400: messageResponse, 404: messageResponse },
+    control: true,
+  },
+  {
+    method: 'post',
+    path: '/_sandbox/replay',
+    summary: 'Replay a story: a new payment (fresh MerchantTransactionIDs) that goes through the same statuses, amounts and notifications',
+    request: storyFile,
+    responses: { 201: replayResponse, 400: messageResponse },
+    control: true,
+  },
+  {
     method: 'post',
     path: '/_sandbox/payments/{id}/events',
     summary: 'Apply a provider or payer event',
@@ -129,6 +147,31 @@ const CONTROL: Operation[] = [
     request: clockAdvanceRequest,
     responses: { 200: undefined, 400: messageResponse },
     control: true,
+  },
+  {
+    method: 'post',
+    path: '/_sandbox/snapshots',
+    summary: 'Save a snapshot of the whole sandbox under a name (one of that name is replaced)',
+    request: snapshotRequest,
+    responses: { 201: snapshotResponse, 400: messageResponse },
+    control: true,
+  },
+  { method: 'get', path: '/_sandbox/snapshots', summary: 'The saved snapshots', responses: { 200: snapshotsResponse }, control: true },
+  {
+    method: 'post',
+    path: '/_sandbox/snapshots/{name}/restore',
+    summary: 'Bring every payment, step, notification, setting and the clock back to the snapshot (ID sequences never go back); pending work resumes',
+    responses: { 200: snapshotResponse, 400: messageResponse, 404: messageResponse },
+    control: true,
+  },
+  { method: 'delete', path: '/_sandbox/snapshots/{name}', summary: 'Remove a snapshot', responses: { 204: undefined, 400: messageResponse, 404: messageResponse }, control: true },
+  {
+    method: 'get',
+    path: '/_sandbox/snapshots/{name}/file',
+    summary: 'The snapshot as a SQLite file, which split-sandbox start --db opens',
+    responses: { 200: undefined, 400: messageResponse, 404: messageResponse },
+    control: true,
+    file: 'application/vnd.sqlite3',
   },
   {
     method: 'get',
@@ -324,6 +367,8 @@ const DASHBOARD: Operation[] = [
   { method: 'post', path: '/dashboard/payments/{id}/card-cancel', summary: 'Dashboard action card-cancel on a card payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
   { method: 'post', path: '/dashboard/payments/{id}/card-refund', summary: 'Dashboard action card-refund (the payment or one split) on a card payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
   { method: 'post', path: '/dashboard/payments/{id}/splits', summary: 'Dashboard action splits on the payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
+  { method: 'get', path: '/dashboard/payments/{id}/story', summary: 'Download the payment’s story (a JSON file, as GET /_sandbox/payments/{id}/story gives it)', responses: { 200: undefined, 303: undefined, 404: undefined }, html: true },
+  { method: 'post', path: '/dashboard/payments/{id}/snapshot', summary: 'Save a snapshot of the whole sandbox (form field Name); 303 back to the payment, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
   { method: 'post', path: '/dashboard/payments/{id}/notifications/{notificationId}/redeliver', summary: 'Dashboard action notifications/:notificationId/redeliver on the payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
 ];
 
@@ -421,7 +466,7 @@ export function openApiDocument(surface: Surface, serverUrl: string): Record<str
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations(surface)) {
     const params = [
-      ...[...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: m[1] === 'action' || m[1] === 'file' ? 'string' : 'integer' } })),
+      ...[...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: m[1] === 'action' || m[1] === 'file' || m[1] === 'name' ? 'string' : 'integer' } })),
       ...(op.query ?? []).map((name) => ({ name, in: 'query', required: false, schema: { type: 'string' } })),
       ...(op.path.startsWith('/v1/') ? [FAULT_HEADER] : []),
     ];
@@ -450,7 +495,17 @@ export function openApiDocument(surface: Surface, serverUrl: string): Record<str
           code,
           {
             description: `HTTP ${code}`,
-            ...(code === '303' || code === '204' ? {} : { content: op.html ? { 'text/html': {} } : op.image && code === '200' ? { [op.image]: {} } : json(schema) }),
+            ...(code === '303' || code === '204'
+              ? {}
+              : {
+                  content: op.html
+                    ? { 'text/html': {} }
+                    : op.image && code === '200'
+                      ? { [op.image]: {} }
+                      : op.file && code === '200'
+                        ? { [op.file]: { schema: { type: 'string', contentMediaType: op.file } } }
+                        : json(schema),
+                }),
           },
         ]),
       ),

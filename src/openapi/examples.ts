@@ -38,4 +38,31 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   'POST /_sandbox/refunds/{id}/events control': { Event: 'succeed' },
   'POST /_sandbox/clock/advance control': { Seconds: 2 },
   'POST /_sandbox/faults control': { Channel: 'api', Match: { Method: 'POST', Path: '/v1/payments/{id}/capture', SiteID: 30201 }, Action: { Status: 503 }, Times: 1 },
+  'POST /_sandbox/snapshots control': { Name: 'before-refund' },
+  'POST /_sandbox/replay control': {
+    Name: 'story-3005042',
+    Description: 'What happened to payment 3005042 (order-1001): Open → Authorized → PartiallyCaptured; refund 1 Success.',
+    CaptureRequested: false,
+    Steps: [
+      { On: 'created', After: '2000ms', Do: 'authorize' },
+      { On: 'created', After: '5000ms', Do: 'capture-split', Split: 0, Amount: '500' },
+      { On: 'created', After: '9000ms', Do: 'refund', Split: 0, Amount: '200', Description: 'returned item' },
+      { On: 'created', After: '10000ms', Do: 'refund-succeed', Refund: 0 },
+    ],
+    Refunds: { Outcome: 'none' },
+    Request: {
+      Payment: {
+        MerchantTransactionID: 'order-1001',
+        Amount: '1000',
+        Currency: 'EUR',
+        MethodID: 42,
+        ReturnURL: 'https://shop.example/return',
+        Splits: [
+          { SiteID: 30202, Amount: '600', MerchantTransactionID: 'order-1001-a' },
+          { SiteID: 30203, Amount: '400', MerchantTransactionID: 'order-1001-b' },
+        ],
+      },
+    },
+    Story: { PaymentID: 3005042, SiteID: 30201 },
+  },
 };

@@ -18,6 +18,9 @@ interface StepFile {
   Amount?: number | string;
   Splits?: { Split: number; Amount?: number | string }[];
   NewSplits?: Record<string, unknown>[];
+  Refund?: number;
+  Description?: string;
+  MerchantTransactionID?: string;
 }
 
 interface ScenarioFile {
@@ -43,8 +46,14 @@ export function parseScenario(data: unknown, source: string): Scenario {
     if (s.Amount !== undefined) step.amount = s.Amount;
     if (s.Splits) step.splits = s.Splits.map((x) => ({ split: x.Split, amount: x.Amount ?? '100%' }));
     if (s.NewSplits) step.newSplits = s.NewSplits;
+    if (s.Refund !== undefined) step.refund = s.Refund;
+    if (s.Description !== undefined) step.description = s.Description;
+    if (s.MerchantTransactionID !== undefined) step.merchantTransactionId = s.MerchantTransactionID;
     if (s.Do === 'capture-splits' && !s.Splits) throw new ScenarioError(`${source}: Steps[${i}] (capture-splits) needs Splits`);
     if (s.Do === 'add-splits' && !s.NewSplits) throw new ScenarioError(`${source}: Steps[${i}] (add-splits) needs NewSplits`);
+    if ((s.Do === 'refund-succeed' || s.Do === 'refund-fail') && s.Refund === undefined) {
+      throw new ScenarioError(`${source}: Steps[${i}] (${s.Do}) needs Refund (the payment's refund by index, 0 = the first)`);
+    }
     return step;
   });
   return {
@@ -59,6 +68,7 @@ export function parseScenario(data: unknown, source: string): Scenario {
 
 export class ScenarioCatalogue {
   private readonly byName = new Map<string, Scenario>();
+  private stored: ((name: string) => Scenario | undefined) | undefined;
 
   /** Loads every `*.json` of each folder in turn; a later folder's scenario replaces one of the same name. */
   static load(dirs: string[]): ScenarioCatalogue {
@@ -86,11 +96,24 @@ export class ScenarioCatalogue {
     return cat;
   }
 
+  /**
+   * Scenarios kept elsewhere (those of replayed stories, in the store), found when no file has the
+   * name: a payment that follows one finds its steps after a restart or a restore too.
+   */
+  alsoFrom(lookup: (name: string) => Scenario | undefined): void {
+    this.stored = lookup;
+  }
+
   get(name: string): Scenario | undefined {
-    return this.byName.get(name);
+    return this.byName.get(name) ?? this.stored?.(name);
   }
 
   has(name: string): boolean {
+    return this.get(name) !== undefined;
+  }
+
+  /** Whether a scenario file (shipped or the user's) has this name. */
+  hasFile(name: string): boolean {
     return this.byName.has(name);
   }
 

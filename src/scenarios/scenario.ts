@@ -23,6 +23,11 @@ export interface Step {
   splits?: { split: number; amount: StepAmount }[];
   /** add-splits: the new splits, as the API takes them. */
   newSplits?: Record<string, unknown>[];
+  /** refund-succeed / refund-fail: the payment's refund by index (0 = the first made). */
+  refund?: number;
+  /** refund: the refund's Description and MerchantTransactionID (a story keeps them). */
+  description?: string;
+  merchantTransactionId?: string;
 }
 
 export interface Scenario {

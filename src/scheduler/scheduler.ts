@@ -7,7 +7,9 @@ import type { NotificationWorker } from '../notifications/worker';
 import type { ServiceContext } from '../services/context';
 import { applyPaymentEvent } from '../services/events.service';
 import { runJob } from '../services/steps.service';
-import { ManualClock } from './clock';
+import type { DataReplaced } from '../store/store';
+import { ManualClock, RealClock } from './clock';
+import { ClockKeeper } from './clock-keeper';
 
 /** The longest a real-time timer is set for: a wake-up later re-arms it anyway. */
 const MAX_TIMER_MS = 60_000;
@@ -24,6 +26,11 @@ export class Scheduler {
   private stopped = false;
   private ticking: Promise<void> | null = null;
   private wakePending = false;
+  /** Keeps the sandbox time in the store, so that a restart resumes from it. */
+  private readonly keeper: ClockKeeper;
+  /** Bumped when a snapshot is restored: an advance under way stops (its time belongs to the old data). */
+  private generation = 0;
+  private readonly unsubscribe: () => void;
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -34,6 +41,8 @@ export class Scheduler {
     worker.afterAttempt = () => {
       if (!this.manual) this.wake();
     };
+    this.keeper = new ClockKeeper(ctx.store, ctx.clock);
+    this.unsubscribe = ctx.store.onDataReplaced((why) => this.reload(why));
   }
 
   get manual(): boolean {
@@ -92,15 +101,39 @@ export class Scheduler {
     const clock = this.ctx.clock;
     if (!(clock instanceof ManualClock)) throw new Error('the clock is real: start the sandbox with --clock manual');
     const target = clock.now() + ms;
+    const generation = this.generation;
     for (;;) {
       await this.worker.deliverDue();
+      if (generation !== this.generation) return;
       const next = this.nextDue();
       if (next === null || next > target) break;
       if (next > clock.now()) clock.set(next);
       this.runDue(clock.now(), Infinity);
     }
+    if (generation !== this.generation) return;
     clock.set(target);
     await this.tick();
+  }
+
+  /** Saves the sandbox time now (the sandbox stops). */
+  saveClock(): void {
+    this.ctx.store.tx(() => this.keeper.save(true));
+  }
+
+  /**
+   * The data was replaced (a reset, a restored snapshot): attempts on the wire belong to nothing any
+   * more, and after a restore the clock goes back to the snapshot's time and the timer is set for the
+   * restored work, which runs from there.
+   */
+  private reload(why: DataReplaced): void {
+    this.worker.forget();
+    if (why !== 'restore' || this.stopped) return;
+    this.generation++;
+    this.keeper.reload();
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.manual) void this.tick();
+    else this.arm();
   }
 
   /**
@@ -110,6 +143,7 @@ export class Scheduler {
   private runDue(now: number, budget: number): void {
     const store = this.ctx.store;
     store.tx(() => {
+      this.keeper.save();
       let done = 0;
       for (let job = store.jobs.nextDue(now); job && done < budget; job = store.jobs.nextDue(now), done++) {
         try {
@@ -154,10 +188,18 @@ export class Scheduler {
     this.timer = setTimeout(() => {
       this.timer = null;
       void this.tick();
-    }, Math.max(0, at - this.ctx.clock.now()));
+    }, this.realDelay(Math.max(0, at - this.ctx.clock.now())));
+  }
+
+  /** Sandbox milliseconds in real ones (a fast real clock runs `--speed` times faster). */
+  private realDelay(ms: number): number {
+    const clock = this.ctx.clock;
+    return clock instanceof RealClock ? Math.ceil(clock.realDelay(ms)) : ms;
   }
 
   async stop(): Promise<void> {
+    if (!this.stopped && this.ctx.store.db.open) this.saveClock();
+    this.unsubscribe();
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     if (this.sweepStart) clearTimeout(this.sweepStart);

@@ -4,6 +4,7 @@ import type { Schema } from './common';
 import { clockAdvanceRequest, faultRequest, merchantCreateRequest, merchantPatchRequest, notificationWaitQuery, paymentEventRequest, refundEventRequest } from './control';
 import { merchantsFixture, methodsFixture } from './fixtures';
 import { addSplitsRequest, captureRequest, cardCaptureRequest, cardRefundRequest, createCardPaymentRequest, createPaymentRequest, refundRequest } from './requests';
+import { snapshotRequest, storyFile } from './reproduce';
 import { scenarioFile } from './scenario';
 
 export const VALIDATED: Record<string, Schema> = {
@@ -24,4 +25,6 @@ export const VALIDATED: Record<string, Schema> = {
   merchantsFixture,
   methodsFixture,
   scenarioFile,
+  snapshotRequest,
+  storyFile,
 };

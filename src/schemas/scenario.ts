@@ -2,7 +2,8 @@
 import { MERCHANT_ACTIONS, PROVIDER_ACTIONS, TRIGGERS } from '../scenarios/scenario';
 import type { Schema } from './common';
 
-const duration: Schema = { type: 'string', pattern: '^[0-9]+(\\.[0-9]+)?(ms|s|m|h)$', description: 'e.g. "2s", "500ms", "1m"' };
+// At most 9 digits before the point: any such duration is a whole number of ms that the store holds.
+const duration: Schema = { type: 'string', pattern: '^[0-9]{1,9}(\\.[0-9]{1,3})?(ms|s|m|h)$', description: 'e.g. "2s", "500ms", "1m"' };
 const stepAmount: Schema = {
   anyOf: [
     { type: 'integer', minimum: 1 },
@@ -43,6 +44,9 @@ export const scenarioFile: Schema = {
             },
           },
           NewSplits: { type: 'array', minItems: 1, items: { type: 'object' } },
+          Refund: { type: 'integer', minimum: 0, description: "refund-succeed / refund-fail: the payment's refund by index (0 = the first made)" },
+          Description: { type: 'string', maxLength: 1024, description: "refund: the refund's Description" },
+          MerchantTransactionID: { type: 'string', minLength: 1, maxLength: 128, description: "refund: the refund's MerchantTransactionID" },
         },
       },
     },
@@ -50,6 +54,14 @@ export const scenarioFile: Schema = {
       type: 'object',
       additionalProperties: false,
       properties: { After: duration, Outcome: { type: 'string', enum: ['succeed', 'fail', 'none'] } },
+    },
+    Request: {
+      type: 'object',
+      description: 'A story: the create request of the payment it tells of ({"Payment": …}), which a replay sends again',
+    },
+    Story: {
+      type: 'object',
+      description: 'A story: where it comes from (PaymentID, SiteID, Scenario, Created) and the statuses it went through',
     },
   },
 };

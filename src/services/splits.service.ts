@@ -42,6 +42,8 @@ export function addSplits(ctx: ServiceContext, site: SiteRecord, rawId: string, 
       }),
     );
     if (!view.payment.hasSplits) ctx.store.payments.update(view.payment.id, { hasSplits: true });
+    // Where the addition falls among the payment's status changes, for its story.
+    ctx.store.splits.markAdded(view.payment.id, ids[0]!);
     const created = new Set(ids);
     trigger(ctx, view.payment, { kind: 'action', action: 'add-splits' });
     return { splits: ctx.store.splits.ofPayment(view.payment.id).filter((s) => created.has(s.id)), currency: view.payment.currency };

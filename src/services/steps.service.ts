@@ -10,7 +10,7 @@ import { capturePayment, captureSplit } from './capture.service';
 import type { ServiceContext } from './context';
 import { applyPaymentEvent } from './events.service';
 import { reload } from './lookup';
-import { applyRefundEvent, refundSplit } from './refunds.service';
+import { applyRefundEvent, refundPayment, refundSplit } from './refunds.service';
 import { addSplits } from './splits.service';
 import { scenarioOf, trigger } from './triggers.service';
 import { statusInfo } from '../domain/statuses';
@@ -51,6 +51,13 @@ function perform(ctx: ServiceContext, job: JobRecord): string {
     return statusInfo(after.payment.statusId);
   }
   const step = scenarioOf(ctx, p)?.steps[job.stepIndex];
+  if (job.action === 'refund-succeed' || job.action === 'refund-fail') {
+    // A step that names the payment's refund by index (a story's refund outcome).
+    const refund = ctx.store.refunds.ofPayment(p.id)[step?.refund ?? -1];
+    if (!refund) throw new HttpError(400, `payment ${p.id} has no refund ${step?.refund ?? '(none named)'}`);
+    const r = applyRefundEvent(ctx, refund.id, job.action === 'refund-succeed' ? 'succeed' : 'fail');
+    return `refund ${r.id} ${statusInfo(r.statusId)}`;
+  }
   const owner = ctx.store.sites.get(p.ownerSiteId)!;
   const splitAt = (i: number | undefined) => {
     const s = view.splits[i ?? 0];
@@ -75,10 +82,16 @@ function perform(ctx: ServiceContext, job: JobRecord): string {
     case 'merchant-cancel':
       return statusInfo(cancelPayment(ctx, owner, id).payment.statusId);
     case 'refund': {
-      const s = splitAt(step?.split);
-      const r = refundSplit(ctx, owner, id, String(s.id), {
-        Refund: { Amount: resolveAmount(step?.amount, s.amount).toString(), Description: `scenario ${p.scenario}` },
-      });
+      // A payment without splits is refunded whole; one with splits, split by split.
+      const s = p.hasSplits ? splitAt(step?.split) : undefined;
+      const body = {
+        Refund: {
+          Amount: resolveAmount(step?.amount, s?.amount ?? p.amount).toString(),
+          Description: step?.description ?? `scenario ${p.scenario}`,
+          ...(step?.merchantTransactionId === undefined ? {} : { MerchantTransactionID: step.merchantTransactionId }),
+        },
+      };
+      const r = s ? refundSplit(ctx, owner, id, String(s.id), body) : refundPayment(ctx, owner, id, body);
       return `refund ${r.id} ${statusInfo(r.statusId)}`;
     }
     case 'add-splits': {

@@ -31,6 +31,8 @@ export class SplitsRepo {
   private readonly ofPaymentStmt;
   private readonly setStatusAllStmt;
   private readonly setStateStmt;
+  private readonly markAddedStmt;
+  private readonly addedAfterStmt;
 
   constructor(db: Db) {
     this.insertStmt = db.prepare(
@@ -41,6 +43,13 @@ export class SplitsRepo {
     this.ofPaymentStmt = db.prepare<[number], SplitRow>('SELECT * FROM splits WHERE payment_id = ? ORDER BY id');
     this.setStatusAllStmt = db.prepare('UPDATE splits SET status_id = ? WHERE payment_id = ?');
     this.setStateStmt = db.prepare('UPDATE splits SET status_id = ?, captured_amount = ? WHERE id = ?');
+    this.markAddedStmt = db.prepare<{ paymentId: number; firstId: number }>(
+      `UPDATE splits SET added_after = (SELECT coalesce(max(id), 0) FROM status_history WHERE payment_id = @paymentId)
+       WHERE payment_id = @paymentId AND id >= @firstId`,
+    );
+    this.addedAfterStmt = db.prepare<[number], { id: number; added_after: number | null }>(
+      'SELECT id, added_after FROM splits WHERE payment_id = ? ORDER BY id',
+    );
   }
 
   insert(s: Omit<SplitRecord, 'id'>): number {
@@ -63,5 +72,18 @@ export class SplitsRepo {
 
   setState(splitId: number, statusId: number, capturedAmount: bigint | null): void {
     this.setStateStmt.run(statusId, capturedAmount === null ? null : Number(capturedAmount), splitId);
+  }
+
+  /**
+   * Splits `firstId` and after of the payment were added by the merchant just now: they are marked
+   * with the last status change before them, which places the addition in the payment's story.
+   */
+  markAdded(paymentId: number, firstId: number): void {
+    this.markAddedStmt.run({ paymentId, firstId });
+  }
+
+  /** Each split of the payment with the status history row it was added after (null: it came with the payment). */
+  addedAfter(paymentId: number): { id: number; addedAfter: number | null }[] {
+    return this.addedAfterStmt.all(paymentId).map((r) => ({ id: r.id, addedAfter: r.added_after }));
   }
 }

@@ -1,5 +1,6 @@
 // The store: the repositories over one database, and the one way to run a transaction.
 import { type Db, openDatabase } from './db';
+import { ClockRepo } from './clock.repo';
 import { CountersRepo } from './counters.repo';
 import { FaultsRepo } from './faults.repo';
 import { HistoryRepo } from './history.repo';
@@ -11,6 +12,10 @@ import { RefundsRepo } from './refunds.repo';
 import { SitesRepo } from './sites.repo';
 import { SEQUENCE_STARTS } from './sequences';
 import { SplitsRepo } from './splits.repo';
+import { StoriesRepo } from './stories.repo';
+
+/** Why the data was replaced as a whole: emptied by a reset, or a snapshot restored. */
+export type DataReplaced = 'reset' | 'restore';
 
 /** The stores of this process whose commit group is open. */
 const OPEN_GROUPS = new Set<Store>();
@@ -26,6 +31,9 @@ export class Store {
   readonly jobs: JobsRepo;
   readonly notifications: NotificationsRepo;
   readonly faults: FaultsRepo;
+  readonly clockState: ClockRepo;
+  readonly stories: StoriesRepo;
+  private readonly replacedListeners = new Set<(why: DataReplaced) => void>();
 
   constructor(readonly db: Db) {
     this.sites = new SitesRepo(db);
@@ -38,6 +46,8 @@ export class Store {
     this.jobs = new JobsRepo(db);
     this.notifications = new NotificationsRepo(db);
     this.faults = new FaultsRepo(db);
+    this.clockState = new ClockRepo(db);
+    this.stories = new StoriesRepo(db);
     this.stmt = {
       begin: db.prepare('BEGIN IMMEDIATE'),
       commit: db.prepare('COMMIT'),
@@ -183,6 +193,8 @@ export class Store {
   /** Empties every table and restarts the IDs, as in a new database. Run it inside tx(). */
   clear(): void {
     const tables = [
+      'erased_token_lifetimes',
+      'story_scenarios',
       'notification_attempts',
       'notifications',
       'scenario_jobs',
@@ -201,6 +213,25 @@ export class Store {
     this.sites.forget();
     this.payments.forget();
     this.methods.forget();
+  }
+
+  /**
+   * Subscribes to "the data was replaced" (a reset, or a snapshot restored): whatever is held in
+   * memory about the data (caches, indexes, timers, the clock) must be read from the store again.
+   * Listeners run in the order they subscribed, after the store's own caches were dropped. Returns
+   * the way to unsubscribe.
+   */
+  onDataReplaced(listener: (why: DataReplaced) => void): () => void {
+    this.replacedListeners.add(listener);
+    return () => this.replacedListeners.delete(listener);
+  }
+
+  /** Tells every holder of data in memory that the data was replaced; run right after the change. */
+  dataReplaced(why: DataReplaced): void {
+    this.sites.forget();
+    this.payments.forget();
+    this.methods.forget();
+    for (const listener of this.replacedListeners) listener(why);
   }
 
   close(): void {

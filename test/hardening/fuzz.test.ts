@@ -54,6 +54,8 @@ const ROUTES: [method: 'get' | 'post' | 'patch' | 'put' | 'delete', path: string
   ['post', '/_sandbox/faults', 'api'],
   ['get', '/_sandbox/faults/{id}', 'api'],
   ['delete', '/_sandbox/faults/{id}', 'api'],
+  ['get', '/_sandbox/payments/{id}/story', 'api'],
+  ['post', '/_sandbox/replay', 'api'],
   ['get', '/Home', 'api'],
   ['put', '/v1/payments/{id}', 'api'],
   ['delete', '/v1/payments', 'card'],

@@ -38,7 +38,7 @@ describe('scenario two-step under the manual clock', () => {
     await request(sb.baseUrl).post('/_sandbox/clock/advance').send({ Seconds: 1.999 }).expect(200);
     expect(rx.received).toHaveLength(0);
     const adv = await request(sb.baseUrl).post('/_sandbox/clock/advance').send({ Seconds: 0.001 }).expect(200);
-    expect(adv.body).toEqual({ Mode: 'manual', Now: '20260115100002', NowMs: START + 2000 });
+    expect(adv.body).toEqual({ Mode: 'manual', Now: '20260115100002', NowMs: START + 2000, Speed: null });
     expect(rx.received).toHaveLength(1);
     expect(rx.received[0]!.headers.authorization).toBe(auth);
     expect(rx.received[0]!.body.Payment.Status).toEqual({ ID: 9, Info: 'Authorized', Reasons: null });

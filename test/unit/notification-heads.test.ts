@@ -99,6 +99,7 @@ describe('notification heads', () => {
     db.pragma('foreign_keys = OFF');
     for (const m of MIGRATIONS.filter((x) => x.version <= 3)) db.exec(m.sql);
     db.pragma('user_version = 3');
+    db.pragma('foreign_keys = OFF');
     const insert = db.prepare(`INSERT INTO notifications (payment_id, site_id, status_id, body, state, next_attempt_at, created_at) VALUES (?, 1, 2, '{}', ?, 1000, 1000)`);
     insert.run(1, 'delivered');
     const a2 = Number(insert.run(1, 'pending').lastInsertRowid);

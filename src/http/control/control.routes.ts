@@ -2,6 +2,7 @@
 import type { Request, Router } from 'express';
 import type { PaymentEvent } from '../../domain/payment.machine';
 import { formatTimestamp } from '../../domain/time';
+import { RealClock } from '../../scheduler/clock';
 import { openApiDocument } from '../../openapi/document';
 import { HttpError, Rejection, notFound } from '../../errors/errors';
 import { notificationWaitQuery, paymentEventRequest, refundEventRequest, clockAdvanceRequest, merchantCreateRequest, merchantPatchRequest } from '../../schemas/control';
@@ -72,6 +73,8 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
     Mode: scheduler().manual ? 'manual' : 'real',
     Now: formatTimestamp(s.clock.now()),
     NowMs: s.clock.now(),
+    // How many times as fast as real time sandbox time runs; null for a manual clock (it does not run).
+    Speed: s.clock instanceof RealClock ? s.clock.speed : null,
   });
 
   router.get(
@@ -94,7 +97,6 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
   router.post(
     '/_sandbox/reset',
     route(ctx, 'message', () => {
-      ctx.scheduler?.worker.forget();
       resetSandbox(s, s.fixtures!);
       return { status: 200, body: { Status: 'reset' } };
     }),

@@ -24,8 +24,9 @@ import { addSplits } from '../../services/splits.service';
 import type { SiteRecord } from '../../store/records';
 import type { HttpContext } from '../pipeline';
 import { type Session, Sessions, clearSessionCookie, sameToken, sessionId, setSessionCookie } from './session';
-import { type Chrome, LIST_FILTERS, type ListFilters, listPage, loginPage, messagePage, paymentPage, settingsPage } from './views';
-import { sendHtml } from '../reply';
+import { type Chrome, LIST_FILTERS, type ListFilters, listPage, loginPage, messagePage, paymentPage, settingsPage, stamp } from './views';
+import { sendHtml, sendJsonText } from '../reply';
+import { storyOf } from '../../stories/story.service';
 
 interface Signed {
   id: string;
@@ -324,6 +325,50 @@ export function mountDashboardRoutes(router: Router, ctx: HttpContext): void {
     redeliverNotification(s, a.site, id, String(req.params.notificationId));
     return `Notification ${String(req.params.notificationId)} will be sent again.`;
   });
+
+  // --- reproducing a case: the payment's story as a file, a snapshot of the whole sandbox
+
+  /** The signed-in merchant's payment named in the path, or undefined once a 404 page was sent. */
+  const ownPayment = (req: Request, res: Response, a: Signed): number | undefined => {
+    try {
+      return loadAnyPayment(s, a.site, String(req.params.id)).payment.id;
+    } catch (e) {
+      if (e instanceof HttpError && e.status === 404) return void notFoundPage(res, a);
+      throw e;
+    }
+  };
+
+  router.get(
+    '/dashboard/payments/:id/story',
+    signed((req, res, a) => {
+      const id = ownPayment(req, res, a);
+      if (id === undefined) return;
+      const story = storyOf(s, id);
+      res.set({ ...SECURITY_HEADERS, 'Content-Disposition': `attachment; filename="${story.Name}.json"` });
+      sendJsonText(res, 200, JSON.stringify(story, null, 2) + '\n');
+    }),
+  );
+
+  router.post(
+    '/dashboard/payments/:id/snapshot',
+    signed((req, res, a) => {
+      const id = ownPayment(req, res, a);
+      if (id === undefined) return;
+      const refused = (lines: string[]) => send(res, 400, paymentPage(chromeOf(a, { error: lines }), paymentDetail(s, a.site, String(id))));
+      if (!ctx.snapshots) return refused(['This sandbox keeps no snapshots.']);
+      ctx.snapshots.save(field(a.form, 'Name') || `payment-${id}`).then(
+        (saved) => {
+          a.session.flash = `Snapshot ${saved.Name} saved: ${saved.Payments} payments, sandbox time ${stamp(saved.Created)}. Bring the sandbox back to it with: split-sandbox snapshot restore ${saved.Name}`;
+          res.redirect(303, `/dashboard/payments/${id}`);
+        },
+        (e: unknown) => {
+          const lines = readable(e);
+          if (lines) refused(lines);
+          else failed(res, e, a);
+        },
+      );
+    }),
+  );
 
   // Anything else under /dashboard: the sign-in page for strangers, a 404 page for merchants.
   router.all(

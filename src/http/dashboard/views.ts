@@ -248,7 +248,14 @@ ${d.view.splits.map((s) => `<label>Split ${escape(s.id)} <input name="Amount_${e
 <label>Amount <input name="Amount" inputmode="numeric" size="12" required></label>
 <label>MerchantTransactionID <input name="MerchantTransactionID" required></label> ${minor}
 <button type="submit">Add split</button></fieldset></form>`;
-  const actions = p.surface === 'card' ? cardActions(d, csrf, minor) : apiActions;
+  // A card payment has no story (stories replay split payments); a snapshot holds everything.
+  const reproduce = `<fieldset><legend>Reproduce this case</legend>
+${p.surface === 'card' ? '' : `<form class="inline" method="get" action="${base}/story"><button type="submit">Download story</button></form>`}
+<form class="inline" method="post" action="${base}/snapshot">${csrf}<label>Snapshot name <input name="Name" size="24" value="payment-${escape(p.id)}"></label>
+<button type="submit">Save snapshot</button></form>
+<p class="note">The story is what happened to this payment, as a file that <code>split-sandbox replay</code> plays again on any sandbox;
+a snapshot is the whole sandbox as it is now, to go back to with <code>split-sandbox snapshot restore</code>.</p></fieldset>`;
+  const actions = (p.surface === 'card' ? cardActions(d, csrf, minor) : apiActions) + reproduce;
 
   return layout(
     `Payment ${p.id}`,

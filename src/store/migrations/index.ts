@@ -6,6 +6,7 @@ import * as m0003 from './0003-notify-statuses';
 import * as m0004 from './0004-notification-heads';
 import * as m0005 from './0005-beyond-seed';
 import * as m0007 from './0007-faults';
+import * as m0008 from './0008-reproduce';
 
 export interface Migration {
   version: number;
@@ -23,4 +24,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 4, sql: m0004.sql },
   { version: 5, sql: m0005.sql, rebuilds: m0005.rebuilds },
   { version: 7, sql: m0007.sql, up: m0007.up },
+  { version: 8, sql: m0008.sql },
 ];

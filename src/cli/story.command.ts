@@ -1,0 +1,31 @@
+// `split-sandbox story <paymentId>`: writes what happened to a payment as a story file, to attach to a
+// bug report and replay elsewhere.
+import { writeFileSync } from 'node:fs';
+import { type Command, InvalidArgumentError } from 'commander';
+import { DEFAULT_CONFIG } from '../config';
+import { SandboxClient, controlTokenOption } from './client';
+import { httpUrl } from './options';
+import { span } from './story-file';
+
+export function registerStory(program: Command): void {
+  program
+    .command('story')
+    .argument('<paymentId>', 'the payment', (v: string) => {
+      if (!/^[0-9]{1,16}$/.test(v)) throw new InvalidArgumentError('expected a payment ID');
+      return v;
+    })
+    .description('write the story of a payment (what happened to it, as a scenario file with its create request) to a file')
+    .option('--out <file>', 'where to write it ("-" for standard output)', undefined)
+    .option('--base-url <url>', 'the running sandbox', httpUrl, `http://${DEFAULT_CONFIG.host}:${DEFAULT_CONFIG.port}`)
+    .addOption(controlTokenOption())
+    .addHelpText('after', '\nExamples:\n  $ split-sandbox story 3005042                 (writes story-3005042.json)\n  $ split-sandbox story 3005042 --out - | less')
+    .action(async (id: string, o: { out?: string; baseUrl: string; controlToken?: string }) => {
+      const story = await new SandboxClient(o.baseUrl, o.controlToken).control<{ Name: string; Steps: unknown[] }>('GET', `/_sandbox/payments/${id}/story`);
+      const text = JSON.stringify(story, null, 2) + '\n';
+      if (o.out === '-') return void process.stdout.write(text);
+      // The file name is the story's Name: --scenarios loads it as it is.
+      const file = o.out ?? `${story.Name}.json`;
+      writeFileSync(file, text);
+      process.stdout.write(`${file}: the story of payment ${id}, ${span(story)}\n`);
+    });
+}

@@ -1,0 +1,141 @@
+// Snapshots: named copies of the whole database, made by SQLite itself, kept beside a file database
+// (`<db>.snapshots/<name>.db`) or, for `:memory:`, in a temporary folder removed when the sandbox
+// stops. Restoring one brings back every table as it was (the clock too), then everything held in
+// memory about the data is read again through the store's "data replaced" hook.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { formatTimestamp } from '../domain/time';
+import { HttpError } from '../errors/errors';
+import { SNAPSHOT_NAME } from '../schemas/reproduce';
+import { CopyTooNewError, copyDatabase, readCopy, replaceData } from '../store/copies';
+import type { Clock } from '../scheduler/clock';
+import type { Store } from '../store/store';
+
+/** A snapshot as the control API shows it. */
+export interface SnapshotInfo {
+  Name: string;
+  /** The sandbox time it was taken at (the clock goes back to it on restore). */
+  Created: string | null;
+  /** How many payments it holds. */
+  Payments: number;
+}
+
+const NAME = new RegExp(SNAPSHOT_NAME);
+const FILE = /^(.+)\.db$/;
+
+export class Snapshots {
+  private folder: string | null;
+  private readonly temporary: boolean;
+  private counter = 0;
+
+  /**
+   * @param dbFile the database file (`:memory:` keeps snapshots in a temporary folder)
+   * @param clock the sandbox time, which a snapshot holds
+   */
+  constructor(
+    private readonly store: Store,
+    dbFile: string,
+    private readonly clock: Clock,
+  ) {
+    this.temporary = dbFile === ':memory:' || dbFile === '';
+    this.folder = this.temporary ? null : `${resolve(dbFile)}.snapshots`;
+  }
+
+  /** Copies the whole database under `name` (an existing snapshot of that name is replaced). */
+  async save(name: string): Promise<SnapshotInfo> {
+    checkSnapshotName(name, 'Name');
+    const now = this.clock.now();
+    this.store.tx(() => this.store.clockState.save(now));
+    // A copy is written beside, then renamed: a snapshot file is always whole.
+    let scratch = '';
+    try {
+      scratch = join(this.dir(true)!, `.${name}.${process.pid}.${++this.counter}.tmp`);
+      await copyDatabase(this.store, scratch);
+      renameSync(scratch, this.pathOf(name));
+    } catch (e) {
+      // A full disk or an unwritable folder: the sandbox's trouble, said as such.
+      throw new HttpError(503, `Snapshot ${name} could not be written: ${(e as Error).message}`);
+    } finally {
+      if (scratch) rmSync(scratch, { force: true });
+    }
+    return this.info(name);
+  }
+
+  list(): SnapshotInfo[] {
+    const dir = this.dir(false);
+    if (!dir) return [];
+    const out: SnapshotInfo[] = [];
+    for (const file of readdirSync(dir)) {
+      const name = FILE.exec(file)?.[1];
+      if (!name || !NAME.test(name)) continue;
+      try {
+        out.push(this.info(name));
+      } catch {
+        // Not a database this sandbox can read (a stray file in the folder): not a snapshot.
+      }
+    }
+    return out.sort((a, b) => (a.Created ?? '').localeCompare(b.Created ?? '') || a.Name.localeCompare(b.Name));
+  }
+
+  /**
+   * Replaces all data with the snapshot's: payments, splits, refunds, history, pending steps,
+   * notifications with their state, merchants and their settings, the clock, and every other table,
+   * except that ID sequences never go back. What is pending resumes from the snapshot's time.
+   */
+  restore(name: string): SnapshotInfo {
+    const file = this.fileOf(name);
+    let info: SnapshotInfo;
+    try {
+      info = this.info(name);
+      replaceData(this.store, file, join(this.dir(true)!, `.${name}.${process.pid}.${++this.counter}.restore`));
+    } catch (e) {
+      if (e instanceof CopyTooNewError || (e as { code?: string }).code?.startsWith('SQLITE_')) {
+        throw new HttpError(400, `Snapshot ${name} cannot be restored: ${(e as Error).message}`);
+      }
+      throw e;
+    }
+    this.store.dataReplaced('restore');
+    return info;
+  }
+
+  remove(name: string): void {
+    rmSync(this.fileOf(name));
+  }
+
+  /** The snapshot's file (a SQLite database `split-sandbox start --db` opens); 404 when there is none. */
+  fileOf(name: string): string {
+    checkSnapshotName(name, 'name');
+    if (!this.dir(false) || !existsSync(this.pathOf(name))) throw new HttpError(404, `Snapshot ${name} not found.`);
+    return this.pathOf(name);
+  }
+
+  /** Removes the temporary folder of an in-memory sandbox's snapshots. */
+  close(): void {
+    if (this.temporary && this.folder) rmSync(this.folder, { recursive: true, force: true });
+    if (this.temporary) this.folder = null;
+  }
+
+  private info(name: string): SnapshotInfo {
+    const copy = readCopy(this.pathOf(name));
+    return { Name: name, Created: copy.sandboxMs === undefined ? null : formatTimestamp(copy.sandboxMs), Payments: copy.payments };
+  }
+
+  private pathOf(name: string): string {
+    return join(this.folder ?? '', `${name}.db`);
+  }
+
+  private dir(create: boolean): string | null {
+    if (create) {
+      if (this.folder === null) this.folder = mkdtempSync(join(tmpdir(), 'split-sandbox-snapshots-'));
+      else mkdirSync(this.folder, { recursive: true });
+    }
+    return this.folder !== null && statSync(this.folder, { throwIfNoEntry: false })?.isDirectory() ? this.folder : null;
+  }
+}
+
+export function checkSnapshotName(name: string, field: string): void {
+  if (!NAME.test(name)) {
+    throw new HttpError(400, `${field} is invalid: "${name.slice(0, 80)}" is not a snapshot name (1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit)`);
+  }
+}

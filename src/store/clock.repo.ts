@@ -1,0 +1,32 @@
+// The sandbox time, kept in the store so that a restart (or a restored snapshot) resumes from it.
+import type { Db } from './db';
+
+export class ClockRepo {
+  private readonly loadStmt;
+  private readonly saveStmt;
+  private readonly lastRecordedStmt;
+
+  constructor(db: Db) {
+    this.loadStmt = db.prepare<[], { sandbox_ms: number }>('SELECT sandbox_ms FROM sandbox_clock WHERE id = 1');
+    this.saveStmt = db.prepare<[number]>(
+      'INSERT INTO sandbox_clock (id, sandbox_ms) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET sandbox_ms = excluded.sandbox_ms',
+    );
+    // The newest status change: its time was on the clock, even if the clock's own row was not
+    // written before the process ended (it is written at most once a second with a real clock).
+    this.lastRecordedStmt = db.prepare<[], { at: number }>('SELECT at FROM status_history ORDER BY id DESC LIMIT 1');
+  }
+
+  /** The sandbox time last saved, epoch ms; undefined in a database that never had one. */
+  load(): number | undefined {
+    return this.loadStmt.get()?.sandbox_ms;
+  }
+
+  save(sandboxMs: number): void {
+    this.saveStmt.run(sandboxMs);
+  }
+
+  /** When the newest status change happened, in sandbox time. */
+  lastRecorded(): number | undefined {
+    return this.lastRecordedStmt.get()?.at;
+  }
+}

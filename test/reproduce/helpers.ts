@@ -1,0 +1,31 @@
+// Shared plumbing of the tests of snapshots and stories: reading a whole database as plain data.
+import Database from 'better-sqlite3';
+
+/** Tables whose values only grow (ID sequences): a restore keeps the higher of live and snapshot. */
+export const SEQUENCE_TABLES = ['sqlite_sequence', 'counters'];
+
+/** Every row of every table but `except`, in rowid order, by table name. */
+export function tablesOf(db: Database.Database, except: string[] = []): Record<string, unknown[]> {
+  const names = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[];
+  const out: Record<string, unknown[]> = {};
+  for (const t of names) if (!except.includes(t)) out[t] = db.prepare(`SELECT * FROM "${t}" ORDER BY rowid`).all();
+  return out;
+}
+
+/** The ID sequences and counters of a database, as `table:name → value`. */
+export function sequencesOf(db: Database.Database): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const r of db.prepare('SELECT name, seq FROM sqlite_sequence').all() as { name: string; seq: number }[]) out[`sqlite_sequence:${r.name}`] = r.seq;
+  for (const r of db.prepare('SELECT name, value FROM counters').all() as { name: string; value: number }[]) out[`counters:${r.name}`] = r.value;
+  return out;
+}
+
+/** Opens a database file read-only, runs `fn`, closes it. */
+export function withFile<T>(file: string, fn: (db: Database.Database) => T): T {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    return fn(db);
+  } finally {
+    db.close();
+  }
+}
