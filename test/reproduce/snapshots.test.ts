@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { startSandbox } from '../../src/main';
-import { START } from '../helpers/world';
+import { START, paymentBody } from '../helpers/world';
 import { AUTH, type Rig, advance, boot, createPayment, getPayment, journal, labels, shutdown, stamp } from '../lifecycle/harness';
 import { SEQUENCE_TABLES, sequencesOf, tablesOf, withFile } from './helpers';
 
@@ -101,6 +101,24 @@ describe('snapshots', () => {
     const p4 = await createPayment(sb);
     expect(p4.ID).toBeGreaterThan(p3.ID);
     expect(Math.min(...p4.Splits.map((s: { ID: number }) => s.ID))).toBeGreaterThan(Math.max(...p3.Splits.map((s: { ID: number }) => s.ID)));
+  });
+
+  it('brings the fault rules back with a restore, in force at once', async () => {
+    rig = await boot();
+    const { sb } = rig;
+    const rule = await request(sb.baseUrl)
+      .post('/_sandbox/faults')
+      .send({ Channel: 'api', Match: { Method: 'POST', Path: '/v1/payments' }, Action: { Status: 503 } });
+    expect(rule.status).toBe(201);
+    await request(sb.baseUrl).post('/_sandbox/snapshots').send({ Name: 'with-fault' }).expect(201);
+    await request(sb.baseUrl).delete('/_sandbox/faults').expect(204);
+    expect((await request(sb.baseUrl).post('/v1/payments').set('Authorization', AUTH).send(paymentBody())).status).toBe(201);
+
+    await request(sb.baseUrl).post('/_sandbox/snapshots/with-fault/restore').expect(200);
+    expect((await request(sb.baseUrl).get('/_sandbox/faults')).body.Faults.map((f: any) => [f.ID, f.Action])).toEqual([[rule.body.Fault.ID, { Status: 503 }]]);
+    const refused = await request(sb.baseUrl).post('/v1/payments').set('Authorization', AUTH).send(paymentBody());
+    expect(refused.status).toBe(503);
+    expect(refused.body).toEqual({ Message: 'An error has occurred.' });
   });
 
   it('a notification on the wire when a snapshot is restored does not write into the restored journal', async () => {

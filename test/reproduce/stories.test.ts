@@ -209,6 +209,34 @@ describe('stories', () => {
     expect((await story(b.sb, again)).Payment.MerchantTransactionID).toBe('by-hand-replay2');
   });
 
+  it('tells the whole-payment refund of a payment without splits and replays it', async () => {
+    a = await boot();
+    const plain = 'Basic ' + Buffer.from('30300:P1ainSh0p+Key/For=Sandbox').toString('base64');
+    const body = { Payment: { MerchantTransactionID: 'plain-1', Amount: '900', Currency: 'EUR', MethodID: 1, ReturnURL: 'https://shop.example/return' } };
+    const created = await request(a.sb.baseUrl).post('/v1/payments').set('Authorization', plain).set('X-Sandbox-Scenario', 'one-step').send(body);
+    expect(created.status).toBe(201);
+    const original = created.body.Payment;
+    await advance(a.sb, 2);
+    const refund = await request(a.sb.baseUrl)
+      .post(`/v1/payments/${original.ID}/refunds`)
+      .set('Authorization', plain)
+      .send({ Refund: { Amount: 300, Description: 'one item back' } });
+    expect(refund.status).toBe(201);
+    expect(refund.body.Refund.SplitID).toBe(0);
+    await advance(a.sb, 60);
+    const told = await storyFile(a.sb, original.ID);
+    const refundStep = told.Steps.find((x: any) => x.Do === 'refund');
+    expect(refundStep).toEqual({ On: 'created', After: expect.any(String), Do: 'refund', Amount: '300', Description: 'one item back' });
+
+    b = await otherSandbox();
+    const id = await replay(b.sb, told);
+    await advance(b.sb, 120);
+    const replayed = await story(b.sb, id);
+    expect(replayed.Payment.Status.ID).toBe(2);
+    expect(replayed.Refunds.map((r: any) => [r.Amount, r.Status.ID, r.SplitID, r.Description])).toEqual([['300', 2, 0, 'one item back']]);
+    expect(replayed.History.map((h: any) => h.StatusID)).toEqual((await story(a.sb, original.ID)).History.map((h: any) => h.StatusID));
+  });
+
   it('a story is a scenario file: --scenarios loads it, and a payment created with it follows the story', async () => {
     a = await boot();
     const p = await create(a.sb, paymentBody({ MethodID: 1078 }), 'two-step-capture-requested');
