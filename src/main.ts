@@ -12,6 +12,7 @@ import { SHIPPED_SCENARIOS_DIR, ScenarioCatalogue } from './scenarios/loader';
 import { ManualClock, RealClock } from './scheduler/clock';
 import { Scheduler } from './scheduler/scheduler';
 import type { ServiceContext } from './services/context';
+import { idOffsetAt } from './store/sequences';
 import { Store } from './store/store';
 import { type Logger, createLogger, silentLogger } from './log';
 import type { NotificationFilter, NotificationState } from './store/notifications.repo';
@@ -78,7 +79,11 @@ export function createServices(config: Config, store: Store): ServiceContext {
     throw new Error(`unknown scenario "${config.scenario}"; known: ${scenarios.list().map((s) => s.name).join(', ')}`);
   }
   const fixtures = readFixtures(config.fixtures);
-  if (store.isEmpty()) loadFixtures(store, fixtures);
+  if (store.isEmpty()) {
+    loadFixtures(store, fixtures);
+    // Seeded runs keep the fixed starts, so that they repeat themselves byte for byte.
+    if (config.seed === undefined) store.startIds(idOffsetAt(Date.now()));
+  }
   const clock = config.clock === 'manual' ? new ManualClock(config.startTime ?? Date.now()) : new RealClock();
   return {
     store,
@@ -186,7 +191,10 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
             ),
           ),
         )
-        .then(() => store.close());
+        .then(() => {
+          store.rememberIds();
+          store.close();
+        });
       return stopped;
     },
   };

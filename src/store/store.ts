@@ -8,7 +8,7 @@ import { MethodsRepo } from './methods.repo';
 import { PaymentsRepo } from './payments.repo';
 import { RefundsRepo } from './refunds.repo';
 import { SitesRepo } from './sites.repo';
-import { SEQUENCE_STARTS } from './sequences';
+import { rememberSequences, startSequencesAt } from './sequences';
 import { SplitsRepo } from './splits.repo';
 
 /** The stores of this process whose commit group is open. */
@@ -177,7 +177,10 @@ export class Store {
     return (this.db.prepare('SELECT count(*) AS n FROM sites').get() as { n: number }).n === 0;
   }
 
-  /** Empties every table and restarts the IDs, as in a new database. Run it inside tx(). */
+  /**
+   * Empties every table but the sequences: IDs go on from where they stood, so that an application
+   * database kept across resets meets no ID twice. Run it inside tx().
+   */
   clear(): void {
     const tables = [
       'notification_attempts',
@@ -189,14 +192,21 @@ export class Store {
       'payments',
       'sites',
       'methods',
-      'counters',
-      'sqlite_sequence',
     ];
     for (const t of tables) this.db.prepare(`DELETE FROM ${t}`).run();
-    this.db.exec(SEQUENCE_STARTS);
     this.sites.forget();
     this.payments.forget();
     this.methods.forget();
+  }
+
+  /** A new, unseeded database: its IDs start `offset` past the fixed starts (sequences.ts says why). */
+  startIds(offset: number): void {
+    this.tx(() => startSequencesAt(this.db, offset));
+  }
+
+  /** Before closing a sandbox's database: the next new one of this process starts past its IDs. */
+  rememberIds(): void {
+    if (this.db.open) rememberSequences(this.db);
   }
 
   close(): void {
