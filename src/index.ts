@@ -5,5 +5,6 @@ export {
   type SandboxMerchant,
   type NotificationQuery,
   type NotificationView,
+  type NotificationPage,
 } from './main';
 export type { Config } from './config';

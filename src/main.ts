@@ -17,7 +17,7 @@ import { Store } from './store/store';
 import { type Logger, createLogger, silentLogger } from './log';
 import type { NotificationFilter, NotificationState } from './store/notifications.repo';
 import { waitForDelivered } from './notifications/wait';
-import { listNotifications, notificationView } from './services/journal.service';
+import { type JournalPaging, notificationPage, notificationView } from './services/journal.service';
 import { listMerchants } from './services/merchants.service';
 import { resetSandbox } from './services/reset.service';
 
@@ -44,8 +44,12 @@ export interface Sandbox {
   notifications: {
     /** Resolves with the first delivered notification matching `filter`; rejects after `timeoutMs` (10 s). */
     waitFor(filter: NotificationQuery, timeoutMs?: number): Promise<NotificationView>;
-    /** The journal: every notification matching `filter`, with its body and attempts. */
-    list(filter?: NotificationQuery & { State?: NotificationState }): NotificationView[];
+    /**
+     * The journal, a page at a time as `GET /_sandbox/notifications` answers it: the notifications
+     * matching `filter` with their bodies and attempts, newest first (`SortDirection: 'asc'` for
+     * oldest first), `PageSize` (100) at a time from `PageIndex` (1), and `TotalCount`.
+     */
+    list(filter?: NotificationQuery & { State?: NotificationState } & JournalPaging): NotificationPage;
   };
   /** Empties all data and loads the fixtures again; the configuration stays. */
   reset(): Promise<void>;
@@ -62,6 +66,7 @@ export interface NotificationQuery {
 }
 
 export type NotificationView = ReturnType<typeof notificationView>;
+export type NotificationPage = ReturnType<typeof notificationPage>;
 
 function filterOf(q: NotificationQuery & { State?: NotificationState } = {}): NotificationFilter {
   const f: NotificationFilter = {};
@@ -169,7 +174,10 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
         if (!n) throw new Error(`no notification matching ${JSON.stringify(filter)} was delivered within ${timeoutMs} ms`);
         return notificationView(services, n);
       },
-      list: (filter) => listNotifications(services, filterOf(filter)),
+      list: (query = {}) => {
+        const { PageSize, PageIndex, SortDirection, ...filter } = query;
+        return notificationPage(services, filterOf(filter), { PageSize, PageIndex, SortDirection });
+      },
     },
     async reset() {
       scheduler.worker.forget();

@@ -125,8 +125,8 @@ const CONTROL: Operation[] = [
   {
     method: 'get',
     path: '/_sandbox/notifications',
-    summary: 'The notification journal',
-    query: ['PaymentID', 'RefundID', 'StatusID', 'State'],
+    summary: 'The notification journal, a page at a time (newest first unless SortDirection=asc), with TotalCount',
+    query: ['PaymentID', 'RefundID', 'StatusID', 'State', 'PageSize', 'PageIndex', 'SortDirection'],
     responses: { 200: undefined, 400: messageResponse },
     control: true,
   },

@@ -2,6 +2,7 @@
 import { statusInfo } from '../domain/statuses';
 import { formatTimestamp } from '../domain/time';
 import type { NotificationFilter, NotificationRecord, NotificationState } from '../store/notifications.repo';
+import { HttpError } from '../errors/errors';
 import type { ServiceContext } from './context';
 
 export function notificationView(ctx: ServiceContext, n: NotificationRecord) {
@@ -31,6 +32,46 @@ export const NOTIFICATION_STATES: readonly NotificationState[] = ['pending', 'de
 
 export function listNotifications(ctx: ServiceContext, f: NotificationFilter) {
   return ctx.store.notifications.list(f).map((n) => notificationView(ctx, n));
+}
+
+/** How the journal is paged, as the payment list is: 1-based pages, newest first unless asked otherwise. */
+export interface JournalPaging {
+  PageSize?: number;
+  PageIndex?: number;
+  SortDirection?: 'asc' | 'desc';
+}
+
+/** A page when none is named: larger than the payment list's, as a test reading a payment's notifications wants them all. */
+export const JOURNAL_PAGE_SIZE = 100;
+const MAX_JOURNAL_PAGE_SIZE = 1000;
+
+function checkedPaging(p: JournalPaging): Required<JournalPaging> {
+  const whole = (name: keyof JournalPaging, v: unknown, max: number) => {
+    if (v !== undefined && !(Number.isInteger(v) && (v as number) >= 1 && (v as number) <= max)) {
+      throw new HttpError(400, `${name} must be a whole number from 1 to ${max}`);
+    }
+  };
+  whole('PageSize', p.PageSize, MAX_JOURNAL_PAGE_SIZE);
+  whole('PageIndex', p.PageIndex, 2147483647);
+  const direction = typeof p.SortDirection === 'string' ? p.SortDirection.toLowerCase() : p.SortDirection;
+  if (direction !== undefined && direction !== 'asc' && direction !== 'desc') throw new HttpError(400, 'SortDirection must be asc or desc');
+  return { PageSize: p.PageSize ?? JOURNAL_PAGE_SIZE, PageIndex: p.PageIndex ?? 1, SortDirection: direction ?? 'desc' };
+}
+
+/** One page of the journal in the payment list's envelope; TotalCount says how many match in all. */
+export function notificationPage(ctx: ServiceContext, f: NotificationFilter, paging: JournalPaging = {}) {
+  const p = checkedPaging(paging);
+  const items = ctx.store.notifications.page(f, { limit: p.PageSize, offset: (p.PageIndex - 1) * p.PageSize, descending: p.SortDirection === 'desc' });
+  const total = ctx.store.notifications.count(f);
+  return {
+    Notifications: items.map((n) => notificationView(ctx, n)),
+    Count: items.length,
+    TotalPages: Math.ceil(total / p.PageSize),
+    TotalCount: total,
+    PageIndex: p.PageIndex,
+    PageSize: p.PageSize,
+    SortDirection: p.SortDirection,
+  };
 }
 
 export function paymentStory(ctx: ServiceContext, paymentId: number) {

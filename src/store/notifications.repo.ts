@@ -188,15 +188,46 @@ export class NotificationsRepo {
   }
 
   list(f: NotificationFilter, limit = 500): NotificationRecord[] {
-    const where: string[] = [];
-    const params: Record<string, unknown> = { limit };
-    if (f.paymentId !== undefined) (where.push('payment_id = @paymentId'), (params.paymentId = f.paymentId));
-    if (f.refundId !== undefined) (where.push('refund_id = @refundId'), (params.refundId = f.refundId));
-    if (f.state !== undefined) (where.push('state = @state'), (params.state = f.state));
-    if (f.statusId !== undefined) (where.push('status_id = @statusId'), (params.statusId = f.statusId));
-    const sql = `SELECT * FROM notifications ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY id LIMIT @limit`;
+    return this.page(f, { limit, offset: 0, descending: false });
+  }
+
+  /**
+   * One page of the journal, by ID. A payment's notifications are read through notifications_by_payment
+   * and a state's through notifications_by_state, in either direction.
+   */
+  page(f: NotificationFilter, p: { limit: number; offset: number; descending: boolean }): NotificationRecord[] {
+    const { params } = whereOf(f);
+    const rows = this.statement(journalPageSql(f, p.descending)).all({
+      ...params,
+      limit: p.limit,
+      offset: p.offset,
+    }) as NotificationRow[];
+    return rows.map(toRecord);
+  }
+
+  count(f: NotificationFilter): number {
+    const { where, params } = whereOf(f);
+    return (this.statement(`SELECT count(*) AS n FROM notifications ${where}`).get(params) as { n: number }).n;
+  }
+
+  private statement(sql: string): ReturnType<Db['prepare']> {
     let stmt = this.statements.get(sql);
     if (!stmt) this.statements.set(sql, (stmt = this.db.prepare(sql)));
-    return (stmt.all(params) as NotificationRow[]).map(toRecord);
+    return stmt;
   }
+}
+
+/** The query of a journal page (the tests check its plan). */
+export function journalPageSql(f: NotificationFilter, descending: boolean): string {
+  return `SELECT * FROM notifications ${whereOf(f).where} ORDER BY id ${descending ? 'DESC' : ''} LIMIT @limit OFFSET @offset`;
+}
+
+function whereOf(f: NotificationFilter): { where: string; params: Record<string, unknown> } {
+  const where: string[] = [];
+  const params: Record<string, unknown> = {};
+  if (f.paymentId !== undefined) (where.push('payment_id = @paymentId'), (params.paymentId = f.paymentId));
+  if (f.refundId !== undefined) (where.push('refund_id = @refundId'), (params.refundId = f.refundId));
+  if (f.state !== undefined) (where.push('state = @state'), (params.state = f.state));
+  if (f.statusId !== undefined) (where.push('status_id = @statusId'), (params.statusId = f.statusId));
+  return { where: where.length ? 'WHERE ' + where.join(' AND ') : '', params };
 }

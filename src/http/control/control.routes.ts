@@ -7,7 +7,7 @@ import { HttpError, Rejection, notFound } from '../../errors/errors';
 import { notificationWaitQuery, paymentEventRequest, refundEventRequest, clockAdvanceRequest, merchantCreateRequest, merchantPatchRequest } from '../../schemas/control';
 import { validate } from '../../schemas/validator';
 import { applyPaymentEvent } from '../../services/events.service';
-import { listNotifications, notificationView, NOTIFICATION_STATES, paymentStory } from '../../services/journal.service';
+import { type JournalPaging, notificationPage, notificationView, NOTIFICATION_STATES, paymentStory } from '../../services/journal.service';
 import { parseId, reload } from '../../services/lookup';
 import { createMerchant, getMerchant, listMerchants, updateMerchant } from '../../services/merchants.service';
 import { applyRefundEvent } from '../../services/refunds.service';
@@ -59,6 +59,22 @@ function notificationFilter(req: Request): NotificationFilter {
     f.state = state as NotificationState;
   }
   return f;
+}
+
+/** PageSize, PageIndex and SortDirection of a journal request; the service says what is out of range. */
+function journalPaging(req: Request): JournalPaging {
+  const whole = (name: string) => {
+    const v = queryValue(req, name);
+    return v === undefined ? undefined : /^[0-9]{1,10}$/.test(v) ? Number(v) : NaN;
+  };
+  const p: JournalPaging = {};
+  const size = whole('PageSize');
+  const index = whole('PageIndex');
+  const direction = queryValue(req, 'SortDirection');
+  if (size !== undefined) p.PageSize = size;
+  if (index !== undefined) p.PageIndex = index;
+  if (direction !== undefined) p.SortDirection = direction as JournalPaging['SortDirection'];
+  return p;
 }
 
 export function mountControlRoutes(router: Router, ctx: HttpContext): void {
@@ -192,7 +208,7 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
 
   router.get(
     '/_sandbox/notifications',
-    route(ctx, 'message', (req) => ({ status: 200, body: { Notifications: listNotifications(s, notificationFilter(req)) } })),
+    route(ctx, 'message', (req) => ({ status: 200, body: notificationPage(s, notificationFilter(req), journalPaging(req)) })),
   );
 
   router.get(
