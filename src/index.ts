@@ -6,5 +6,6 @@ export {
   type NotificationQuery,
   type NotificationView,
   type NotificationPage,
+  type WaitForOptions,
 } from './main';
 export type { Config } from './config';

@@ -16,7 +16,7 @@ import { idOffsetAt } from './store/sequences';
 import { Store } from './store/store';
 import { type Logger, createLogger, silentLogger } from './log';
 import type { NotificationFilter, NotificationState } from './store/notifications.repo';
-import { waitForDelivered } from './notifications/wait';
+import { waitForNotification, whatWasFound } from './notifications/wait';
 import { type JournalPaging, notificationPage, notificationView } from './services/journal.service';
 import { listMerchants } from './services/merchants.service';
 import { resetSandbox } from './services/reset.service';
@@ -42,8 +42,13 @@ export interface Sandbox {
     advance(seconds: number): Promise<void>;
   };
   notifications: {
-    /** Resolves with the first delivered notification matching `filter`; rejects after `timeoutMs` (10 s). */
-    waitFor(filter: NotificationQuery, timeoutMs?: number): Promise<NotificationView>;
+    /**
+     * Resolves with the first notification matching `filter` that reached its final state: delivered,
+     * or journaled without being sent (its merchant has no notification URL, its retries ran out).
+     * `{ delivered: true }` insists on a delivery. Rejects after `timeoutMs` (10 s; a number as the
+     * second argument is the timeout) with what it found instead.
+     */
+    waitFor(filter: NotificationQuery, options?: number | WaitForOptions): Promise<NotificationView>;
     /**
      * The journal, a page at a time as `GET /_sandbox/notifications` answers it: the notifications
      * matching `filter` with their bodies and attempts, newest first (`SortDirection: 'asc'` for
@@ -63,6 +68,13 @@ export interface NotificationQuery {
   PaymentID?: number;
   RefundID?: number;
   StatusID?: number;
+}
+
+export interface WaitForOptions {
+  /** How long to wait, ms (10 s). */
+  timeoutMs?: number;
+  /** Resolve only on a delivery (the merchant answered 204), not on any final state. */
+  delivered?: boolean;
 }
 
 export type NotificationView = ReturnType<typeof notificationView>;
@@ -102,13 +114,13 @@ export function createServices(config: Config, store: Store): ServiceContext {
 
 /** Adds the notification outbox, the delivery worker and the scheduler to the services. */
 export function createLifecycle(config: Config, services: ServiceContext, baseUrl: () => string, log: Logger): Scheduler {
-  services.changes = createOutbox({ baseUrl, defaultUrl: config.notifyUrl });
   const worker = new NotificationWorker(services, services.clock, {
     timeoutMs: config.notifyTimeoutMs,
     retry: config.retry,
     defaultUrl: config.notifyUrl,
     log,
   });
+  services.changes = createOutbox({ baseUrl, defaultUrl: config.notifyUrl, journaled: () => worker.events.emit('journaled') });
   const scheduler = new Scheduler(services, worker, log);
   services.wake = () => scheduler.wake();
   return scheduler;
@@ -169,9 +181,14 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
       advance: (seconds) => scheduler.advance(Math.round(seconds * 1000)),
     },
     notifications: {
-      async waitFor(filter, timeoutMs = 10_000) {
-        const n = await waitForDelivered(store, scheduler.worker, filterOf(filter), timeoutMs);
-        if (!n) throw new Error(`no notification matching ${JSON.stringify(filter)} was delivered within ${timeoutMs} ms`);
+      async waitFor(filter, options = {}) {
+        const { timeoutMs = 10_000, delivered = false } = typeof options === 'number' ? { timeoutMs: options } : options;
+        const f = filterOf(filter);
+        const n = await waitForNotification(store, scheduler.worker, f, timeoutMs, { delivered });
+        if (!n) {
+          const what = delivered ? 'was delivered' : 'reached a final state';
+          throw new Error(`no notification matching ${JSON.stringify(filter)} ${what} within ${timeoutMs} ms: ${whatWasFound(store, f)}`);
+        }
         return notificationView(services, n);
       },
       list: (query = {}) => {

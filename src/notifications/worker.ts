@@ -25,7 +25,11 @@ const UNEXPECTED_FAILURE_PAUSE_MS = 1000;
 const HEAD_BATCH = 256;
 
 export class NotificationWorker {
-  /** Emits 'delivered' with the NotificationRecord after each successful delivery. */
+  /**
+   * Emits 'delivered' with the NotificationRecord after each successful delivery, and 'journaled'
+   * whenever a notification may have reached its final state (after every attempt; the outbox for
+   * one journaled unsent), for those waiting for one.
+   */
   readonly events = new EventEmitter();
   /** Called after every attempt (the real-time scheduler re-arms its timer for retries). */
   afterAttempt: () => void = () => {};
@@ -173,6 +177,7 @@ export class NotificationWorker {
       attempt: n.attempts + 1,
     });
     if (ok) this.events.emit('delivered', store.notifications.get(n.id)!);
+    this.events.emit('journaled');
   }
 
   /** Stops sending: in-flight requests are aborted and stay pending, to be sent after a restart. */

@@ -133,8 +133,8 @@ const CONTROL: Operation[] = [
   {
     method: 'get',
     path: '/_sandbox/notifications/wait',
-    summary: 'Wait until a matching notification was delivered',
-    query: ['PaymentID', 'RefundID', 'StatusID', 'TimeoutMs'],
+    summary: 'Wait until a matching notification reached its final state (delivered, or journaled unsent); Delivered=true insists on a delivery',
+    query: ['PaymentID', 'RefundID', 'StatusID', 'TimeoutMs', 'Delivered'],
     responses: { 200: undefined, 400: messageResponse, 408: messageResponse },
     control: true,
   },

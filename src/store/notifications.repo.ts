@@ -60,6 +60,8 @@ export interface NotificationFilter {
   refundId?: number;
   state?: NotificationState;
   statusId?: number;
+  /** Only notifications in a final state: every state but pending. */
+  final?: boolean;
 }
 
 /** A notification at the head of its payment's queue, due to be sent. */
@@ -229,5 +231,6 @@ function whereOf(f: NotificationFilter): { where: string; params: Record<string,
   if (f.refundId !== undefined) (where.push('refund_id = @refundId'), (params.refundId = f.refundId));
   if (f.state !== undefined) (where.push('state = @state'), (params.state = f.state));
   if (f.statusId !== undefined) (where.push('status_id = @statusId'), (params.statusId = f.statusId));
+  if (f.final) where.push("state <> 'pending'");
   return { where: where.length ? 'WHERE ' + where.join(' AND ') : '', params };
 }

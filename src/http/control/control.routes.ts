@@ -14,7 +14,7 @@ import { applyRefundEvent } from '../../services/refunds.service';
 import { resetSandbox } from '../../services/reset.service';
 import type { NotificationFilter, NotificationState } from '../../store/notifications.repo';
 import { paymentToWire, refundToWire } from '../../wire/serializers';
-import { waitForDelivered } from '../../notifications/wait';
+import { waitForNotification, whatWasFound } from '../../notifications/wait';
 import { type HttpContext, route, routeAsync, wireOf } from '../pipeline';
 
 function checked<T>(schema: Record<string, unknown>, body: unknown): T {
@@ -214,12 +214,19 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
   router.get(
     '/_sandbox/notifications/wait',
     routeAsync(ctx, 'message', async (req, _body, res) => {
-      const q = checked<{ TimeoutMs?: string }>(notificationWaitQuery, { TimeoutMs: queryValue(req, 'TimeoutMs') });
+      const q = checked<{ TimeoutMs?: string; Delivered?: 'true' | 'false' }>(notificationWaitQuery, {
+        TimeoutMs: queryValue(req, 'TimeoutMs'),
+        Delivered: queryValue(req, 'Delivered')?.toLowerCase(),
+      });
       const timeoutMs = q.TimeoutMs === undefined ? 10_000 : Number(q.TimeoutMs);
+      const delivered = q.Delivered === 'true';
+      const filter = notificationFilter(req);
       // The client gave up waiting (its connection closed): stop waiting for it.
-      const n = await waitForDelivered(s.store, scheduler().worker, notificationFilter(req), timeoutMs, res);
+      const n = await waitForNotification(s.store, scheduler().worker, filter, timeoutMs, { delivered }, res);
       if (n) return { status: 200, body: { Notification: notificationView(s, n) } };
-      return { status: 408, body: { Message: `No matching notification was delivered within ${timeoutMs} ms.` } };
+      if (res.destroyed) return null;
+      const what = delivered ? 'was delivered' : 'reached a final state';
+      return { status: 408, body: { Message: `No matching notification ${what} within ${timeoutMs} ms: ${whatWasFound(s.store, filter)}.` } };
     }),
   );
 
