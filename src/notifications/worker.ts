@@ -50,9 +50,18 @@ export class NotificationWorker {
     this.events.setMaxListeners(0);
   }
 
-  /** Starts sending every notification due now, without waiting for them (a real-clock tick). */
+  /** The payments with a notification on the wire; when its attempt ends, afterAttempt is called. */
+  get onTheWire(): ReadonlySet<number> {
+    return this.inFlight;
+  }
+
+  /**
+   * Starts sending every notification due now, without waiting for them (a real-clock tick). Like
+   * every read of the outbox, it waits for what is written so far to be committed: a notification
+   * is never sent for a change that was not kept (a commit that fails on a full disk).
+   */
   send(): void {
-    this.pump();
+    this.ctx.store.afterCommit(() => this.pump());
   }
 
   /**
@@ -61,9 +70,13 @@ export class NotificationWorker {
    * after its predecessor was delivered). A slow receiver holds up only its own payments.
    */
   deliverDue(): Promise<void> {
-    this.pump();
-    if (this.inFlight.size === 0) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
+    return new Promise((resolve) =>
+      this.ctx.store.afterCommit(() => {
+        this.pump();
+        if (this.inFlight.size === 0) resolve();
+        else this.idleWaiters.push(resolve);
+      }),
+    );
   }
 
   private pump(): void {
@@ -87,13 +100,17 @@ export class NotificationWorker {
   /** An attempt is over: its payment may send its next, and waiters for an idle worker are told. */
   private settle(paymentId: number): void {
     this.inFlight.delete(paymentId);
-    this.pump();
-    this.afterAttempt();
-    if (this.inFlight.size === 0) {
-      const waiters = this.idleWaiters;
-      this.idleWaiters = [];
-      for (const w of waiters) w();
-    }
+    // What the attempt made due (its payment's next notification) goes once the attempt is on disk,
+    // and what a request of this turn wrote goes only once that is kept too.
+    this.ctx.store.afterCommit(() => {
+      this.pump();
+      this.afterAttempt();
+      if (this.inFlight.size === 0) {
+        const waiters = this.idleWaiters;
+        this.idleWaiters = [];
+        for (const w of waiters) w();
+      }
+    });
   }
 
   /**

@@ -78,9 +78,11 @@ export interface DueHead {
 export const DUE_HEADS_SQL = `SELECT id, payment_id AS paymentId FROM notifications INDEXED BY notifications_due
   WHERE state = 'pending' AND behind = 0 AND next_attempt_at <= ?
   ORDER BY next_attempt_at, id LIMIT ?`;
-export const EARLIEST_DUE_SQL = `SELECT next_attempt_at AS due FROM notifications INDEXED BY notifications_due
+export const EARLIEST_DUE_SQL = `SELECT next_attempt_at AS due, payment_id AS paymentId FROM notifications INDEXED BY notifications_due
   WHERE state = 'pending' AND behind = 0
-  ORDER BY next_attempt_at, id LIMIT 1`;
+  ORDER BY next_attempt_at, id`;
+
+const NONE: ReadonlySet<number> = new Set();
 
 export class NotificationsRepo {
   private readonly insertStmt;
@@ -109,7 +111,7 @@ export class NotificationsRepo {
     // which nothing could be sent). The partial index holds the heads alone, so neither query reads
     // the rows waiting behind them.
     this.dueHeadsStmt = db.prepare<[number, number], DueHead>(DUE_HEADS_SQL);
-    this.earliestStmt = db.prepare<[], { due: number }>(EARLIEST_DUE_SQL);
+    this.earliestStmt = db.prepare<[], { due: number; paymentId: number }>(EARLIEST_DUE_SQL);
     // After a notification of the payment left or re-entered the queue: its oldest pending one heads it.
     this.reheadStmt = db.prepare<[{ paymentId: number }]>(
       `UPDATE notifications SET behind = NOT behind
@@ -154,8 +156,14 @@ export class NotificationsRepo {
     return this.dueHeadsStmt.all(now, limit);
   }
 
-  earliestDue(): number | null {
-    return this.earliestStmt.get()?.due ?? null;
+  /**
+   * When the next head is due, passing over those of payments in `onTheWire`: a notification being
+   * sent is still pending, and its due time, long past, would make a timer fire again and again until
+   * its answer came. Reads one head more than there are payments on the wire, at most.
+   */
+  earliestDue(onTheWire: ReadonlySet<number> = NONE): number | null {
+    for (const h of this.earliestStmt.iterate()) if (!onTheWire.has(h.paymentId)) return h.due;
+    return null;
   }
 
   markDelivered(n: Pick<NotificationRecord, 'id' | 'paymentId'>, at: number): void {

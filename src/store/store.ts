@@ -1,6 +1,7 @@
 // The store: the repositories over one database, and the one way to run a transaction.
 import { type Db, openDatabase } from './db';
 import { CountersRepo } from './counters.repo';
+import { RolledBack } from './failures';
 import { HistoryRepo } from './history.repo';
 import { JobsRepo } from './jobs.repo';
 import { NotificationsRepo } from './notifications.repo';
@@ -60,6 +61,8 @@ export class Store {
   private lastCheckpoint = 0;
   private groupOpen = false;
   private readonly waiting: ((err: Error | null) => void)[] = [];
+  /** Why the database rolled the open transaction back by itself (a full disk), for what waits for it. */
+  private rolledBackBy: Error | null = null;
 
   /**
    * Runs `fn` as one IMMEDIATE transaction: it all happens or, if `fn` throws, none of it.
@@ -76,6 +79,7 @@ export class Store {
       // and only this thread could release it, so it commits first.
       for (const other of OPEN_GROUPS) if (other !== this) other.flush();
       this.stmt.begin.run();
+      this.rolledBackBy = null;
       this.groupOpen = true;
       OPEN_GROUPS.add(this);
       setImmediate(() => this.flush());
@@ -83,13 +87,14 @@ export class Store {
     this.stmt.savepoint.run();
     try {
       const result = fn();
+      this.throwIfRolledBack();
       this.stmt.release.run();
       return result;
     } catch (e) {
       if (db.inTransaction) {
         this.stmt.rollbackTo.run();
         this.stmt.release.run();
-      }
+      } else this.rolledBackBy ??= e as Error;
       // Undone: counts kept in memory may have counted what was undone.
       this.payments.forget();
       throw e;
@@ -97,9 +102,11 @@ export class Store {
   }
 
   private alone<T>(fn: () => T): T {
+    this.rolledBackBy = null;
     this.stmt.begin.run();
     try {
       const result = fn();
+      this.throwIfRolledBack();
       this.stmt.commit.run();
       this.checkpointNow();
       return result;
@@ -108,6 +115,15 @@ export class Store {
       this.payments.forget();
       throw e;
     }
+  }
+
+  /**
+   * SQLite rolls the whole transaction back on some failures (a full disk), whatever savepoint a
+   * statement ran in: what `fn` did before is gone too, and whatever it writes after would commit on
+   * its own. So the transaction fails as a whole, with the failure that undid it.
+   */
+  private throwIfRolledBack(): void {
+    if (!this.db.inTransaction) throw this.rolledBackBy ?? new RolledBack();
   }
 
   /**
@@ -132,7 +148,7 @@ export class Store {
     OPEN_GROUPS.delete(this);
     let err: Error | null = null;
     try {
-      if (!this.db.inTransaction) throw new Error('the transaction was rolled back by the database');
+      this.throwIfRolledBack();
       this.stmt.commit.run();
     } catch (e) {
       err = e as Error;
