@@ -3,6 +3,7 @@ import { statusInfo } from '../domain/statuses';
 import { formatTimestamp } from '../domain/time';
 import type { NotificationFilter, NotificationRecord, NotificationState } from '../store/notifications.repo';
 import { HttpError } from '../errors/errors';
+import { heldNote } from './payer-hold.service';
 import type { ServiceContext } from './context';
 
 export function notificationView(ctx: ServiceContext, n: NotificationRecord) {
@@ -83,15 +84,20 @@ export function paymentStory(ctx: ServiceContext, paymentId: number) {
       StatusInfo: statusInfo(h.statusId),
       Cause: h.cause,
     })),
-    Steps: ctx.store.jobs.ofPayment(paymentId).map((j) => ({
-      ID: j.id,
-      Step: j.stepIndex >= 0 ? j.stepIndex : null,
-      RefundID: j.refundId,
-      Do: j.action,
-      Due: formatTimestamp(j.dueAt),
-      State: j.state,
-      Ran: j.ranAt === null ? null : formatTimestamp(j.ranAt),
-      Outcome: j.outcome,
-    })),
+    Steps: ctx.store.jobs.ofPayment(paymentId).map((j) => {
+      const held = heldNote(j);
+      return {
+        ID: j.id,
+        Step: j.stepIndex >= 0 ? j.stepIndex : null,
+        RefundID: j.refundId,
+        Do: j.action,
+        // Held: when it runs if the payer does nothing; Planned: when the scenario meant it to.
+        Due: formatTimestamp(j.dueAt),
+        Planned: j.plannedDueAt === null ? null : formatTimestamp(j.plannedDueAt),
+        State: held ? 'held' : j.state,
+        Ran: j.ranAt === null ? null : formatTimestamp(j.ranAt),
+        Outcome: j.outcome ?? held,
+      };
+    }),
   };
 }

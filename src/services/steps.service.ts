@@ -10,6 +10,7 @@ import type { ServiceContext } from './context';
 import { applyPaymentEvent } from './events.service';
 import { reload } from './lookup';
 import { applyRefundEvent, refundSplit } from './refunds.service';
+import { abandonedOnThePage } from './payer-hold.service';
 import { addSplits } from './splits.service';
 import { scenarioOf, trigger } from './triggers.service';
 import { statusInfo } from '../domain/statuses';
@@ -40,6 +41,8 @@ export function runJob(ctx: ServiceContext, job: JobRecord): void {
 function perform(ctx: ServiceContext, job: JobRecord): string {
   const view = reload(ctx, job.paymentId);
   const p = view.payment;
+  const abandoned = abandonedOnThePage(ctx, job, p);
+  if (abandoned) throw new HttpError(400, abandoned);
   if (job.refundId !== null) {
     const r = applyRefundEvent(ctx, job.refundId, job.action === 'refund-succeed' ? 'succeed' : 'fail');
     return `refund ${r.id} ${statusInfo(r.statusId)}`;

@@ -2,7 +2,7 @@
 // presses. Server-rendered HTML, every value escaped; it calls the same services as the API.
 import type { Request, Response, Router } from 'express';
 import { escape, money } from '../html';
-import { type PayerPage, TokenRefused, openPayment, pressButton } from '../../services/payer.service';
+import { type PayerPage, TokenRefused, pressButton, showPayment } from '../../services/payer.service';
 import type { HttpContext } from '../pipeline';
 import { sendHtml } from '../reply';
 
@@ -37,7 +37,7 @@ function page(p: PayerPage, token: string): string {
 <p>Order <strong>${escape(pay.merchantTransactionId)}</strong> · ${escape(p.method?.name ?? 'Choose a method')}</p>
 ${splits ? `<table><tbody>${splits}</tbody></table>` : ''}
 <div>${buttons}</div>
-<p class="note">split-sandbox payment page: the buttons act as the payer and the provider would.</p>`,
+<p class="note">split-sandbox payment page: the buttons act as the payer and the provider would. While this page is open, the payment's scenario waits for you.</p>`,
   );
 }
 
@@ -57,7 +57,7 @@ export function mountPayerRoutes(router: Router, ctx: HttpContext): void {
   router.get('/Home', (req, res) => {
     const t = token(req);
     try {
-      sendHtml(res, 200, page(openPayment(ctx.services, t), t!));
+      sendHtml(res, 200, page(showPayment(ctx.services, t), t!));
     } catch (e) {
       refused(res, e);
     }
