@@ -33,6 +33,8 @@ export interface Sandbox {
   baseUrl: string;
   /** The card API address. */
   cardBaseUrl: string;
+  /** Where the listeners are bound: baseUrl and cardBaseUrl, unless publicUrl or publicCardUrl name others. */
+  listening: { baseUrl: string; cardBaseUrl: string };
   /** The first marketplace of the fixtures, with its credentials and linked split sites. */
   merchant: SandboxMerchant;
   clock: {
@@ -165,8 +167,9 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
     store.close();
     throw e;
   }
-  ctx.urls.baseUrl = config.publicUrl ?? urlOf(servers[0]!, config.host);
-  ctx.urls.cardBaseUrl = config.publicCardUrl ?? urlOf(servers[1]!, config.host);
+  const listening = { baseUrl: urlOf(servers[0]!, config.host), cardBaseUrl: urlOf(servers[1]!, config.host) };
+  ctx.urls.baseUrl = config.publicUrl ?? listening.baseUrl;
+  ctx.urls.cardBaseUrl = config.publicCardUrl ?? listening.cardBaseUrl;
   scheduler.start();
   if (config.db !== ':memory:') store.checkpointAfterCommits(250);
 
@@ -175,6 +178,7 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
   return {
     baseUrl: ctx.urls.baseUrl,
     cardBaseUrl: ctx.urls.cardBaseUrl,
+    listening,
     merchant: first ? { SiteID: first.SiteID, APIKey: first.APIKey, LinkedSiteIDs: first.LinkedSiteIDs } : { SiteID: 0, APIKey: '', LinkedSiteIDs: [] },
     clock: {
       now: () => services.clock.now(),
