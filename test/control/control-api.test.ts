@@ -148,7 +148,7 @@ describe('POST /_sandbox/refunds/{id}/events and GET /_sandbox/scenarios', () =>
       const res = await request(w.api).get('/_sandbox/scenarios');
       expect(res.status).toBe(200);
       expect(res.body.Scenarios.map((s: { Name: string }) => s.Name)).toEqual([
-        'cancelled-by-payer', 'expired', 'failed', 'one-step', 'partial-capture', 'refund-then-add-splits', 'two-step', 'two-step-capture-requested',
+        'cancelled-by-payer', 'expired', 'failed', 'one-step', 'partial-capture', 'payer-decides', 'refund-then-add-splits', 'two-step', 'two-step-capture-requested',
       ]);
       for (const s of res.body.Scenarios) {
         expect(s.Description.length).toBeGreaterThan(10);
