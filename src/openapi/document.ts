@@ -205,7 +205,7 @@ const PAYER: Operation[] = [
   {
     method: 'get',
     path: '/Home',
-    summary: 'The hosted payment page of RedirectURL (HTML): the payment and the buttons the payer may press',
+    summary: 'The hosted payment page of RedirectURL (HTML): the payment and the buttons the payer may press; while it is open, the payment’s scenario steps wait for the payer',
     query: ['PaymentToken'],
     responses: { 200: undefined, 404: undefined, 410: undefined },
     html: true,
