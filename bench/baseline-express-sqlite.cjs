@@ -31,7 +31,8 @@ app.post('/v1/payments', (req, res) => {
   const row = insert.get(p.MerchantTransactionID, String(p.Amount), p.Currency, p.MethodID, p.ReturnURL, JSON.stringify(p.Splits), new Date().toISOString());
   res.status(201).json({ Payment: { ...row, splits: JSON.parse(row.splits) } });
 });
-const server = app.listen(port, '127.0.0.1');
+// Port 0 picks a free one: the line says which, as split-sandbox's own does.
+const server = app.listen(port, '127.0.0.1', () => process.stdout.write(`API  http://127.0.0.1:${server.address().port}\n`));
 for (const s of ['SIGTERM', 'SIGINT']) {
   process.on(s, () => server.close(() => (db.close(), fs.rmSync(file, { force: true }), process.exit(0))));
 }

@@ -2,11 +2,32 @@
 // The split-sandbox benchmark: split-sandbox next to the bare express + better-sqlite3 limit, on this
 // machine, in one run. Load comes from wrk in another process, bounded in time, on 127.0.0.1 only.
 // Writes bench/results.md. Run with `npm run bench` (it builds first).
-const { spawn, execFileSync } = require('node:child_process');
+// It checks for its tools before it starts anything, listens only on free ports (port 0, then the port
+// the server prints), and stops every process it started on any exit: the end, an error, Ctrl-C.
+const { spawn, spawnSync, execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
+
+const log = (...a) => console.error('[bench]', ...a);
+
+/** Whether `cmd` can be run here at all (it may still exit non-zero: `wrk -v` does). */
+function found(cmd, args) {
+  return spawnSync(cmd, args, { stdio: 'ignore' }).error?.code !== 'ENOENT';
+}
+
+/** The tools, before anything starts: without wrk there is no load, so no benchmark. */
+function checkTools() {
+  if (!found('wrk', ['-v'])) {
+    log('wrk is not installed: it makes the load. Install it (Debian, Ubuntu: sudo apt-get install -y wrk; macOS: brew install wrk), then run npm run bench again.');
+    process.exit(2);
+  }
+  if (process.env.PIN !== '0' && !found('taskset', ['-V'])) {
+    log('taskset is not installed (Debian, Ubuntu: sudo apt-get install -y util-linux): running without CPU pinning; results.md will say so.');
+  }
+}
+checkTools();
 
 const ROOT = path.resolve(__dirname, '..');
 const BIN = path.join(ROOT, 'bin', 'split-sandbox');
@@ -19,10 +40,6 @@ const PREFILL = Number(process.env.PREFILL || 100_000);
 const PIN = process.env.PIN !== '0' && hasTaskset();
 const KEY = '5uLXr4Lg+Xb7/3kq8eA2Wd9pN1cQyZ0tM6oVhJfRsE=';
 const AUTH = 'Basic ' + Buffer.from(`30201:${KEY}`).toString('base64');
-let nextPort = 18300;
-
-const results = [];
-const log = (...a) => console.error('[bench]', ...a);
 
 function hasTaskset() {
   try {
@@ -31,6 +48,46 @@ function hasTaskset() {
   } catch {
     return false;
   }
+}
+
+/** Every process this run started and that has not exited: servers (own process group) and wrk. */
+const children = new Set();
+
+/** Servers run in their own process group (detached), so that a signal reaches taskset and node alike. */
+const groups = new WeakSet();
+
+function track(child, { group = false } = {}) {
+  children.add(child);
+  if (group) groups.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+function signal(child, sig) {
+  try {
+    process.kill(groups.has(child) ? -child.pid : child.pid, sig);
+  } catch {
+    /* gone */
+  }
+}
+
+/** Stops every process still running: SIGTERM, then SIGKILL after 5 s. */
+async function stopAll() {
+  await Promise.all([...children].map((c) => stopServer(c)));
+}
+
+// Whatever ends this run, nothing it started is left running, listening or on disk.
+process.on('exit', () => {
+  for (const c of children) signal(c, 'SIGKILL');
+  fs.rmSync(TMP, { recursive: true, force: true });
+});
+let interrupted = false;
+for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) {
+  process.once(sig, () => {
+    interrupted = true;
+    log(`${sig}: stopping the ${children.size} process(es) it started`);
+    void stopAll().then(() => process.exit(code));
+  });
 }
 
 function createBody(seqToken) {
@@ -75,63 +132,74 @@ function request(method, url, body, headers = {}, agent) {
   });
 }
 
-/** Starts a server command pinned to CPU 0; resolves once its health path answers 2xx, with the time it took. */
-async function startServer(args, healthUrl) {
+/**
+ * Starts a server command (args end with `--port 0`) pinned to CPU 0; resolves once its health path
+ * answers 2xx, with the time it took and its address (the port it printed).
+ */
+async function startServer(args) {
   const cmd = PIN ? ['taskset', ['-c', '0', process.execPath, ...args]] : [process.execPath, args];
   const t0 = performance.now();
-  const child = spawn(cmd[0], cmd[1], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+  const child = track(spawn(cmd[0], cmd[1], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], detached: true }), { group: true });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (c) => (out += c));
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited ${child.exitCode}: ${args.join(' ')}`);
-    try {
-      const r = await get(healthUrl);
-      if (r.status >= 200 && r.status < 300) break;
-    } catch {
-      /* not yet listening */
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`server exited ${child.exitCode ?? child.signalCode}: ${args.join(' ')}`);
+    const m = /^API {2}(http:\/\/127\.0\.0\.1:\d+)$/m.exec(out);
+    if (m) {
+      try {
+        const r = await get(`${m[1]}/_sandbox/health`);
+        if (r.status >= 200 && r.status < 300) return { child, ms: performance.now() - t0, url: m[1] };
+      } catch {
+        /* not yet answering */
+      }
     }
     await new Promise((r) => setTimeout(r, 5));
   }
-  return { child, ms: performance.now() - t0 };
 }
 
 async function stopServer(child) {
-  if (child.exitCode !== null) return;
+  if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((r) => child.once('exit', r));
-  try {
-    process.kill(-child.pid, 'SIGTERM');
-  } catch {
-    /* gone */
-  }
-  const timer = setTimeout(() => {
-    try {
-      process.kill(-child.pid, 'SIGKILL');
-    } catch {
-      /* gone */
-    }
-  }, 5000);
+  signal(child, 'SIGTERM');
+  const timer = setTimeout(() => signal(child, 'SIGKILL'), 5000);
   await exited;
   clearTimeout(timer);
 }
 
-function rssMb(pid) {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024);
+function rssMb(child) {
+  let status;
+  try {
+    status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
+  } catch {
+    throw new Error(`server ${child.pid} is gone (exit ${child.exitCode ?? child.signalCode}): no memory figure to read`);
+  }
+  const m = /VmRSS:\s+(\d+)/.exec(status);
+  if (!m) throw new Error(`server ${child.pid} shows no VmRSS in /proc (is it still running?)`);
+  return Math.round(Number(m[1]) / 1024);
 }
 
-/** The pid of the node process under taskset (taskset execs, so it is the same pid). */
-const serverPid = (child) => child.pid;
-
+/** One wrk run, as a child process this run tracks (so that Ctrl-C or an error stops it too). */
 function wrk(url, env, duration = DURATION) {
   const args = ['-t1', `-c${CONNS}`, `-d${duration}s`, '--latency', '-s', path.join(__dirname, 'wrk.lua'), url];
   const cmd = PIN ? ['taskset', ['-c', '1', 'wrk', ...args]] : ['wrk', args];
-  const out = execFileSync(cmd[0], cmd[1], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: (duration + 30) * 1000 });
-  const m = /BENCH (\{.*\})/.exec(out);
-  if (!m) throw new Error(`wrk printed no result:\n${out}`);
-  return JSON.parse(m[1]);
+  return new Promise((resolve, reject) => {
+    const child = track(spawn(cmd[0], cmd[1], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] }));
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (c) => (out += c));
+    const timer = setTimeout(() => signal(child, 'SIGKILL'), (duration + 30) * 1000);
+    child.once('error', reject);
+    child.once('exit', (code, sig) => {
+      clearTimeout(timer);
+      const m = /BENCH (\{.*\})/.exec(out);
+      if (m) resolve(JSON.parse(m[1]));
+      else reject(new Error(`wrk ended (${code ?? sig}) with no result:\n${out}`));
+    });
+  });
 }
 
 /** A warm-up run, then the measured one. */
-function load(url, env) {
-  if (WARMUP > 0) wrk(url, { ...env, FIRST_N: env.WARM_N ?? env.FIRST_N ?? '1' }, WARMUP);
+async function load(url, env) {
+  if (WARMUP > 0) await wrk(url, { ...env, FIRST_N: env.WARM_N ?? env.FIRST_N ?? '1' }, WARMUP);
   return wrk(url, env);
 }
 
@@ -140,9 +208,8 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 async function coldStarts(label, argsFor) {
   const times = [];
   for (let i = 0; i < RUNS; i++) {
-    const port = nextPort++;
     const db = path.join(TMP, `cold-${label}-${i}.db`);
-    const { child, ms } = await startServer(argsFor(port, db), `http://127.0.0.1:${port}/_sandbox/health`);
+    const { child, ms } = await startServer(argsFor(db));
     times.push(ms);
     await stopServer(child);
   }
@@ -203,11 +270,11 @@ function receiver() {
 }
 
 async function main() {
-  const ours = (port, db, extra = []) => [BIN, 'start', '--port', String(port), '--card-port', '0', '--db', db, '--quiet', ...extra];
-  const base = (port, db) => [path.join(__dirname, 'baseline-express-sqlite.cjs'), '--port', String(port), '--db', db];
+  const ours = (db, extra = []) => [BIN, 'start', '--port', '0', '--card-port', '0', '--db', db, '--quiet', ...extra];
+  const base = (db) => [path.join(__dirname, 'baseline-express-sqlite.cjs'), '--port', '0', '--db', db];
 
   log('cold starts');
-  const coldOurs = await coldStarts('ours', (p, db) => ours(p, db));
+  const coldOurs = await coldStarts('ours', (db) => ours(db));
   const coldBase = await coldStarts('base', base);
   const coldNode = median(
     Array.from({ length: RUNS }, () => {
@@ -218,61 +285,54 @@ async function main() {
   );
 
   log('create with 3 splits (durable file database)');
-  let port = nextPort++;
-  let s = await startServer(ours(port, path.join(TMP, 'create.db')), `http://127.0.0.1:${port}/_sandbox/health`);
-  const createOurs = load(`http://127.0.0.1:${port}/v1/payments`, { METHOD: 'POST', BODY: createBody('{SEQ}'), AUTH });
-  const rssAfterCreate = rssMb(serverPid(s.child));
+  let s = await startServer(ours(path.join(TMP, 'create.db')));
+  const createOurs = await load(`${s.url}/v1/payments`, { METHOD: 'POST', BODY: createBody('{SEQ}'), AUTH });
+  // taskset execs node, so the server is the process spawned.
+  const rssAfterCreate = rssMb(s.child);
   await stopServer(s.child);
-  port = nextPort++;
-  s = await startServer(base(port, path.join(TMP, 'base.db')), `http://127.0.0.1:${port}/_sandbox/health`);
-  const createBase = load(`http://127.0.0.1:${port}/v1/payments`, { METHOD: 'POST', BODY: createBody('{SEQ}') });
-  const getBase = load(`http://127.0.0.1:${port}/v1/payments/{N}`, { PATHS: '/v1/payments/1' });
-  const listBase = load(`http://127.0.0.1:${port}/v1/payments`, {});
+  s = await startServer(base(path.join(TMP, 'base.db')));
+  const createBase = await load(`${s.url}/v1/payments`, { METHOD: 'POST', BODY: createBody('{SEQ}') });
+  const getBase = await load(`${s.url}/v1/payments/{N}`, { PATHS: '/v1/payments/1' });
+  const listBase = await load(`${s.url}/v1/payments`, {});
   await stopServer(s.child);
 
   log(`prefill ${PREFILL} payments`);
   const big = path.join(TMP, 'big.db');
   const ids = prefill(big, PREFILL, Math.min(PREFILL, 80_000));
-  port = nextPort++;
-  s = await startServer(ours(port, big), `http://127.0.0.1:${port}/_sandbox/health`);
-  const url = `http://127.0.0.1:${port}`;
+  s = await startServer(ours(big));
+  const url = s.url;
   log('get, list and capture at', PREFILL);
-  const getOurs = load(`${url}/v1/payments/${ids[PREFILL - 1]}`, { AUTH });
-  const listOurs = load(`${url}/v1/payments?pageSize=10&pageIndex=2`, { AUTH });
-  const listFiltered = load(`${url}/v1/payments?statusID=9&currency=EUR&pageSize=10&pageIndex=3`, { AUTH });
-  const captureOurs = load(`${url}/`, {
+  const getOurs = await load(`${url}/v1/payments/${ids[PREFILL - 1]}`, { AUTH });
+  const listOurs = await load(`${url}/v1/payments?pageSize=10&pageIndex=2`, { AUTH });
+  const listFiltered = await load(`${url}/v1/payments?statusID=9&currency=EUR&pageSize=10&pageIndex=3`, { AUTH });
+  const captureOurs = await load(`${url}/`, {
     METHOD: 'POST',
     AUTH,
     PATHS: '/v1/payments/{N}/capture',
     WARM_N: String(ids[0]),
     FIRST_N: String(ids[40_000] ?? ids[0]),
   });
-  const rssAt100k = rssMb(serverPid(s.child));
+  const rssAt100k = rssMb(s.child);
   await stopServer(s.child);
 
   log('notification latency');
   const rx = await receiver();
-  port = nextPort++;
-  s = await startServer(ours(port, path.join(TMP, 'notify.db'), ['--notify-url', rx.url]), `http://127.0.0.1:${port}/_sandbox/health`);
+  s = await startServer(ours(path.join(TMP, 'notify.db'), ['--notify-url', rx.url]));
   const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
   const latencies = [];
   for (let i = 0; i < 500; i++) {
-    const created = await request('POST', `http://127.0.0.1:${port}/v1/payments`, createBody(`n-${i}`), { Authorization: AUTH }, agent);
+    const created = await request('POST', `${s.url}/v1/payments`, createBody(`n-${i}`), { Authorization: AUTH }, agent);
     const id = JSON.parse(created.body).Payment.ID;
     const t0 = performance.now();
     const arrived = rx.arrival(id, 9);
-    await request('POST', `http://127.0.0.1:${port}/_sandbox/payments/${id}/events`, '{"Event":"authorize"}', {}, agent);
+    await request('POST', `${s.url}/_sandbox/payments/${id}/events`, '{"Event":"authorize"}', {}, agent);
     latencies.push((await arrived) - t0);
   }
   await stopServer(s.child);
 
   log('1,000 two-step lifecycles under the manual clock');
-  port = nextPort++;
-  s = await startServer(
-    ours(port, path.join(TMP, 'life.db'), ['--notify-url', rx.url, '--clock', 'manual', '--scenario', 'two-step']),
-    `http://127.0.0.1:${port}/_sandbox/health`,
-  );
-  const lifeUrl = `http://127.0.0.1:${port}`;
+  s = await startServer(ours(path.join(TMP, 'life.db'), ['--notify-url', rx.url, '--clock', 'manual', '--scenario', 'two-step']));
+  const lifeUrl = s.url;
   const before = rx.count();
   const t0 = performance.now();
   const lifeIds = [];
@@ -381,7 +441,14 @@ measured 2,141 req/s, p50 13.3 ms (2026-11-22, same machine).
 
 main()
   .catch((e) => {
+    if (interrupted) return;
     console.error(e);
     process.exitCode = 1;
   })
-  .finally(() => fs.rmSync(TMP, { recursive: true, force: true }));
+  .finally(async () => {
+    if (interrupted) return; // the signal's handler stops everything and exits
+    await stopAll();
+    fs.rmSync(TMP, { recursive: true, force: true });
+    // Nothing else is left to wait for (a receiver, an agent's sockets): end now.
+    process.exit();
+  });

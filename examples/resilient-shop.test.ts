@@ -43,7 +43,7 @@ describe('the resilient shop, against split-sandbox misbehaving on demand', () =
     await sandbox.clock.advance(2); // the payer authorizes (scenario two-step): its notification comes twice
     expect(shop.received).toBe(2);
     expect(shop.actions).toEqual(['order-1: Authorized']);
-    expect(sandbox.notifications.list({ PaymentID: paymentId, StatusID: 9 }).map((n) => n.Fault)).toEqual([
+    expect(sandbox.notifications.list({ PaymentID: paymentId, StatusID: 9, SortDirection: 'asc' }).Notifications.map((n) => n.Fault)).toEqual([
       expect.stringMatching(/^sent 2 times by fault 3/),
       expect.stringMatching(/^copy 2 of 2 of notification \d+, by fault 3$/),
     ]);

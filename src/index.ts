@@ -5,6 +5,8 @@ export {
   type SandboxMerchant,
   type NotificationQuery,
   type NotificationView,
+  type NotificationPage,
+  type WaitForOptions,
 } from './main';
 export type { Config } from './config';
 export type { FaultHit, FaultView } from './faults/faults';

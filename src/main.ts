@@ -13,11 +13,12 @@ import { SHIPPED_SCENARIOS_DIR, ScenarioCatalogue } from './scenarios/loader';
 import { createClock } from './scheduler/clock-keeper';
 import { Scheduler } from './scheduler/scheduler';
 import type { ServiceContext } from './services/context';
+import { idOffsetAt } from './store/sequences';
 import { Store } from './store/store';
 import { type Logger, createLogger, silentLogger } from './log';
 import type { NotificationFilter, NotificationState } from './store/notifications.repo';
-import { waitForDelivered } from './notifications/wait';
-import { listNotifications, notificationView } from './services/journal.service';
+import { waitForNotification, whatWasFound } from './notifications/wait';
+import { type JournalPaging, notificationPage, notificationView } from './services/journal.service';
 import { listMerchants } from './services/merchants.service';
 import { resetSandbox } from './services/reset.service';
 import { type FaultHit, type FaultView, Faults } from './faults/faults';
@@ -39,6 +40,8 @@ export interface Sandbox {
   baseUrl: string;
   /** The card API address. */
   cardBaseUrl: string;
+  /** Where the listeners are bound: baseUrl and cardBaseUrl, unless publicUrl or publicCardUrl name others. */
+  listening: { baseUrl: string; cardBaseUrl: string };
   /** The first marketplace of the fixtures, with its credentials and linked split sites. */
   merchant: SandboxMerchant;
   clock: {
@@ -48,10 +51,19 @@ export interface Sandbox {
     advance(seconds: number): Promise<void>;
   };
   notifications: {
-    /** Resolves with the first delivered notification matching `filter`; rejects after `timeoutMs` (10 s). */
-    waitFor(filter: NotificationQuery, timeoutMs?: number): Promise<NotificationView>;
-    /** The journal: every notification matching `filter`, with its body and attempts. */
-    list(filter?: NotificationQuery & { State?: NotificationState }): NotificationView[];
+    /**
+     * Resolves with the first notification matching `filter` that reached its final state: delivered,
+     * or journaled without being sent (its merchant has no notification URL, its retries ran out).
+     * `{ delivered: true }` insists on a delivery. Rejects after `timeoutMs` (10 s; a number as the
+     * second argument is the timeout) with what it found instead.
+     */
+    waitFor(filter: NotificationQuery, options?: number | WaitForOptions): Promise<NotificationView>;
+    /**
+     * The journal, a page at a time as `GET /_sandbox/notifications` answers it: the notifications
+     * matching `filter` with their bodies and attempts, newest first (`SortDirection: 'asc'` for
+     * oldest first), `PageSize` (100) at a time from `PageIndex` (1), and `TotalCount`.
+     */
+    list(filter?: NotificationQuery & { State?: NotificationState } & JournalPaging): NotificationPage;
   };
   /** Fault rules on the API and the notifications (`POST /_sandbox/faults`), for this sandbox. */
   faults: {
@@ -97,7 +109,15 @@ export interface NotificationQuery {
   StatusID?: number;
 }
 
+export interface WaitForOptions {
+  /** How long to wait, ms (10 s). */
+  timeoutMs?: number;
+  /** Resolve only on a delivery (the merchant answered 204), not on any final state. */
+  delivered?: boolean;
+}
+
 export type NotificationView = ReturnType<typeof notificationView>;
+export type NotificationPage = ReturnType<typeof notificationPage>;
 
 function filterOf(q: NotificationQuery & { State?: NotificationState } = {}): NotificationFilter {
   const f: NotificationFilter = {};
@@ -116,8 +136,11 @@ export function createServices(config: Config, store: Store): ServiceContext {
     throw new Error(`unknown scenario "${config.scenario}"; known: ${scenarios.list().map((s) => s.name).join(', ')}`);
   }
   const fixtures = readFixtures(config.fixtures);
-  if (store.isEmpty()) loadFixtures(store, fixtures);
-  else completeMethodCatalogue(store, fixtures);
+  if (store.isEmpty()) {
+    loadFixtures(store, fixtures);
+    // Seeded runs keep the fixed starts, so that they repeat themselves byte for byte.
+    if (config.seed === undefined) store.startIds(idOffsetAt(Date.now()));
+  } else completeMethodCatalogue(store, fixtures);
   const clock = createClock(config, store);
   // Rules kept from a previous run (or in the database's file) are in force again, and after a reset
   // or a restore, those of the data now in place.
@@ -150,6 +173,7 @@ export function createLifecycle(
     defaultUrl: config.notifyUrl,
     log,
   });
+  services.changes = createOutbox({ baseUrl, defaultUrl: config.notifyUrl, journaled: () => worker.events.emit('journaled') });
   const scheduler = new Scheduler(services, worker, log);
   services.wake = () => scheduler.wake();
   return scheduler;
@@ -196,8 +220,9 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
     store.close();
     throw e;
   }
-  ctx.urls.baseUrl = config.publicUrl ?? urlOf(servers[0]!, config.host);
-  ctx.urls.cardBaseUrl = config.publicCardUrl ?? urlOf(servers[1]!, config.host);
+  const listening = { baseUrl: urlOf(servers[0]!, config.host), cardBaseUrl: urlOf(servers[1]!, config.host) };
+  ctx.urls.baseUrl = config.publicUrl ?? listening.baseUrl;
+  ctx.urls.cardBaseUrl = config.publicCardUrl ?? listening.cardBaseUrl;
   scheduler.start();
   if (config.db !== ':memory:') store.checkpointAfterCommits(250);
 
@@ -206,18 +231,27 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
   return {
     baseUrl: ctx.urls.baseUrl,
     cardBaseUrl: ctx.urls.cardBaseUrl,
+    listening,
     merchant: first ? { SiteID: first.SiteID, APIKey: first.APIKey, LinkedSiteIDs: first.LinkedSiteIDs } : { SiteID: 0, APIKey: '', LinkedSiteIDs: [] },
     clock: {
       now: () => services.clock.now(),
       advance: (seconds) => scheduler.advance(Math.round(seconds * 1000)),
     },
     notifications: {
-      async waitFor(filter, timeoutMs = 10_000) {
-        const n = await waitForDelivered(store, scheduler.worker, filterOf(filter), timeoutMs);
-        if (!n) throw new Error(`no notification matching ${JSON.stringify(filter)} was delivered within ${timeoutMs} ms`);
+      async waitFor(filter, options = {}) {
+        const { timeoutMs = 10_000, delivered = false } = typeof options === 'number' ? { timeoutMs: options } : options;
+        const f = filterOf(filter);
+        const n = await waitForNotification(store, scheduler.worker, f, timeoutMs, { delivered });
+        if (!n) {
+          const what = delivered ? 'was delivered' : 'reached a final state';
+          throw new Error(`no notification matching ${JSON.stringify(filter)} ${what} within ${timeoutMs} ms: ${whatWasFound(store, f)}`);
+        }
         return notificationView(services, n);
       },
-      list: (filter) => listNotifications(services, filterOf(filter)),
+      list: (query = {}) => {
+        const { PageSize, PageIndex, SortDirection, ...filter } = query;
+        return notificationPage(services, filterOf(filter), { PageSize, PageIndex, SortDirection });
+      },
     },
     faults: {
       add: (rule) => services.faults!.add(rule),
@@ -255,7 +289,10 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
             ),
           ),
         )
-        .then(() => store.close())
+        .then(() => {
+          store.rememberIds();
+          store.close();
+        })
         .then(() => snapshots.close());
       return stopped;
     },

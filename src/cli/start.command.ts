@@ -86,6 +86,7 @@ Examples:
   $ split-sandbox start --scenario two-step --notify-url http://127.0.0.1:9999/hook
   $ split-sandbox start --clock manual --start-time 20260101000000 --seed 42
   $ split-sandbox start --clock real --speed 60
+  $ split-sandbox start --port 0 --card-port 0 --public-url http://sandbox.test --public-card-url http://card.sandbox.test --seed 42 --clock manual --start-time 20260101000000
   $ SANDBOX_PORT=9090 split-sandbox start --config sandbox.json --log-format json`,
     );
   cmd.hook('preAction', (command) => applyConfigFile(command));
@@ -129,7 +130,11 @@ Examples:
       process.stderr.write(`split-sandbox: ${why}\n`);
       process.exit(1);
     });
-    process.stdout.write(`API  ${sandbox.baseUrl}\nCard ${sandbox.cardBaseUrl}\n`);
+    // The addresses clients use first (tests and people parse these two lines), then where the
+    // listeners are bound: with --public-url they differ, and with --port 0 only this line says the port.
+    process.stdout.write(
+      `API  ${sandbox.baseUrl}\nCard ${sandbox.cardBaseUrl}\nListening on ${sandbox.listening.baseUrl} (API) and ${sandbox.listening.cardBaseUrl} (card API)\n`,
+    );
     const stop = () => {
       void sandbox.stop().then(() => process.exit(0));
     };

@@ -129,12 +129,12 @@ async function follow(
     }
     seenHistory = story.History.length;
     for (const s of story.Steps) {
-      if (s.State !== 'pending' && !seenSteps.has(s.ID)) {
+      if (s.State !== 'pending' && s.State !== 'held' && !seenSteps.has(s.ID)) {
         seenSteps.add(s.ID);
         if (s.State === 'skipped' || s.Outcome?.startsWith('rejected')) say(`step ${s.Do}: ${s.Outcome}`);
       }
     }
-    const journal = await api.control<Journal>('GET', `/_sandbox/notifications?PaymentID=${id}`);
+    const journal = await api.control<Journal>('GET', `/_sandbox/notifications?PaymentID=${id}&SortDirection=asc`);
     for (const n of journal.Notifications) {
       for (const a of n.Attempts.slice(seenAttempts.get(n.ID) ?? 0)) {
         say(`notification ${n.ID} (${n.RefundID ? 'refund ' : ''}${n.StatusInfo}) → ${a.URL}: ${a.HTTPStatus ?? a.Error}${a.HTTPStatus === 204 ? '' : ` ${a.Error ?? ''}`}`);
@@ -150,7 +150,8 @@ async function follow(
       }
     }
 
-    const pendingSteps = story.Steps.some((s) => s.State === 'pending');
+    // A held step (the payer has the payment page open) is still to come.
+    const pendingSteps = story.Steps.some((s) => s.State === 'pending' || s.State === 'held');
     const status = story.Payment.Status.ID;
     if (status === 9 && !pendingSteps && !captured && captureWhenAuthorized) {
       captured = true;

@@ -1,8 +1,12 @@
 // Answers leave only once the writes they report are committed: with group commit (Store.groupCommits)
 // a request's transaction commits at the end of the event loop's turn, and its answer waits for that,
 // so that a 2xx always means "on disk". If the commit fails, the answer becomes a 503.
+// A read waits for nothing: it first commits what the turn wrote so far, so that it sees only what is
+// on disk and its answer cannot share the fate of a commit it took no part in (the scheduler's
+// background writes failing on a full disk made reads answer 503 with them).
 import type { NextFunction, Request, Response } from 'express';
 import type { Store } from '../store/store';
+import { cannotSave } from './pipeline';
 import { sendJson } from './reply';
 
 export function answerAfterCommit(store: Store) {
@@ -13,7 +17,7 @@ export function answerAfterCommit(store: Store) {
         res.end = end;
         if (err && !res.headersSent) {
           for (const name of res.getHeaderNames()) res.removeHeader(name);
-          sendJson(res, 503, { Message: `The change could not be saved: ${err.message}` });
+          sendJson(res, 503, cannotSave(err));
           return;
         }
         (end as (...a: unknown[]) => void).apply(res, args);
@@ -45,4 +49,12 @@ export function answerLater(res: Response, until: Promise<void>): void {
     void until.then(() => (end as (...a: unknown[]) => void).apply(res, args));
     return res;
   } as Response['end'];
+}
+
+/** Before a read (GET, HEAD) runs: commit what is pending, so that it reads committed data only. */
+export function readCommitted(store: Store) {
+  return (req: Request, _res: Response, next: NextFunction): void => {
+    if (req.method === 'GET' || req.method === 'HEAD') store.flush();
+    next();
+  };
 }

@@ -9,7 +9,7 @@ import { mountControlRoutes } from './control/control.routes';
 import { mountReproduceRoutes } from './control/reproduce.routes';
 import { controlGuard } from './control/guard';
 import { type HttpContext, bodyErrors } from './pipeline';
-import { answerAfterCommit } from './after-commit';
+import { answerAfterCommit, readCommitted } from './after-commit';
 import { faultsOnRequests } from './faults.middleware';
 import { readBody } from './body';
 import { sendJson } from './reply';
@@ -39,6 +39,7 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
   // Bodies are read as text whatever their content type, and parsed by the route, so that a
   // malformed body is answered in the envelope of the resource the route serves.
   app.use(readBody(BODY_LIMIT));
+  app.use(readCommitted(ctx.services.store));
 
   const router = express.Router({ caseSensitive: false, strict: false });
   router.use('/_sandbox', controlGuard(ctx.controlToken));

@@ -9,6 +9,7 @@ import type { Snapshots } from '../snapshots/snapshots';
 import type { ServiceContext } from '../services/context';
 import { authenticate } from '../services/auth.service';
 import { ListRejected } from '../services/list.service';
+import { isStorageFailure } from '../store/failures';
 import type { SiteRecord } from '../store/records';
 import type { WireOptions } from '../wire/serializers';
 import { type Envelope, listError, rejectionBody } from './envelopes';
@@ -102,6 +103,9 @@ function send(res: Response, reply: Reply): void {
   else sendJson(res, reply.status, reply.body);
 }
 
+/** The answer when the database could not store a change (a full disk): nothing of it was kept. */
+export const cannotSave = (e: Error) => ({ Message: `The change could not be saved: ${e.message}` });
+
 export function renderError(ctx: HttpContext, kind: Envelope, e: unknown, body: unknown, res: Response): void {
   if (e instanceof MalformedJson) {
     e = new Rejection([reason(2, `The request body is not valid JSON: ${e.message}`)]);
@@ -114,6 +118,8 @@ export function renderError(ctx: HttpContext, kind: Envelope, e: unknown, body: 
   } else if (e instanceof HttpError) {
     for (const [k, v] of Object.entries(e.headers)) res.setHeader(k, v);
     sendJson(res, e.status, { Message: e.message });
+  } else if (isStorageFailure(e)) {
+    sendJson(res, 503, cannotSave(e as Error));
   } else {
     ctx.log.error('unexpected error', { error: (e as Error)?.stack ?? String(e) });
     sendJson(res, 500, { Message: 'An error has occurred.' });
@@ -129,6 +135,7 @@ export function bodyErrors(ctx: HttpContext) {
     if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
       return sendJson(res, e.status, { Message: e.message ?? 'The request could not be read.' });
     }
+    if (isStorageFailure(err)) return sendJson(res, 503, cannotSave(err as Error));
     ctx.log.error('unexpected error', { error: (err as Error)?.stack ?? String(err) });
     return sendJson(res, 500, { Message: 'An error has occurred.' });
   };

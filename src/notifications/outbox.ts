@@ -11,6 +11,8 @@ export interface OutboxOptions {
   cardBaseUrl?: () => string;
   /** Notification URL of merchants that have none of their own (`start --notify-url`). */
   defaultUrl?: string | undefined;
+  /** Told when a notification is journaled in its final state at once (no URL), for those waiting for one. */
+  journaled?: () => void;
 }
 
 export function notificationUrl(ctx: ServiceContext, siteId: number, defaultUrl?: string): string | null {
@@ -24,17 +26,19 @@ export function createOutbox(opts: OutboxOptions): ChangeSink {
     const only = ctx.store.sites.get(site)?.notifyStatuses;
     if (only && !only.includes(statusId)) return;
     const now = ctx.clock.now();
+    // A merchant without a URL gets nothing, but the journal still shows what would have been sent.
+    const state = notificationUrl(ctx, site, opts.defaultUrl) === null ? 'no-url' : 'pending';
     ctx.store.notifications.insert({
       paymentId: view.payment.id,
       refundId,
       siteId: site,
       statusId,
       body: JSON.stringify(body),
-      // A merchant without a URL gets nothing, but the journal still shows what would have been sent.
-      state: notificationUrl(ctx, site, opts.defaultUrl) === null ? 'no-url' : 'pending',
+      state,
       nextAttemptAt: now,
       createdAt: now,
     });
+    if (state !== 'pending') opts.journaled?.();
     ctx.wake?.();
   };
   return {

@@ -27,7 +27,11 @@ const UNEXPECTED_FAILURE_PAUSE_MS = 1000;
 const HEAD_BATCH = 256;
 
 export class NotificationWorker {
-  /** Emits 'delivered' with the NotificationRecord after each successful delivery. */
+  /**
+   * Emits 'delivered' with the NotificationRecord after each successful delivery, and 'journaled'
+   * whenever a notification may have reached its final state (after every attempt; the outbox for
+   * one journaled unsent), for those waiting for one.
+   */
   readonly events = new EventEmitter();
   /** Called after every attempt (the real-time scheduler re-arms its timer for retries). */
   afterAttempt: () => void = () => {};
@@ -48,9 +52,18 @@ export class NotificationWorker {
     this.events.setMaxListeners(0);
   }
 
-  /** Starts sending every notification due now, without waiting for them (a real-clock tick). */
+  /** The payments with a notification on the wire; when its attempt ends, afterAttempt is called. */
+  get onTheWire(): ReadonlySet<number> {
+    return this.inFlight;
+  }
+
+  /**
+   * Starts sending every notification due now, without waiting for them (a real-clock tick). Like
+   * every read of the outbox, it waits for what is written so far to be committed: a notification
+   * is never sent for a change that was not kept (a commit that fails on a full disk).
+   */
   send(): void {
-    this.pump();
+    this.ctx.store.afterCommit(() => this.pump());
   }
 
   /**
@@ -59,9 +72,13 @@ export class NotificationWorker {
    * after its predecessor was delivered). A slow receiver holds up only its own payments.
    */
   deliverDue(): Promise<void> {
-    this.pump();
-    if (this.inFlight.size === 0) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
+    return new Promise((resolve) =>
+      this.ctx.store.afterCommit(() => {
+        this.pump();
+        if (this.inFlight.size === 0) resolve();
+        else this.idleWaiters.push(resolve);
+      }),
+    );
   }
 
   private pump(): void {
@@ -85,13 +102,17 @@ export class NotificationWorker {
   /** An attempt is over: its payment may send its next, and waiters for an idle worker are told. */
   private settle(paymentId: number): void {
     this.inFlight.delete(paymentId);
-    this.pump();
-    this.afterAttempt();
-    if (this.inFlight.size === 0) {
-      const waiters = this.idleWaiters;
-      this.idleWaiters = [];
-      for (const w of waiters) w();
-    }
+    // What the attempt made due (its payment's next notification) goes once the attempt is on disk,
+    // and what a request of this turn wrote goes only once that is kept too.
+    this.ctx.store.afterCommit(() => {
+      this.pump();
+      this.afterAttempt();
+      if (this.inFlight.size === 0) {
+        const waiters = this.idleWaiters;
+        this.idleWaiters = [];
+        for (const w of waiters) w();
+      }
+    });
   }
 
   /**
@@ -110,7 +131,10 @@ export class NotificationWorker {
       if (this.inFlight.has(h.paymentId)) continue;
       // Read whole only now; one changed since its batch was read (redelivered, reset) is left.
       const n = this.ctx.store.notifications.get(h.id);
-      if (n?.state === 'pending' && shapeNotification(this.ctx, n, this.opts.log)) return n;
+      if (n?.state !== 'pending') continue;
+      if (shapeNotification(this.ctx, n, this.opts.log)) return n;
+      // Dropped (a final state) or held back: those waiting for a final notification look again.
+      this.events.emit('journaled');
     }
   }
 
@@ -175,6 +199,7 @@ export class NotificationWorker {
       attempt: n.attempts + 1,
     });
     if (ok) this.events.emit('delivered', store.notifications.get(n.id)!);
+    this.events.emit('journaled');
   }
 
   /** Stops sending: in-flight requests are aborted and stay pending, to be sent after a restart. */

@@ -10,6 +10,7 @@ import { runJob } from '../services/steps.service';
 import type { DataReplaced } from '../store/store';
 import { ManualClock, RealClock } from './clock';
 import { ClockKeeper } from './clock-keeper';
+import { isStorageFailure } from '../store/failures';
 
 /** The longest a real-time timer is set for: a wake-up later re-arms it anyway. */
 const MAX_TIMER_MS = 60_000;
@@ -17,6 +18,8 @@ const MAX_TIMER_MS = 60_000;
 const SLICE = 50;
 /** The safety-net sweep starts this long after the sandbox, off the start-up path (its first schedule costs ~20 ms). */
 const SWEEP_AFTER_MS = 1000;
+/** After the database could not store due work (a full disk), how long before it is tried again. */
+const STORAGE_RETRY_MS = 1000;
 
 export class Scheduler {
   private timer: NodeJS.Timeout | null = null;
@@ -31,6 +34,8 @@ export class Scheduler {
   /** Bumped when a snapshot is restored: an advance under way stops (its time belongs to the old data). */
   private generation = 0;
   private readonly unsubscribe: () => void;
+  /** Real time: no timer before this moment, after the database failed to store due work. */
+  private retryNotBefore = 0;
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -53,7 +58,7 @@ export class Scheduler {
   start(): void {
     if (this.manual) {
       // Late steps of a previous run, and notifications due at the start time, still go out.
-      void this.tick();
+      this.tick().catch((e: Error) => this.log.error('due work at the start failed', { error: e.message }));
       return;
     }
     this.sweepStart = setTimeout(() => {
@@ -81,15 +86,32 @@ export class Scheduler {
     const run = async () => {
       // Real time works in slices, so that requests are answered between them (the timer is
       // re-armed at once when work is left); the manual clock runs everything due before it answers.
-      this.runDue(this.ctx.clock.now(), this.manual ? Infinity : SLICE);
+      if (this.manual) {
+        this.runDue(this.ctx.clock.now(), Infinity);
+        // Notifications of the slice go out once it is on disk, never for a change that was not kept.
+        await this.committed();
+        await this.worker.deliverDue();
+        return;
+      }
+      try {
+        this.runDue(this.ctx.clock.now(), SLICE);
+      } catch (e) {
+        if (!isStorageFailure(e)) throw e;
+        return this.storageFailed(e as Error);
+      }
       // Real time does not wait for receivers: a slow one must not hold up the next steps (nor
       // may each tick leave a waiter behind while some notification is always on the wire).
-      if (this.manual) await this.worker.deliverDue();
-      else this.worker.send();
+      this.ctx.store.afterCommit((err) => (err ? this.storageFailed(err) : this.worker.send()));
     };
     const p = (this.ticking ?? Promise.resolve()).then(run, run);
-    this.ticking = p.finally(() => {
-      if (this.ticking === p) this.ticking = null;
+    // The next tick waits for this one whatever its outcome; a failure is the caller's to handle.
+    const settled = p.then(
+      () => {},
+      () => {},
+    );
+    this.ticking = settled;
+    void settled.then(() => {
+      if (this.ticking === settled) this.ticking = null;
     });
     return p.finally(() => {
       if (!this.manual) this.arm();
@@ -108,7 +130,9 @@ export class Scheduler {
       const next = this.nextDue();
       if (next === null || next > target) break;
       if (next > clock.now()) clock.set(next);
+      // A full disk stops the advance here, with the steps still pending: the next advance runs them.
       this.runDue(clock.now(), Infinity);
+      await this.committed();
     }
     if (generation !== this.generation) return;
     clock.set(target);
@@ -149,6 +173,8 @@ export class Scheduler {
         try {
           runJob(this.ctx, job);
         } catch (e) {
+          // The database could not store it (a full disk): the step stays pending, to run once it can.
+          if (isStorageFailure(e)) throw e;
           // A step that fails unexpectedly must not stop the others: record it and go on.
           store.jobs.finish(job.id, 'skipped', `error: ${(e as Error).message}`, now);
           this.log.error(`scenario step ${job.id} failed`, { payment: job.paymentId, error: (e as Error).stack });
@@ -159,15 +185,33 @@ export class Scheduler {
         try {
           applyPaymentEvent(this.ctx, id, 'expire', { cause: 'token lifetime ran out', scenario: true });
         } catch (e) {
+          if (isStorageFailure(e)) throw e;
           this.log.error(`expiry of payment ${id} failed`, { error: (e as Error).message });
         }
       }
     });
   }
 
+  /** Resolves once what was written so far is committed; rejects with the commit's failure. */
+  private committed(): Promise<void> {
+    return new Promise((resolve, reject) => this.ctx.store.afterCommit((err) => (err ? reject(err) : resolve())));
+  }
+
+  /** Real time: the database could not store due work. It stays due; the timer tries again in a while. */
+  private storageFailed(e: Error): void {
+    this.log.warn(`due steps could not be stored (${e.message}); trying again in ${STORAGE_RETRY_MS / 1000} s`);
+    this.retryNotBefore = this.ctx.clock.now() + STORAGE_RETRY_MS;
+    if (this.timer && this.timerAt < this.retryNotBefore) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    this.arm();
+  }
+
   private nextDue(): number | null {
     const s = this.ctx.store;
-    const times = [s.jobs.earliestDue(), s.notifications.earliestDue(), s.payments.nextExpiry()].filter(
+    // A notification on the wire needs no timer: the end of its attempt re-arms it (afterAttempt).
+    const times = [s.jobs.earliestDue(), s.notifications.earliestDue(this.worker.onTheWire), s.payments.nextExpiry()].filter(
       (t): t is number => t !== null,
     );
     return times.length ? Math.min(...times) : null;
@@ -179,7 +223,7 @@ export class Scheduler {
     if (this.timer && this.timerAt <= this.ctx.clock.now()) return;
     const next = this.nextDue();
     if (next === null) return;
-    const at = Math.min(next, this.ctx.clock.now() + MAX_TIMER_MS);
+    const at = Math.max(Math.min(next, this.ctx.clock.now() + MAX_TIMER_MS), this.retryNotBefore);
     // A timer already set for then or sooner stays: re-setting it on every request would push it
     // back for as long as requests keep coming, and due steps would wait for the sweep.
     if (this.timer && this.timerAt <= at) return;

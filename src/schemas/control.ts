@@ -43,7 +43,7 @@ export const merchantPatchRequest: Schema = {
 
 export const notificationWaitQuery: Schema = {
   type: 'object',
-  properties: { TimeoutMs: { type: 'string', pattern: '^[0-9]{1,6}$' } },
+  properties: { TimeoutMs: { type: 'string', pattern: '^[0-9]{1,6}$' }, Delivered: { type: 'string', enum: ['true', 'false'] } },
 };
 
 export const merchantCreateRequest: Schema = {

@@ -2,6 +2,8 @@
 import { statusInfo } from '../domain/statuses';
 import { formatTimestamp } from '../domain/time';
 import type { NotificationFilter, NotificationRecord, NotificationState } from '../store/notifications.repo';
+import { HttpError } from '../errors/errors';
+import { heldNote } from './payer-hold.service';
 import type { ServiceContext } from './context';
 
 export function notificationView(ctx: ServiceContext, n: NotificationRecord) {
@@ -35,6 +37,46 @@ export function listNotifications(ctx: ServiceContext, f: NotificationFilter) {
   return ctx.store.notifications.list(f).map((n) => notificationView(ctx, n));
 }
 
+/** How the journal is paged, as the payment list is: 1-based pages, newest first unless asked otherwise. */
+export interface JournalPaging {
+  PageSize?: number;
+  PageIndex?: number;
+  SortDirection?: 'asc' | 'desc';
+}
+
+/** A page when none is named: larger than the payment list's, as a test reading a payment's notifications wants them all. */
+export const JOURNAL_PAGE_SIZE = 100;
+const MAX_JOURNAL_PAGE_SIZE = 1000;
+
+function checkedPaging(p: JournalPaging): Required<JournalPaging> {
+  const whole = (name: keyof JournalPaging, v: unknown, max: number) => {
+    if (v !== undefined && !(Number.isInteger(v) && (v as number) >= 1 && (v as number) <= max)) {
+      throw new HttpError(400, `${name} must be a whole number from 1 to ${max}`);
+    }
+  };
+  whole('PageSize', p.PageSize, MAX_JOURNAL_PAGE_SIZE);
+  whole('PageIndex', p.PageIndex, 2147483647);
+  const direction = typeof p.SortDirection === 'string' ? p.SortDirection.toLowerCase() : p.SortDirection;
+  if (direction !== undefined && direction !== 'asc' && direction !== 'desc') throw new HttpError(400, 'SortDirection must be asc or desc');
+  return { PageSize: p.PageSize ?? JOURNAL_PAGE_SIZE, PageIndex: p.PageIndex ?? 1, SortDirection: direction ?? 'desc' };
+}
+
+/** One page of the journal in the payment list's envelope; TotalCount says how many match in all. */
+export function notificationPage(ctx: ServiceContext, f: NotificationFilter, paging: JournalPaging = {}) {
+  const p = checkedPaging(paging);
+  const items = ctx.store.notifications.page(f, { limit: p.PageSize, offset: (p.PageIndex - 1) * p.PageSize, descending: p.SortDirection === 'desc' });
+  const total = ctx.store.notifications.count(f);
+  return {
+    Notifications: items.map((n) => notificationView(ctx, n)),
+    Count: items.length,
+    TotalPages: Math.ceil(total / p.PageSize),
+    TotalCount: total,
+    PageIndex: p.PageIndex,
+    PageSize: p.PageSize,
+    SortDirection: p.SortDirection,
+  };
+}
+
 export function paymentStory(ctx: ServiceContext, paymentId: number) {
   return {
     History: ctx.store.history.ofPayment(paymentId).map((h) => ({
@@ -44,15 +86,20 @@ export function paymentStory(ctx: ServiceContext, paymentId: number) {
       StatusInfo: statusInfo(h.statusId),
       Cause: h.cause,
     })),
-    Steps: ctx.store.jobs.ofPayment(paymentId).map((j) => ({
-      ID: j.id,
-      Step: j.stepIndex >= 0 ? j.stepIndex : null,
-      RefundID: j.refundId,
-      Do: j.action,
-      Due: formatTimestamp(j.dueAt),
-      State: j.state,
-      Ran: j.ranAt === null ? null : formatTimestamp(j.ranAt),
-      Outcome: j.outcome,
-    })),
+    Steps: ctx.store.jobs.ofPayment(paymentId).map((j) => {
+      const held = heldNote(j);
+      return {
+        ID: j.id,
+        Step: j.stepIndex >= 0 ? j.stepIndex : null,
+        RefundID: j.refundId,
+        Do: j.action,
+        // Held: when it runs if the payer does nothing; Planned: when the scenario meant it to.
+        Due: formatTimestamp(j.dueAt),
+        Planned: j.plannedDueAt === null ? null : formatTimestamp(j.plannedDueAt),
+        State: held ? 'held' : j.state,
+        Ran: j.ranAt === null ? null : formatTimestamp(j.ranAt),
+        Outcome: j.outcome ?? held,
+      };
+    }),
   };
 }

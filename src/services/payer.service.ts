@@ -7,6 +7,7 @@ import type { PaymentView } from '../wire/serializers';
 import type { ServiceContext } from './context';
 import { applyPaymentEvent } from './events.service';
 import { reload } from './lookup';
+import { holdForPayer, releaseToPayer } from './payer-hold.service';
 
 export type PayerAction = 'pay' | 'authorize' | 'fail' | 'cancel';
 
@@ -55,11 +56,20 @@ export function openPayment(ctx: ServiceContext, paymentToken: string | undefine
   };
 }
 
+/** The page a payer opens: the payer now decides, and the scenario's provider steps wait (payer-hold.service). */
+export function showPayment(ctx: ServiceContext, paymentToken: string | undefined, surface: Surface = 'api'): PayerPage {
+  const page = openPayment(ctx, paymentToken, surface);
+  holdForPayer(ctx, page.view.payment);
+  return page;
+}
+
 /** A button pressed on the page: applied once; a second press finds the payment no longer Open (410). */
 export function pressButton(ctx: ServiceContext, paymentToken: string | undefined, action: string, surface: Surface = 'api'): PaymentView {
   return ctx.store.tx(() => {
     const page = openPayment(ctx, paymentToken, surface);
     if (!page.actions.includes(action as PayerAction)) throw new TokenRefused(404, 'This page has no such button.');
-    return applyPaymentEvent(ctx, page.view.payment.id, EVENTS[action as PayerAction], { cause: `payer: ${action}` });
+    const view = applyPaymentEvent(ctx, page.view.payment.id, EVENTS[action as PayerAction], { cause: `payer: ${action}` });
+    releaseToPayer(ctx, view.payment.id, action);
+    return view;
   });
 }

@@ -11,6 +11,7 @@ import type { ServiceContext } from './context';
 import { applyPaymentEvent } from './events.service';
 import { reload } from './lookup';
 import { applyRefundEvent, refundPayment, refundSplit } from './refunds.service';
+import { abandonedOnThePage } from './payer-hold.service';
 import { addSplits } from './splits.service';
 import { scenarioOf, trigger } from './triggers.service';
 import { statusInfo } from '../domain/statuses';
@@ -42,6 +43,8 @@ function perform(ctx: ServiceContext, job: JobRecord): string {
   const view = reload(ctx, job.paymentId);
   const p = view.payment;
   if (isCardStep(job.action)) return runCardStep(ctx, job);
+  const abandoned = abandonedOnThePage(ctx, job, p);
+  if (abandoned) throw new HttpError(400, abandoned);
   if (job.refundId !== null) {
     const r = applyRefundEvent(ctx, job.refundId, job.action === 'refund-succeed' ? 'succeed' : 'fail');
     return `refund ${r.id} ${statusInfo(r.statusId)}`;

@@ -11,6 +11,8 @@ export interface JobRecord {
   state: 'pending' | 'done' | 'skipped';
   outcome: string | null;
   ranAt: number | null;
+  /** When the scenario planned the step, if the payer's open page moved it (then dueAt is the hold's end). */
+  plannedDueAt: number | null;
 }
 
 interface JobRow {
@@ -23,6 +25,7 @@ interface JobRow {
   state: JobRecord['state'];
   outcome: string | null;
   ran_at: number | null;
+  planned_due_at: number | null;
 }
 
 const toRecord = (r: JobRow): JobRecord => ({
@@ -35,6 +38,7 @@ const toRecord = (r: JobRow): JobRecord => ({
   state: r.state,
   outcome: r.outcome,
   ranAt: r.ran_at,
+  plannedDueAt: r.planned_due_at,
 });
 
 export class JobsRepo {
@@ -43,6 +47,8 @@ export class JobsRepo {
   private readonly earliestStmt;
   private readonly finishStmt;
   private readonly ofPaymentStmt;
+  private readonly holdStmt;
+  private readonly heldStmt;
 
   constructor(db: Db) {
     this.insertStmt = db.prepare(
@@ -57,6 +63,25 @@ export class JobsRepo {
     );
     this.finishStmt = db.prepare('UPDATE scenario_jobs SET state = ?, outcome = ?, ran_at = ? WHERE id = ?');
     this.ofPaymentStmt = db.prepare<[number], JobRow>('SELECT * FROM scenario_jobs WHERE payment_id = ? ORDER BY id');
+    // Through scenario_jobs_by_payment: a payment has a handful of steps.
+    this.holdStmt = db.prepare<{ paymentId: number; until: number; actions: string }>(
+      `UPDATE scenario_jobs SET planned_due_at = coalesce(planned_due_at, due_at), due_at = @until
+       WHERE payment_id = @paymentId AND state = 'pending' AND refund_id IS NULL AND due_at < @until
+         AND action IN (SELECT value FROM json_each(@actions))`,
+    );
+    this.heldStmt = db.prepare<[number], JobRow>(
+      `SELECT * FROM scenario_jobs WHERE payment_id = ? AND state = 'pending' AND planned_due_at IS NOT NULL ORDER BY id`,
+    );
+  }
+
+  /** Moves the payment's pending steps doing one of `actions` to `until` (none sooner), keeping their planned time. */
+  hold(paymentId: number, actions: readonly string[], until: number): number {
+    return this.holdStmt.run({ paymentId, until, actions: JSON.stringify(actions) }).changes;
+  }
+
+  /** The payment's pending steps that a hold moved. */
+  heldOf(paymentId: number): JobRecord[] {
+    return this.heldStmt.all(paymentId).map(toRecord);
   }
 
   schedule(paymentId: number, refundId: number | null, stepIndex: number, action: string, dueAt: number): void {

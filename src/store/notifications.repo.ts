@@ -68,6 +68,8 @@ export interface NotificationFilter {
   refundId?: number;
   state?: NotificationState;
   statusId?: number;
+  /** Only notifications in a final state: every state but pending. */
+  final?: boolean;
 }
 
 /** A notification at the head of its payment's queue, due to be sent. */
@@ -84,9 +86,11 @@ export interface DueHead {
 export const DUE_HEADS_SQL = `SELECT id, payment_id AS paymentId FROM notifications INDEXED BY notifications_due
   WHERE state = 'pending' AND behind = 0 AND next_attempt_at <= ?
   ORDER BY next_attempt_at, id LIMIT ?`;
-export const EARLIEST_DUE_SQL = `SELECT next_attempt_at AS due FROM notifications INDEXED BY notifications_due
+export const EARLIEST_DUE_SQL = `SELECT next_attempt_at AS due, payment_id AS paymentId FROM notifications INDEXED BY notifications_due
   WHERE state = 'pending' AND behind = 0
-  ORDER BY next_attempt_at, id LIMIT 1`;
+  ORDER BY next_attempt_at, id`;
+
+const NONE: ReadonlySet<number> = new Set();
 
 export class NotificationsRepo {
   private readonly insertStmt;
@@ -122,7 +126,7 @@ export class NotificationsRepo {
     // which nothing could be sent). The partial index holds the heads alone, so neither query reads
     // the rows waiting behind them.
     this.dueHeadsStmt = db.prepare<[number, number], DueHead>(DUE_HEADS_SQL);
-    this.earliestStmt = db.prepare<[], { due: number }>(EARLIEST_DUE_SQL);
+    this.earliestStmt = db.prepare<[], { due: number; paymentId: number }>(EARLIEST_DUE_SQL);
     // After a notification of the payment left or re-entered the queue: its oldest pending one heads it.
     // A held one is out of the queue: a head of its own (behind = 0), due when its delay ends.
     this.reheadStmt = db.prepare<[{ paymentId: number }]>(
@@ -179,8 +183,14 @@ export class NotificationsRepo {
     return this.dueHeadsStmt.all(now, limit);
   }
 
-  earliestDue(): number | null {
-    return this.earliestStmt.get()?.due ?? null;
+  /**
+   * When the next head is due, passing over those of payments in `onTheWire`: a notification being
+   * sent is still pending, and its due time, long past, would make a timer fire again and again until
+   * its answer came. Reads one head more than there are payments on the wire, at most.
+   */
+  earliestDue(onTheWire: ReadonlySet<number> = NONE): number | null {
+    for (const h of this.earliestStmt.iterate()) if (!onTheWire.has(h.paymentId)) return h.due;
+    return null;
   }
 
   markDelivered(n: Pick<NotificationRecord, 'id' | 'paymentId'>, at: number): void {
@@ -246,15 +256,47 @@ export class NotificationsRepo {
   }
 
   list(f: NotificationFilter, limit = 500): NotificationRecord[] {
-    const where: string[] = [];
-    const params: Record<string, unknown> = { limit };
-    if (f.paymentId !== undefined) (where.push('payment_id = @paymentId'), (params.paymentId = f.paymentId));
-    if (f.refundId !== undefined) (where.push('refund_id = @refundId'), (params.refundId = f.refundId));
-    if (f.state !== undefined) (where.push('state = @state'), (params.state = f.state));
-    if (f.statusId !== undefined) (where.push('status_id = @statusId'), (params.statusId = f.statusId));
-    const sql = `SELECT * FROM notifications ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY id LIMIT @limit`;
+    return this.page(f, { limit, offset: 0, descending: false });
+  }
+
+  /**
+   * One page of the journal, by ID. A payment's notifications are read through notifications_by_payment
+   * and a state's through notifications_by_state, in either direction.
+   */
+  page(f: NotificationFilter, p: { limit: number; offset: number; descending: boolean }): NotificationRecord[] {
+    const { params } = whereOf(f);
+    const rows = this.statement(journalPageSql(f, p.descending)).all({
+      ...params,
+      limit: p.limit,
+      offset: p.offset,
+    }) as NotificationRow[];
+    return rows.map(toRecord);
+  }
+
+  count(f: NotificationFilter): number {
+    const { where, params } = whereOf(f);
+    return (this.statement(`SELECT count(*) AS n FROM notifications ${where}`).get(params) as { n: number }).n;
+  }
+
+  private statement(sql: string): ReturnType<Db['prepare']> {
     let stmt = this.statements.get(sql);
     if (!stmt) this.statements.set(sql, (stmt = this.db.prepare(sql)));
-    return (stmt.all(params) as NotificationRow[]).map(toRecord);
+    return stmt;
   }
+}
+
+/** The query of a journal page (the tests check its plan). */
+export function journalPageSql(f: NotificationFilter, descending: boolean): string {
+  return `SELECT * FROM notifications ${whereOf(f).where} ORDER BY id ${descending ? 'DESC' : ''} LIMIT @limit OFFSET @offset`;
+}
+
+function whereOf(f: NotificationFilter): { where: string; params: Record<string, unknown> } {
+  const where: string[] = [];
+  const params: Record<string, unknown> = {};
+  if (f.paymentId !== undefined) (where.push('payment_id = @paymentId'), (params.paymentId = f.paymentId));
+  if (f.refundId !== undefined) (where.push('refund_id = @refundId'), (params.refundId = f.refundId));
+  if (f.state !== undefined) (where.push('state = @state'), (params.state = f.state));
+  if (f.statusId !== undefined) (where.push('status_id = @statusId'), (params.statusId = f.statusId));
+  if (f.final) where.push("state <> 'pending'");
+  return { where: where.length ? 'WHERE ' + where.join(' AND ') : '', params };
 }

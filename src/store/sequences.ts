@@ -1,6 +1,55 @@
-// Where IDs start: near the real test host's, so they look like real ones. A new or reset database
-// starts here.
+// Where IDs start. A seeded database starts at fixed numbers near the real test host's, so seeded runs
+// repeat themselves byte for byte; any other new database starts further on, at a number that grows
+// with the real time, so that a sandbox started after another does not hand out its IDs again (an
+// application database kept across sandboxes would hit unique-key clashes). A reset keeps the
+// sequences where they are.
+import type { Db } from './db';
+
+/** The fixed starts: a seeded database, and the floor of every other. */
 export const SEQUENCE_STARTS = `
 INSERT INTO sqlite_sequence (name, seq) VALUES ('payments', 3005000), ('splits', 7000), ('refunds', 16400);
 INSERT INTO counters (name, value) VALUES ('customer', 200000), ('address', 400000);
 `;
+
+/** From this moment on, the starts grow by one a second: today's IDs have 7 digits, as the real ones. */
+export const ID_EPOCH_MS = Date.UTC(2026, 10, 1);
+
+/**
+ * How far past the fixed starts a new database begins at `nowMs`: one a second, so that a signed 32-bit
+ * integer holds every ID until the 2090s (2^31 − 3,005,000 seconds after the epoch), IDs issued meanwhile
+ * included.
+ */
+export function idOffsetAt(nowMs: number): number {
+  return Math.max(0, Math.floor((nowMs - ID_EPOCH_MS) / 1000));
+}
+
+/** The IDs a sandbox of this process handed out, by sequence: what the next new database must pass. */
+const handedOut = new Map<string, number>();
+
+type Sequence = { key: string; name: string; value: number; counter: boolean };
+
+function sequences(db: Db): Sequence[] {
+  const rows = db
+    .prepare(`SELECT name, seq AS value, 0 AS counter FROM sqlite_sequence UNION ALL SELECT name, value, 1 FROM counters`)
+    .all() as { name: string; value: number; counter: number }[];
+  return rows.map((r) => ({ key: `${r.counter ? 'counter' : 'table'}:${r.name}`, name: r.name, value: r.value, counter: r.counter === 1 }));
+}
+
+/**
+ * Moves the sequences of a new database `offset` past where they stand, and past every ID a sandbox of
+ * this process handed out before (two sandboxes started in the same second, one after the other).
+ * Only ever raises them.
+ */
+export function startSequencesAt(db: Db, offset: number): void {
+  const table = db.prepare('UPDATE sqlite_sequence SET seq = ? WHERE name = ?');
+  const counter = db.prepare('UPDATE counters SET value = ? WHERE name = ?');
+  for (const s of sequences(db)) {
+    const start = Math.max(s.value + offset, handedOut.get(s.key) ?? 0);
+    if (start > s.value) (s.counter ? counter : table).run(start, s.name);
+  }
+}
+
+/** Notes the IDs handed out by a database this process is done with (a sandbox stopping). */
+export function rememberSequences(db: Db): void {
+  for (const s of sequences(db)) handedOut.set(s.key, Math.max(handedOut.get(s.key) ?? 0, s.value));
+}

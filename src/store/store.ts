@@ -3,6 +3,7 @@ import { type Db, openDatabase } from './db';
 import { ClockRepo } from './clock.repo';
 import { CountersRepo } from './counters.repo';
 import { FaultsRepo } from './faults.repo';
+import { RolledBack } from './failures';
 import { HistoryRepo } from './history.repo';
 import { JobsRepo } from './jobs.repo';
 import { NotificationsRepo } from './notifications.repo';
@@ -10,7 +11,7 @@ import { MethodsRepo } from './methods.repo';
 import { PaymentsRepo } from './payments.repo';
 import { RefundsRepo } from './refunds.repo';
 import { SitesRepo } from './sites.repo';
-import { SEQUENCE_STARTS } from './sequences';
+import { rememberSequences, startSequencesAt } from './sequences';
 import { SplitsRepo } from './splits.repo';
 import { StoriesRepo } from './stories.repo';
 
@@ -73,6 +74,8 @@ export class Store {
   private lastCheckpoint = 0;
   private groupOpen = false;
   private readonly waiting: ((err: Error | null) => void)[] = [];
+  /** Why the database rolled the open transaction back by itself (a full disk), for what waits for it. */
+  private rolledBackBy: Error | null = null;
 
   /**
    * Runs `fn` as one IMMEDIATE transaction: it all happens or, if `fn` throws, none of it.
@@ -89,6 +92,7 @@ export class Store {
       // and only this thread could release it, so it commits first.
       for (const other of OPEN_GROUPS) if (other !== this) other.flush();
       this.stmt.begin.run();
+      this.rolledBackBy = null;
       this.groupOpen = true;
       OPEN_GROUPS.add(this);
       setImmediate(() => this.flush());
@@ -96,13 +100,14 @@ export class Store {
     this.stmt.savepoint.run();
     try {
       const result = fn();
+      this.throwIfRolledBack();
       this.stmt.release.run();
       return result;
     } catch (e) {
       if (db.inTransaction) {
         this.stmt.rollbackTo.run();
         this.stmt.release.run();
-      }
+      } else this.rolledBackBy ??= e as Error;
       // Undone: counts kept in memory may have counted what was undone.
       this.payments.forget();
       throw e;
@@ -110,9 +115,11 @@ export class Store {
   }
 
   private alone<T>(fn: () => T): T {
+    this.rolledBackBy = null;
     this.stmt.begin.run();
     try {
       const result = fn();
+      this.throwIfRolledBack();
       this.stmt.commit.run();
       this.checkpointNow();
       return result;
@@ -121,6 +128,15 @@ export class Store {
       this.payments.forget();
       throw e;
     }
+  }
+
+  /**
+   * SQLite rolls the whole transaction back on some failures (a full disk), whatever savepoint a
+   * statement ran in: what `fn` did before is gone too, and whatever it writes after would commit on
+   * its own. So the transaction fails as a whole, with the failure that undid it.
+   */
+  private throwIfRolledBack(): void {
+    if (!this.db.inTransaction) throw this.rolledBackBy ?? new RolledBack();
   }
 
   /**
@@ -145,7 +161,7 @@ export class Store {
     OPEN_GROUPS.delete(this);
     let err: Error | null = null;
     try {
-      if (!this.db.inTransaction) throw new Error('the transaction was rolled back by the database');
+      this.throwIfRolledBack();
       this.stmt.commit.run();
     } catch (e) {
       err = e as Error;
@@ -190,7 +206,10 @@ export class Store {
     return (this.db.prepare('SELECT count(*) AS n FROM sites').get() as { n: number }).n === 0;
   }
 
-  /** Empties every table and restarts the IDs, as in a new database. Run it inside tx(). */
+  /**
+   * Empties every table but the sequences: IDs go on from where they stood, so that an application
+   * database kept across resets meets no ID twice. Run it inside tx().
+   */
   clear(): void {
     const tables = [
       'erased_token_lifetimes',
@@ -204,12 +223,12 @@ export class Store {
       'payments',
       'sites',
       'methods',
-      'counters',
       'faults',
-      'sqlite_sequence',
     ];
     for (const t of tables) this.db.prepare(`DELETE FROM ${t}`).run();
-    this.db.exec(SEQUENCE_STARTS);
+    // Payment, split and refund IDs go on (an application's database may hold them); fault rules
+    // are the sandbox's own settings, numbered afresh like the merchants made at run time.
+    this.db.prepare(`DELETE FROM sqlite_sequence WHERE name = 'faults'`).run();
     this.sites.forget();
     this.payments.forget();
     this.methods.forget();
@@ -232,6 +251,16 @@ export class Store {
     this.payments.forget();
     this.methods.forget();
     for (const listener of this.replacedListeners) listener(why);
+  }
+
+  /** A new, unseeded database: its IDs start `offset` past the fixed starts (sequences.ts says why). */
+  startIds(offset: number): void {
+    this.tx(() => startSequencesAt(this.db, offset));
+  }
+
+  /** Before closing a sandbox's database: the next new one of this process starts past its IDs. */
+  rememberIds(): void {
+    if (this.db.open) rememberSequences(this.db);
   }
 
   close(): void {

@@ -54,6 +54,10 @@ maybe('the payment page in Chromium', () => {
       await page.goto(p.RedirectURL);
       await page.getByText('25.00 EUR').first().waitFor();
       if (UPDATE_SCREENSHOTS) await page.screenshot({ path: join(__dirname, '..', '..', 'docs', 'payer-page.png'), fullPage: true });
+      // The scenario's own authorization (2 s after creation) passes while the payer looks at the page:
+      // the payer still decides.
+      await sb.clock.advance(60);
+      expect((await request(sb.baseUrl).get(`/v1/payments/${p.ID}`).set('Authorization', auth)).body.Payment.Status.ID).toBe(1);
       await Promise.all([page.waitForURL(shopUrl), page.getByRole('button', { name: 'Authorize' }).click()]);
       expect(await page.textContent('h1')).toBe('Thank you for your order');
     } finally {

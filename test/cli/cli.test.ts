@@ -18,6 +18,7 @@ const SHIPPED = [
   'failed',
   'one-step',
   'partial-capture',
+  'payer-decides',
   'refund-then-add-splits',
   'two-step',
   'two-step-capture-requested',
@@ -72,11 +73,12 @@ describe('split-sandbox CLI (built code)', () => {
   it('`split-sandbox start`: prints its addresses, runs the scenario on the real clock, notifies, exits 0 on SIGTERM', async () => {
     rx = await startReceiver();
     const r = spawnRun(['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--scenario', 'two-step', '--notify-url', rx.url]);
-    const m = await waitForOutput(r, /^API {2}(http:\/\/127\.0\.0\.1:(\d+))\nCard (http:\/\/127\.0\.0\.1:(\d+))\n/m);
+    const m = await waitForOutput(r, /^API {2}(http:\/\/127\.0\.0\.1:(\d+))\nCard (http:\/\/127\.0\.0\.1:(\d+))\nListening on .*\n/m);
     const api = m[1]!;
     const card = m[3]!;
     expect(m[2]).not.toBe(m[4]);
     expect(Number(m[2])).toBeGreaterThan(0);
+    expect(m[0].split('\n')[2]).toBe(`Listening on ${api} (API) and ${card} (card API)`);
 
     expect((await request(api).get('/_sandbox/health')).body).toEqual({ Status: 'ok', BaseURL: api, CardBaseURL: card });
     expect((await request(api).get('/_sandbox/clock')).body.Mode).toBe('real');
@@ -110,6 +112,19 @@ describe('split-sandbox CLI (built code)', () => {
     expect(rx.received[1]!.headers.authorization).toBe(AUTH);
     expect(rx.received[1]!.body.Payment.Details).toMatchObject({ ReferenceNumber: `SBX-${id}` });
 
+    r.child.kill('SIGTERM');
+    expect(await r.exited).toEqual({ code: 0, signal: null });
+  });
+
+  it('`split-sandbox start --public-url` with port 0: prints the public addresses first, then the bound ones, labelled', async () => {
+    const r = spawnRun(['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--quiet', '--public-url', 'http://sandbox.test', '--public-card-url', 'http://card.sandbox.test']);
+    const m = await waitForOutput(r, /^API {2}http:\/\/sandbox\.test\nCard http:\/\/card\.sandbox\.test\nListening on (http:\/\/127\.0\.0\.1:\d+) \(API\) and (http:\/\/127\.0\.0\.1:\d+) \(card API\)\n$/);
+    const [api, card] = [m[1]!, m[2]!];
+    expect(api).not.toBe(card);
+    expect((await request(api).get('/_sandbox/health')).body).toEqual({ Status: 'ok', BaseURL: 'http://sandbox.test', CardBaseURL: 'http://card.sandbox.test' });
+    const created = await request(api).post('/v1/payments').set('Authorization', AUTH).send(paymentBody());
+    expect(created.body.Payment.RedirectURL).toMatch(/^http:\/\/sandbox\.test\/Home\?PaymentToken=/);
+    expect((await request(card).get('/v1/payments').set('Authorization', AUTH)).status).toBe(200);
     r.child.kill('SIGTERM');
     expect(await r.exited).toEqual({ code: 0, signal: null });
   });

@@ -148,7 +148,7 @@ describe('POST /_sandbox/refunds/{id}/events and GET /_sandbox/scenarios', () =>
       const res = await request(w.api).get('/_sandbox/scenarios');
       expect(res.status).toBe(200);
       expect(res.body.Scenarios.map((s: { Name: string }) => s.Name)).toEqual([
-        'cancelled-by-payer', 'expired', 'failed', 'one-step', 'partial-capture', 'refund-then-add-splits', 'two-step', 'two-step-capture-requested',
+        'cancelled-by-payer', 'expired', 'failed', 'one-step', 'partial-capture', 'payer-decides', 'refund-then-add-splits', 'two-step', 'two-step-capture-requested',
       ]);
       for (const s of res.body.Scenarios) {
         expect(s.Description.length).toBeGreaterThan(10);
@@ -175,14 +175,14 @@ describe('which statuses a merchant is notified of', () => {
       await sb.clock.advance(2); // Authorized: not notified
       await request(sb.baseUrl).post(`/v1/payments/${p.ID}/capture`).set('Authorization', auth).expect(200);
       await sb.notifications.waitFor({ PaymentID: p.ID, StatusID: 2 }, 5000);
-      expect(sb.notifications.list({ PaymentID: p.ID }).map((n) => n.StatusID)).toEqual([2]);
+      expect(sb.notifications.list({ PaymentID: p.ID }).Notifications.map((n) => n.StatusID)).toEqual([2]);
       expect(rx.received.map((r) => r.body.Payment.Status.ID)).toEqual([2]);
 
       expect((await request(sb.baseUrl).patch('/_sandbox/merchants/30201').send({ NotifyStatuses: [7] })).status).toBe(400);
       await request(sb.baseUrl).patch('/_sandbox/merchants/30201').send({ NotifyStatuses: null }).expect(200);
       const q = (await request(sb.baseUrl).post('/v1/payments').set('Authorization', auth).set('X-Sandbox-Scenario', 'two-step').send(paymentBody())).body.Payment;
       await sb.clock.advance(2);
-      expect(sb.notifications.list({ PaymentID: q.ID }).map((n) => n.StatusID)).toEqual([9]);
+      expect(sb.notifications.list({ PaymentID: q.ID }).Notifications.map((n) => n.StatusID)).toEqual([9]);
     } finally {
       await sb.stop();
       await rx.close();

@@ -114,12 +114,33 @@ describe('notification faults', () => {
     expect(dropped.body.Notifications.map((n: any) => [n.StatusID, n.State, n.NextAttempt, n.Delivered, n.Fault, n.Attempts])).toEqual([
       [9, 'dropped', null, null, 'dropped by fault 1', []],
     ]);
-    expect(rig.sb.notifications.list({ PaymentID: p.ID, State: 'dropped' })).toHaveLength(1);
+    expect(rig.sb.notifications.list({ PaymentID: p.ID, State: 'dropped' }).Notifications).toHaveLength(1);
 
     // Redelivered by hand, it goes out (a fault shapes a notification once).
     await request(rig.sb.baseUrl).post(`/_sandbox/notifications/${dropped.body.Notifications[0].ID}/redeliver`);
     await advance(rig.sb, 0);
     expect(labels(rig.rx)).toEqual(['P2', 'P9']);
+  });
+
+  it('a wait for a notification ends when a fault drops it (dropped is final), unless it insists on delivery', async () => {
+    rig = await boot();
+    await addFault(rig, { Channel: 'notifications', Match: { StatusID: 9 }, Action: { Drop: true } });
+    const p = await createPayment(rig.sb, { scenario: 'two-step' });
+    const waiting = rig.sb.notifications.waitFor({ PaymentID: p.ID, StatusID: 9 }, 5000);
+    const overHttp = request(rig.sb.baseUrl).get(`/_sandbox/notifications/wait?PaymentID=${p.ID}&StatusID=9&TimeoutMs=5000`);
+    const insisting = request(rig.sb.baseUrl).get(`/_sandbox/notifications/wait?PaymentID=${p.ID}&StatusID=9&TimeoutMs=300&Delivered=true`);
+    await new Promise((resolve) => setTimeout(resolve, 20)); // the HTTP waits have arrived
+    let state: string | undefined;
+    void waiting.then((n) => (state = n.State));
+    await advance(rig.sb, 2);
+    // Told at once, not found when its 5 s run out.
+    for (let i = 0; i < 20 && state === undefined; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(state).toBe('dropped');
+    const http = await overHttp;
+    expect(http.status).toBe(200);
+    expect([http.body.Notification.State, http.body.Notification.Fault]).toEqual(['dropped', 'dropped by fault 1']);
+    expect((await insisting).status).toBe(408);
+    expect(labels(rig.rx)).toEqual([]);
   });
 
   it('a rule for one marketplace never touches another’s notifications', async () => {
@@ -138,7 +159,7 @@ describe('notification faults', () => {
       await advance(rig.sb, 5);
       expect(rig.rx.received).toEqual([]);
       expect(labels(other)).toEqual(['P2']);
-      expect(rig.sb.notifications.list({ State: 'dropped' }).map((n) => n.SiteID)).toEqual([a.SiteID]);
+      expect(rig.sb.notifications.list({ State: 'dropped', SortDirection: 'asc' }).Notifications.map((n) => n.SiteID)).toEqual([a.SiteID]);
     } finally {
       await other.close();
     }
@@ -151,7 +172,7 @@ describe('notification faults', () => {
     await addFault(rig, { Channel: 'notifications', Match: { PaymentID: second.ID }, Action: { Drop: true } });
     await advance(rig.sb, 5);
     expect(rig.rx.received.map((r) => r.body.Payment.ID)).toEqual([first.ID]);
-    expect(rig.sb.notifications.list({ State: 'dropped' }).map((n) => n.PaymentID)).toEqual([second.ID]);
+    expect(rig.sb.notifications.list({ State: 'dropped', SortDirection: 'asc' }).Notifications.map((n) => n.PaymentID)).toEqual([second.ID]);
   });
 
   it('Probability: the same seed drops the same notifications, twice', async () => {
@@ -160,8 +181,8 @@ describe('notification faults', () => {
       await addFault(rig, { Channel: 'notifications', Action: { Drop: true }, Probability: 0.5 });
       for (let i = 0; i < 12; i++) await createPayment(rig.sb, { scenario: 'one-step', overrides: { MethodID: 2, MerchantTransactionID: `o-${i}` } });
       await advance(rig.sb, 5);
-      const ids = rig.sb.notifications.list({ State: 'dropped' }).map((n) => n.PaymentID);
-      expect(rig.rx.received.map((r) => r.body.Payment.ID).sort()).toEqual(rig.sb.notifications.list({ State: 'delivered' }).map((n) => n.PaymentID).sort());
+      const ids = rig.sb.notifications.list({ State: 'dropped', SortDirection: 'asc' }).Notifications.map((n) => n.PaymentID);
+      expect(rig.rx.received.map((r) => r.body.Payment.ID).sort()).toEqual(rig.sb.notifications.list({ State: 'delivered', SortDirection: 'asc' }).Notifications.map((n) => n.PaymentID).sort());
       await shutdown(rig);
       rig = undefined;
       return ids;

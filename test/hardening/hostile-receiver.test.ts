@@ -30,7 +30,7 @@ describe('a hostile notification receiver', () => {
     const p = (await request(sb.baseUrl).post('/v1/payments').set('Authorization', auth).send(paymentBody())).body.Payment;
     await request(sb.baseUrl).post(`/_sandbox/payments/${p.ID}/events`).send({ Event: 'authorize' }).expect(200);
     await sb.scheduler.worker.deliverDue();
-    return sb.notifications.list({ PaymentID: p.ID })[0]!;
+    return sb.notifications.list({ PaymentID: p.ID }).Notifications[0]!;
   }
 
   it('a 100 MB answer is not downloaded: the attempt fails (not 204) and the connection is dropped', async () => {
@@ -83,7 +83,7 @@ describe('a hostile notification receiver', () => {
       // The notification is on the wire, unanswered; the API goes on answering.
       for (let i = 0; i < 20; i++) await request(sb.baseUrl).get(`/v1/payments/${p.ID}`).set('Authorization', auth).expect(200);
       await request(sb.baseUrl).post('/v1/payments').set('Authorization', auth).send(paymentBody()).expect(201);
-      const n = sb.notifications.list({ PaymentID: p.ID })[0]!;
+      const n = sb.notifications.list({ PaymentID: p.ID }).Notifications[0]!;
       expect(n.State).toBe('pending');
       expect(n.Attempts).toEqual([]);
     } finally {

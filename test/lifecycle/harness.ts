@@ -77,9 +77,9 @@ export async function story(sb: Sandbox, id: number): Promise<any> {
   return res.body;
 }
 
-/** The notification journal of one payment. */
+/** The notification journal of one payment, oldest first. */
 export async function journal(sb: Sandbox, paymentId: number): Promise<any[]> {
-  const res = await request(sb.baseUrl).get(`/_sandbox/notifications?PaymentID=${paymentId}`);
+  const res = await request(sb.baseUrl).get(`/_sandbox/notifications?PaymentID=${paymentId}&SortDirection=asc`);
   if (res.status !== 200) throw new Error(`journal failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.Notifications;
 }

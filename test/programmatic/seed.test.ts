@@ -2,13 +2,13 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { startSandbox } from 'split-sandbox';
+import { type Config, startSandbox } from 'split-sandbox';
 import { MARKETPLACE, START, basic } from '../helpers/world';
 
 const auth = basic(MARKETPLACE.SiteID, MARKETPLACE.APIKey);
 
 /** One fixed conversation with a fresh sandbox; returns every response as sent on the wire. */
-async function conversation(seed: number, ports: [number, number]): Promise<string[]> {
+async function conversation(seed: number, ports: [number, number], extra: Partial<Config> = {}): Promise<string[]> {
   const sb = await startSandbox({
     // The address is part of RedirectURL: both runs listen on the same ports, as two CI runs would.
     port: ports[0],
@@ -18,11 +18,12 @@ async function conversation(seed: number, ports: [number, number]): Promise<stri
     startTime: START,
     seed,
     quiet: true,
+    ...extra,
   });
   const out: string[] = [];
   const keep = (res: request.Response) => out.push(`${res.status} ${res.text}`);
   try {
-    const api = request(sb.baseUrl);
+    const api = request(sb.listening.baseUrl); // where it listens (the public address may resolve nowhere)
     const body = (mtid: string) => ({
       Payment: {
         MerchantTransactionID: mtid,
@@ -50,7 +51,7 @@ async function conversation(seed: number, ports: [number, number]): Promise<stri
     keep(await api.post('/_sandbox/clock/advance').send({ Seconds: 5 }));
     keep(await api.get(`/v1/payments?pageSize=5`).set('Authorization', auth));
     keep(await api.get(`/_sandbox/payments/${id}`));
-    keep(await request(sb.cardBaseUrl).post('/v1/payments').set('Authorization', auth).send({
+    keep(await request(sb.listening.cardBaseUrl).post('/v1/payments').set('Authorization', auth).send({
       Payment: { MerchantTransactionID: 'c-1', Amount: 2000, Currency: 'EUR', Card: { HolderName: 'A B', Number: '4111111111111111', ExpirationMonth: '12', ExpirationYear: '2030' } },
     }));
   } finally {
@@ -79,6 +80,14 @@ describe('--seed', () => {
     expect(second).toEqual(first);
     expect(first[0]).toMatch(/"RedirectURL":"http:\/\/127\.0\.0\.1:\d+\/Home\?PaymentToken=[0-9A-F]{32}\.\d+"/);
     expect(first[1]).toMatch(/^400 .*"InvalidRequestID":"\d+"/);
+  });
+
+  it('makes two runs on free ports (port 0) byte-identical when --public-url names the address RedirectURL carries', async () => {
+    const publicUrls = { publicUrl: 'http://sandbox.test', publicCardUrl: 'http://card.sandbox.test' };
+    const first = await conversation(42, [0, 0], publicUrls);
+    const second = await conversation(42, [0, 0], publicUrls);
+    expect(second).toEqual(first);
+    expect(first[0]).toMatch(/"RedirectURL":"http:\/\/sandbox\.test\/Home\?PaymentToken=[0-9A-F]{32}\.3005001"/);
   });
 
   it('gives another run with another seed other tokens', async () => {

@@ -129,7 +129,7 @@ describe('snapshots', () => {
     rx.answers = ['hang'];
     const advancing = advance(sb, 2);
     await new Promise<void>((resolve) => {
-      const check = () => (sb.notifications.list({ PaymentID: p.ID }).length > 0 && rx.answers.length === 0 ? resolve() : setImmediate(check));
+      const check = () => (sb.notifications.list({ PaymentID: p.ID, SortDirection: 'asc' }).Notifications.length > 0 && rx.answers.length === 0 ? resolve() : setImmediate(check));
       check();
     });
     await request(sb.baseUrl).post('/_sandbox/snapshots/open/restore').expect(200);

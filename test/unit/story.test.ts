@@ -173,6 +173,7 @@ describe('tellStory', () => {
       state,
       outcome,
       ranAt: state === 'pending' ? null : T + dueMs,
+      plannedDueAt: null,
     });
     const f = facts({
       scenario,

@@ -8,14 +8,14 @@ import { HttpError, Rejection, notFound } from '../../errors/errors';
 import { notificationWaitQuery, paymentEventRequest, refundEventRequest, clockAdvanceRequest, merchantCreateRequest, merchantPatchRequest } from '../../schemas/control';
 import { validate } from '../../schemas/validator';
 import { applyPaymentEvent } from '../../services/events.service';
-import { listNotifications, notificationView, NOTIFICATION_STATES, paymentStory } from '../../services/journal.service';
+import { type JournalPaging, notificationPage, notificationView, NOTIFICATION_STATES, paymentStory } from '../../services/journal.service';
 import { parseId, reload } from '../../services/lookup';
 import { createMerchant, getMerchant, listMerchants, updateMerchant } from '../../services/merchants.service';
 import { applyRefundEvent } from '../../services/refunds.service';
 import { resetSandbox } from '../../services/reset.service';
 import type { NotificationFilter, NotificationState } from '../../store/notifications.repo';
 import { paymentToWire, refundToWire } from '../../wire/serializers';
-import { waitForDelivered } from '../../notifications/wait';
+import { waitForNotification, whatWasFound } from '../../notifications/wait';
 import { type HttpContext, route, routeAsync, wireOf } from '../pipeline';
 import { mountFaultRoutes } from './faults.routes';
 
@@ -61,6 +61,22 @@ function notificationFilter(req: Request): NotificationFilter {
     f.state = state as NotificationState;
   }
   return f;
+}
+
+/** PageSize, PageIndex and SortDirection of a journal request; the service says what is out of range. */
+function journalPaging(req: Request): JournalPaging {
+  const whole = (name: string) => {
+    const v = queryValue(req, name);
+    return v === undefined ? undefined : /^[0-9]{1,10}$/.test(v) ? Number(v) : NaN;
+  };
+  const p: JournalPaging = {};
+  const size = whole('PageSize');
+  const index = whole('PageIndex');
+  const direction = queryValue(req, 'SortDirection');
+  if (size !== undefined) p.PageSize = size;
+  if (index !== undefined) p.PageIndex = index;
+  if (direction !== undefined) p.SortDirection = direction as JournalPaging['SortDirection'];
+  return p;
 }
 
 export function mountControlRoutes(router: Router, ctx: HttpContext): void {
@@ -195,18 +211,25 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
 
   router.get(
     '/_sandbox/notifications',
-    route(ctx, 'message', (req) => ({ status: 200, body: { Notifications: listNotifications(s, notificationFilter(req)) } })),
+    route(ctx, 'message', (req) => ({ status: 200, body: notificationPage(s, notificationFilter(req), journalPaging(req)) })),
   );
 
   router.get(
     '/_sandbox/notifications/wait',
     routeAsync(ctx, 'message', async (req, _body, res) => {
-      const q = checked<{ TimeoutMs?: string }>(notificationWaitQuery, { TimeoutMs: queryValue(req, 'TimeoutMs') });
+      const q = checked<{ TimeoutMs?: string; Delivered?: 'true' | 'false' }>(notificationWaitQuery, {
+        TimeoutMs: queryValue(req, 'TimeoutMs'),
+        Delivered: queryValue(req, 'Delivered')?.toLowerCase(),
+      });
       const timeoutMs = q.TimeoutMs === undefined ? 10_000 : Number(q.TimeoutMs);
+      const delivered = q.Delivered === 'true';
+      const filter = notificationFilter(req);
       // The client gave up waiting (its connection closed): stop waiting for it.
-      const n = await waitForDelivered(s.store, scheduler().worker, notificationFilter(req), timeoutMs, res);
+      const n = await waitForNotification(s.store, scheduler().worker, filter, timeoutMs, { delivered }, res);
       if (n) return { status: 200, body: { Notification: notificationView(s, n) } };
-      return { status: 408, body: { Message: `No matching notification was delivered within ${timeoutMs} ms.` } };
+      if (res.destroyed) return null;
+      const what = delivered ? 'was delivered' : 'reached a final state';
+      return { status: 408, body: { Message: `No matching notification ${what} within ${timeoutMs} ms: ${whatWasFound(s.store, filter)}.` } };
     }),
   );
 

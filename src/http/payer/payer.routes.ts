@@ -3,7 +3,7 @@
 // presses. Server-rendered HTML, every value escaped; it calls the same services as the API.
 import type { Request, Response, Router } from 'express';
 import { escape, money } from '../html';
-import { type PayerPage, TokenRefused, openPayment, pressButton } from '../../services/payer.service';
+import { type PayerPage, TokenRefused, pressButton, showPayment } from '../../services/payer.service';
 import type { Surface } from '../../store/records';
 import type { HttpContext } from '../pipeline';
 import { sendHtml } from '../reply';
@@ -47,7 +47,7 @@ function page(p: PayerPage, token: string, at: PayerPath): string {
 <p>Order <strong>${escape(pay.merchantTransactionId)}</strong> · ${escape(p.method?.name ?? 'Choose a method')}</p>
 ${splits ? `<table><tbody>${splits}</tbody></table>` : ''}
 <div>${buttons}</div>
-<p class="note">split-sandbox ${at.surface === 'card' ? 'card form: Authorize stands for a card entered and approved;' : 'payment page:'} the buttons act as the payer and the provider would.</p>`,
+<p class="note">split-sandbox ${at.surface === 'card' ? 'card form: Authorize stands for a card entered and approved;' : 'payment page:'} the buttons act as the payer and the provider would. While this page is open, the payment's scenario waits for you.</p>`,
   );
 }
 
@@ -67,7 +67,7 @@ export function mountPayerRoutes(router: Router, ctx: HttpContext, at: PayerPath
   router.get(at.path, (req, res) => {
     const t = token(req);
     try {
-      sendHtml(res, 200, page(openPayment(ctx.services, t, at.surface), t!, at));
+      sendHtml(res, 200, page(showPayment(ctx.services, t, at.surface), t!, at));
     } catch (e) {
       refused(res, e);
     }

@@ -5,6 +5,7 @@ import * as m0002 from './0002-lifecycle';
 import * as m0003 from './0003-notify-statuses';
 import * as m0004 from './0004-notification-heads';
 import * as m0005 from './0005-beyond-seed';
+import * as m0006 from './0006-payer-hold';
 import * as m0007 from './0007-faults';
 import * as m0008 from './0008-reproduce';
 
@@ -23,6 +24,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, sql: m0003.sql },
   { version: 4, sql: m0004.sql },
   { version: 5, sql: m0005.sql, rebuilds: m0005.rebuilds },
+  { version: 6, sql: m0006.sql },
   { version: 7, sql: m0007.sql, up: m0007.up },
   { version: 8, sql: m0008.sql },
 ];

@@ -1,0 +1,18 @@
+// Failures of the database itself (a full disk, an I/O error), as opposed to a request it refused or
+// a fault in the code: the change could not be stored, and trying again later may well work.
+
+/** The database rolled an open transaction back by itself, for a reason no statement of ours reported. */
+export class RolledBack extends Error {
+  constructor() {
+    super('the transaction was rolled back by the database');
+  }
+}
+
+const STORAGE_CODES = /^SQLITE_(FULL|IOERR|NOMEM|READONLY|BUSY|LOCKED|CANTOPEN|PROTOCOL)/;
+
+/** Whether `e` says the database could not store a change: answer 503, keep the work for later. */
+export function isStorageFailure(e: unknown): boolean {
+  if (e instanceof RolledBack) return true;
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && STORAGE_CODES.test(code);
+}

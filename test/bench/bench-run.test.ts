@@ -1,0 +1,126 @@
+// bench/run.cjs looks for its tools before it starts anything, listens on free ports, and stops every
+// process it started on any exit. Run with a fake wrk that hangs or fails; the benchmark itself never runs.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { ROOT, ensureBuilt } from '../cli/process';
+
+const RUN = join(ROOT, 'bench', 'run.cjs');
+
+/** The benchmark's own temporary folders (it names them split-sandbox-bench-*). */
+const benchDirs = () => new Set(readdirSync(tmpdir()).filter((d) => d.startsWith('split-sandbox-bench-')));
+
+/** Processes whose command line names `text`. */
+function processesNaming(text: string): number[] {
+  const pids: number[] = [];
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      if (readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(text)) pids.push(Number(d));
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return pids;
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+function bench(env: Record<string, string>): { child: ChildProcess; stderr: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, [RUN], { cwd: ROOT, env: { ...process.env, RUNS: '1', WARMUP: '0', DURATION: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c));
+  child.stdout!.resume();
+  const exited = new Promise<number | null>((r) => child.once('exit', (code, signal) => r(code ?? (signal ? -1 : null))));
+  return { child, stderr: () => err, exited };
+}
+
+describe('npm run bench (bench/run.cjs)', () => {
+  let bin: string;
+  beforeAll(() => ensureBuilt(), 120_000);
+  beforeEach(() => (bin = mkdtempSync(join(tmpdir(), 'split-sandbox-fakebin-'))));
+  afterEach(() => rmSync(bin, { recursive: true, force: true }));
+
+  it('without wrk on the PATH: says how to install it, exits 2, and starts nothing', async () => {
+    symlinkSync(process.execPath, join(bin, 'node'));
+    const before = benchDirs();
+    const running = processesNaming('split-sandbox-bench-');
+    const run = bench({ PATH: bin });
+    expect(await run.exited).toBe(2);
+    expect(run.stderr()).toBe(
+      '[bench] wrk is not installed: it makes the load. Install it (Debian, Ubuntu: sudo apt-get install -y wrk; macOS: brew install wrk), then run npm run bench again.\n',
+    );
+    expect(benchDirs()).toEqual(before);
+    expect(processesNaming('split-sandbox-bench-').filter((pid) => !running.includes(pid))).toEqual([]);
+  });
+
+  /** A wrk that notes its pid and arguments, then hangs (Ctrl-C test) or fails at once (error test). */
+  function fakeWrk(mode: 'hang' | 'fail'): string {
+    const log = join(bin, 'wrk.log');
+    writeFileSync(
+      join(bin, 'wrk'),
+      `#!/bin/sh
+if [ "$1" = "-v" ]; then echo "wrk 0.0 [fake]"; exit 1; fi
+echo "$$ $*" >> "${log}"
+if [ "${mode}" = "fail" ]; then echo "no result"; exit 3; fi
+exec sleep 600
+`,
+    );
+    chmodSync(join(bin, 'wrk'), 0o755);
+    return log;
+  }
+
+  async function until<T>(what: () => T | undefined, ms = 60_000): Promise<T> {
+    const end = Date.now() + ms;
+    for (;;) {
+      const v = what();
+      if (v !== undefined) return v;
+      if (Date.now() > end) throw new Error('gave up waiting');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  it('on Ctrl-C (SIGINT) stops the server and wrk it started, removes its files, and exits 130', async () => {
+    const log = fakeWrk('hang');
+    const before = benchDirs();
+    const run = bench({ PATH: `${bin}:${process.env.PATH}` });
+    // The create run: the sandbox on a free port, wrk hanging on it.
+    const line = await until(() => (existsSync(log) ? readFileSync(log, 'utf8').trim() : undefined));
+    const [wrkPid, ...args] = line.split(' ');
+    const url = args.at(-1)!;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1\/payments$/);
+    const dir = [...benchDirs()].find((d) => !before.has(d))!;
+    const servers = processesNaming(join(tmpdir(), dir));
+    expect(servers.length).toBeGreaterThan(0);
+    expect((await request(new URL(url).origin).get('/_sandbox/health')).status).toBe(200);
+
+    run.child.kill('SIGINT');
+    expect(await run.exited).toBe(130);
+    expect(run.stderr()).toMatch(/SIGINT: stopping the 2 process\(es\) it started/);
+    expect([Number(wrkPid), ...servers].filter(alive)).toEqual([]);
+    await expect(request(new URL(url).origin).get('/_sandbox/health')).rejects.toThrow(/ECONNREFUSED/);
+    expect(benchDirs()).toEqual(before);
+  }, 90_000);
+
+  it('on an error (wrk gives no result) stops what it started the same way, and exits 1', async () => {
+    const log = fakeWrk('fail');
+    const before = benchDirs();
+    const running = processesNaming('split-sandbox-bench-');
+    const run = bench({ PATH: `${bin}:${process.env.PATH}` });
+    expect(await run.exited).toBe(1);
+    expect(run.stderr()).toMatch(/wrk ended \(3\) with no result/);
+    const url = readFileSync(log, 'utf8').trim().split(' ').at(-1)!;
+    await expect(request(new URL(url).origin).get('/_sandbox/health')).rejects.toThrow(/ECONNREFUSED/);
+    expect(processesNaming('split-sandbox-bench-').filter((pid) => !running.includes(pid))).toEqual([]);
+    expect(benchDirs()).toEqual(before);
+  }, 90_000);
+});
