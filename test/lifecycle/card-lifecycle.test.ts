@@ -57,7 +57,7 @@ describe('card payments over time', () => {
     expect(n!.body).toEqual({ Payment: now });
     const s = await story(sb, p.ID);
     expect(s.Steps).toEqual([
-      { ID: expect.any(Number), Step: null, RefundID: null, Do: 'card-captured', Due: stamp(1000), State: 'done', Ran: stamp(1000), Outcome: 'Captured' },
+      { ID: expect.any(Number), Step: null, RefundID: null, Do: 'card-captured', Due: stamp(1000), State: 'done', Ran: stamp(1000), Outcome: 'Captured', Planned: null },
     ]);
     expect(s.History.map((h: any) => [h.At, h.StatusID, h.Cause])).toEqual([
       [stamp(0), 13, 'created'],
