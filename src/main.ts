@@ -19,6 +19,7 @@ import { waitForDelivered } from './notifications/wait';
 import { listNotifications, notificationView } from './services/journal.service';
 import { listMerchants } from './services/merchants.service';
 import { resetSandbox } from './services/reset.service';
+import { retentionJob } from './retention/retention';
 
 export interface SandboxMerchant {
   SiteID: number;
@@ -131,9 +132,10 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
   }
   // A server commits each turn's writes together (fixtures above were committed on their own).
   store.groupCommits();
-  const ctx: HttpContext = { services, urls: { baseUrl: '', cardBaseUrl: '' }, log, controlToken: config.controlToken };
+  const ctx: HttpContext = { services, urls: { baseUrl: '', cardBaseUrl: '' }, log, controlToken: config.controlToken, controlFrom: config.controlFrom };
   const scheduler = createLifecycle(config, services, () => ctx.urls.baseUrl, log);
   ctx.scheduler = scheduler;
+  if (config.retainMs !== undefined) scheduler.addJob(retentionJob(services, { retainMs: config.retainMs, log }));
   const servers: Server[] = [];
   try {
     servers.push(await listen(createApp(ctx, 'api'), config.port, config.host));

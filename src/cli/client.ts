@@ -25,17 +25,24 @@ export class SandboxClient {
     this.base = baseUrl.replace(/\/+$/, '');
   }
 
-  /** Any request; the answer whatever its status. Only an unreachable sandbox throws. */
-  async call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> {
+  /**
+   * Any request; the answer whatever its status. Only an unreachable sandbox throws, or one that has
+   * not answered within `timeoutMs`.
+   */
+  async call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}, timeoutMs?: number): Promise<Answer<T>> {
     let res: Response;
     try {
       res = await fetch(this.base + path, {
         method,
         headers: { ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
         ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+        ...(timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(timeoutMs) }),
       });
     } catch (e) {
-      const why = (e as Error & { cause?: Error }).cause?.message ?? (e as Error).message;
+      const why =
+        (e as Error).name === 'TimeoutError'
+          ? `no answer within ${timeoutMs} ms`
+          : ((e as Error & { cause?: Error }).cause?.message ?? (e as Error).message);
       throw new CliError(`no sandbox answers at ${this.base} (${why}); start one with: split-sandbox start`);
     }
     const text = await res.text();
@@ -64,7 +71,7 @@ export class SandboxClient {
         : `the sandbox at ${this.base} refused the control token given (--control-token or SANDBOX_CONTROL_TOKEN)`;
     }
     if (a.status === 403) {
-      return `the sandbox at ${this.base} answers its control API only on its own machine; start it with --control-token <token> and pass the same token here`;
+      return `the sandbox at ${this.base} does not answer this machine on its control API; start it with --control-token <token> and pass the same token here (or with --control-from naming this machine's network)`;
     }
     if (a.status === 404 && message === undefined) {
       return `${method} ${path}: the server at ${this.base} does not know this call (is it a split-sandbox?)`;

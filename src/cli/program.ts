@@ -6,6 +6,7 @@ import { registerReset } from './reset.command';
 import { registerScenarios } from './scenarios.command';
 import { registerTrigger } from './trigger.command';
 import { registerStart } from './start.command';
+import { registerWait } from './wait.command';
 
 export function buildProgram(): Command {
   const program = new Command('split-sandbox')
@@ -16,6 +17,7 @@ export function buildProgram(): Command {
   registerOpenApi(program);
   registerReset(program);
   registerTrigger(program);
+  registerWait(program);
   return program;
 }
 

@@ -36,7 +36,7 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
   app.use(readBody(BODY_LIMIT));
 
   const router = express.Router({ caseSensitive: false, strict: false });
-  router.use('/_sandbox', controlGuard(ctx.controlToken));
+  router.use('/_sandbox', controlGuard(ctx.controlToken, ctx.controlFrom));
   mountControlRoutes(router, ctx);
   if (surface === 'api') {
     mountPaymentRoutes(router, ctx);

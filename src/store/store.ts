@@ -7,6 +7,7 @@ import { NotificationsRepo } from './notifications.repo';
 import { MethodsRepo } from './methods.repo';
 import { PaymentsRepo } from './payments.repo';
 import { RefundsRepo } from './refunds.repo';
+import { RetentionRepo } from './retention.repo';
 import { SitesRepo } from './sites.repo';
 import { SEQUENCE_STARTS } from './sequences';
 import { SplitsRepo } from './splits.repo';
@@ -24,6 +25,7 @@ export class Store {
   readonly counters: CountersRepo;
   readonly jobs: JobsRepo;
   readonly notifications: NotificationsRepo;
+  readonly retention: RetentionRepo;
 
   constructor(readonly db: Db) {
     this.sites = new SitesRepo(db);
@@ -35,6 +37,7 @@ export class Store {
     this.counters = new CountersRepo(db);
     this.jobs = new JobsRepo(db);
     this.notifications = new NotificationsRepo(db);
+    this.retention = new RetentionRepo(db);
     this.stmt = {
       begin: db.prepare('BEGIN IMMEDIATE'),
       commit: db.prepare('COMMIT'),
