@@ -30,22 +30,29 @@ export class SandboxClient {
    * not answered within `timeoutMs`.
    */
   async call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}, timeoutMs?: number): Promise<Answer<T>> {
+    // A timer of our own, not AbortSignal.timeout(): that one does not keep the process alive, and a
+    // request whose connection was dropped unanswered can leave nothing else that does (the process
+    // would end, exit code 0, in the middle of `split-sandbox wait`).
+    const controller = new AbortController();
+    const timer = timeoutMs === undefined ? undefined : setTimeout(() => controller.abort(), timeoutMs);
     let res: Response;
+    let text: string;
     try {
       res = await fetch(this.base + path, {
         method,
         headers: { ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
         ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-        ...(timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(timeoutMs) }),
+        signal: controller.signal,
       });
+      text = await res.text();
     } catch (e) {
-      const why =
-        (e as Error).name === 'TimeoutError'
-          ? `no answer within ${timeoutMs} ms`
-          : ((e as Error & { cause?: Error }).cause?.message ?? (e as Error).message);
+      const why = controller.signal.aborted
+        ? `no answer within ${timeoutMs} ms`
+        : ((e as Error & { cause?: Error }).cause?.message ?? (e as Error).message);
       throw new CliError(`no sandbox answers at ${this.base} (${why}); start one with: split-sandbox start`);
+    } finally {
+      clearTimeout(timer);
     }
-    const text = await res.text();
     let parsed: unknown = text;
     try {
       parsed = text === '' ? null : JSON.parse(text);

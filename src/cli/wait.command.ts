@@ -13,8 +13,8 @@ interface WaitOptions {
 
 /** Between two tries. */
 const POLL_MS = 100;
-/** The longest one try waits for its answer (a sandbox still starting answers in milliseconds). */
-const TRY_MS = 5000;
+/** The longest one try waits for its answer: a sandbox answers its health in milliseconds, and a connection dropped unanswered can leave a try waiting until then. */
+const TRY_MS = 1000;
 
 export function registerWait(program: Command): void {
   program
@@ -39,7 +39,7 @@ async function waitForHealth(opts: WaitOptions): Promise<void> {
   let last = 'nothing tried';
   for (;;) {
     try {
-      const a = await client.call<{ Status?: unknown }>('GET', '/_sandbox/health', undefined, {}, Math.max(1, Math.min(TRY_MS, deadline - Date.now())));
+      const a = await client.call<{ Status?: unknown }>('GET', '/_sandbox/health', undefined, {}, Math.max(POLL_MS, Math.min(TRY_MS, deadline - Date.now())));
       if (a.status === 200 && a.body?.Status === 'ok') {
         process.stdout.write(`split-sandbox at ${client.base} is healthy\n`);
         return;
