@@ -78,7 +78,14 @@ describe('split-sandbox CLI (built code)', () => {
     expect(m[2]).not.toBe(m[4]);
     expect(Number(m[2])).toBeGreaterThan(0);
 
-    expect((await request(api).get('/_sandbox/health')).body).toEqual({ Status: 'ok', BaseURL: api, CardBaseURL: card });
+    expect((await request(api).get('/_sandbox/health')).body).toEqual({
+      Status: 'ok',
+      BaseURL: api,
+      CardBaseURL: card,
+      Payments: 0,
+      DatabaseBytes: expect.any(Number),
+      DatabaseFreeBytes: 0,
+    });
     expect((await request(api).get('/_sandbox/clock')).body.Mode).toBe('real');
     expect((await request(card).get('/v1/payments').set('Authorization', AUTH)).status).toBe(200);
 
