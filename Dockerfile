@@ -30,7 +30,8 @@ FROM debian:trixie-slim
 RUN apt-get update \
  && apt-get install -y --no-install-recommends nodejs ca-certificates \
  && rm -rf /var/lib/apt/lists/* \
- && useradd --system --uid 10001 --user-group --home-dir /data --no-create-home --shell /usr/sbin/nologin sandbox \
+ && groupadd --gid 10001 sandbox \
+ && useradd --uid 10001 --gid 10001 --home-dir /data --no-create-home --shell /usr/sbin/nologin sandbox \
  && mkdir /data && chown sandbox:sandbox /data
 COPY --from=build /out /app
 ENV PATH=/app/bin:$PATH \
