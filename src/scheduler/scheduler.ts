@@ -138,13 +138,15 @@ export class Scheduler {
     if (this.stopped) return Promise.resolve();
     let p = this.jobRuns.get(job);
     if (!p) {
+      // Forgotten as it settles, so whoever awaits it can start the next run at once.
       p = job.run().then(
-        () => {},
-        (e: Error) => this.log.error('upkeep failed', { error: e?.stack ?? String(e) }),
+        () => void this.jobRuns.delete(job),
+        (e: Error) => {
+          this.jobRuns.delete(job);
+          this.log.error('upkeep failed', { error: e?.stack ?? String(e) });
+        },
       );
-      const running = p;
-      this.jobRuns.set(job, running);
-      void running.finally(() => this.jobRuns.delete(job));
+      this.jobRuns.set(job, p);
     }
     return p;
   }
