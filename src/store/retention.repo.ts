@@ -69,14 +69,18 @@ export class RetentionRepo {
    */
   unchangedSince(cutoff: number, after: number, scan: number, limit: number): PruneScan {
     const ids: number[] = [];
-    const rows = this.stmt.scan.all({ after, scan, cutoff });
-    for (const r of rows) {
+    let read = 0;
+    let last = after;
+    // Row by row: the change test of the rows after the last one taken is never run.
+    for (const r of this.stmt.scan.iterate({ after, scan, cutoff })) {
       // Creation order: the rest was created after the cutoff too.
       if (!r.old) return { ids, next: null };
+      read++;
+      last = r.id;
       if (!r.changed) ids.push(r.id);
       if (ids.length >= limit) return { ids, next: r.id };
     }
-    return { ids, next: rows.length < scan ? null : rows[rows.length - 1]!.id };
+    return { ids, next: read < scan ? null : last };
   }
 
   /** Deletes these payments and every row that hangs off them. Run it inside a transaction. */
