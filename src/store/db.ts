@@ -50,7 +50,7 @@ export function migrate(db: Db): void {
 
 /**
  * Switches a database made without incremental auto-vacuum to it, with the one VACUUM that takes:
- * the whole file is rewritten (about 8 s per GB on the machines measured), so it is done only when
+ * the whole file is rewritten (10 s for a 1 GB file here, with a WAL as large), so it is done only when
  * retention asks for it, at start, before anything is served. VACUUM cannot run inside a
  * transaction, hence here and not in a migration. Returns whether the file was rewritten.
  */
