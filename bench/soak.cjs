@@ -161,9 +161,11 @@ async function main() {
   const avg = (xs, k) => xs.reduce((s, x) => s + x[k], 0) / Math.max(1, xs.length);
   // With retention, the file should be flat once the first payments are older than the period.
   const settled = samples.slice(Math.min(samples.length - 1, Math.ceil(parseRetainMinutes(RETAIN)) + 1));
-  const fileLine = RETAIN
-    ? `\nDatabase file with \`--retain ${RETAIN}\`: ${samples.map((x) => x.dbMb).join(', ')} MB at the end of each minute; from minute ${settled[0]?.minute ?? '-'} on, ${Math.min(...settled.map((x) => x.dbMb))}–${Math.max(...settled.map((x) => x.dbMb))} MB with ${Math.min(...settled.map((x) => x.payments))}–${Math.max(...settled.map((x) => x.payments))} payments stored.\n`
-    : '';
+  const fileLine = !RETAIN
+    ? ''
+    : samples.length === 0
+      ? '\nThe run was too short for a sample.\n'
+      : `\nDatabase file with \`--retain ${RETAIN}\`: ${samples.map((x) => x.dbMb).join(', ')} MB at the end of each minute; from minute ${settled[0]?.minute ?? '-'} on, ${Math.min(...settled.map((x) => x.dbMb))}–${Math.max(...settled.map((x) => x.dbMb))} MB with ${Math.min(...settled.map((x) => x.payments))}–${Math.max(...settled.map((x) => x.payments))} payments stored.\n`;
   const md = `${RETAIN ? `## With \`--retain ${RETAIN}\`` : '# Soak'}
 
 Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`${RETAIN ? `RETAIN=${RETAIN} ` : ''}npm run soak\` (bench/soak.cjs): ${MINUTES} minutes of mixed traffic from ${CLIENTS} clients
