@@ -35,6 +35,13 @@ export interface Config {
   retry: RetryPolicy;
   /** Bearer token of the control API; without one it answers only on loopback. */
   controlToken?: string;
+  /**
+   * Clients the control API answers without a token (`--control-from`): `loopback`, `private`, `any`,
+   * `none`, addresses and CIDR ranges. Default: loopback without a token, nobody with one.
+   */
+  controlFrom?: string[];
+  /** Payments unchanged for this long (sandbox ms) are deleted with all that hangs off them (`--retain`). */
+  retainMs?: number;
   /** No log lines at all (tests). */
   quiet: boolean;
   logLevel: LogLevel;

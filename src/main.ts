@@ -27,6 +27,7 @@ import { storedScenarios } from './stories/story-scenarios';
 import { type SnapshotInfo, Snapshots } from './snapshots/snapshots';
 import type { StoryFile } from './stories/story';
 import { replayStory, storyOf } from './stories/story.service';
+import { retentionJob } from './retention/retention';
 
 export interface SandboxMerchant {
   SiteID: number;
@@ -206,11 +207,12 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
   }
   // A server commits each turn's writes together (fixtures above were committed on their own).
   store.groupCommits();
-  const ctx: HttpContext = { services, urls: { baseUrl: '', cardBaseUrl: '' }, log, controlToken: config.controlToken };
+  const ctx: HttpContext = { services, urls: { baseUrl: '', cardBaseUrl: '' }, log, controlToken: config.controlToken, controlFrom: config.controlFrom };
   const scheduler = createLifecycle(config, services, () => ctx.urls.baseUrl, log, () => ctx.urls.cardBaseUrl);
   ctx.scheduler = scheduler;
   const snapshots = new Snapshots(store, config.db, services.clock);
   ctx.snapshots = snapshots;
+  if (config.retainMs !== undefined) scheduler.addJob(retentionJob(services, { retainMs: config.retainMs, log }));
   const servers: Server[] = [];
   try {
     servers.push(await listen(createApp(ctx, 'api'), config.port, config.host));

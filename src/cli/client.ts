@@ -25,20 +25,34 @@ export class SandboxClient {
     this.base = baseUrl.replace(/\/+$/, '');
   }
 
-  /** Any request; the answer whatever its status. Only an unreachable sandbox throws. */
-  async call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> {
+  /**
+   * Any request; the answer whatever its status. Only an unreachable sandbox throws, or one that has
+   * not answered within `timeoutMs`.
+   */
+  async call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}, timeoutMs?: number): Promise<Answer<T>> {
+    // A timer of our own, not AbortSignal.timeout(): that one does not keep the process alive, and a
+    // request whose connection was dropped unanswered can leave nothing else that does (the process
+    // would end, exit code 0, in the middle of `split-sandbox wait`).
+    const controller = new AbortController();
+    const timer = timeoutMs === undefined ? undefined : setTimeout(() => controller.abort(), timeoutMs);
     let res: Response;
+    let text: string;
     try {
       res = await fetch(this.base + path, {
         method,
         headers: { ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
         ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+        signal: controller.signal,
       });
+      text = await res.text();
     } catch (e) {
-      const why = (e as Error & { cause?: Error }).cause?.message ?? (e as Error).message;
+      const why = controller.signal.aborted
+        ? `no answer within ${timeoutMs} ms`
+        : ((e as Error & { cause?: Error }).cause?.message ?? (e as Error).message);
       throw new CliError(`no sandbox answers at ${this.base} (${why}); start one with: split-sandbox start`);
+    } finally {
+      clearTimeout(timer);
     }
-    const text = await res.text();
     let parsed: unknown = text;
     try {
       parsed = text === '' ? null : JSON.parse(text);
@@ -64,7 +78,7 @@ export class SandboxClient {
         : `the sandbox at ${this.base} refused the control token given (--control-token or SANDBOX_CONTROL_TOKEN)`;
     }
     if (a.status === 403) {
-      return `the sandbox at ${this.base} answers its control API only on its own machine; start it with --control-token <token> and pass the same token here`;
+      return `the sandbox at ${this.base} does not answer this machine on its control API; start it with --control-token <token> and pass the same token here (or with --control-from naming this machine's network)`;
     }
     if (a.status === 404 && message === undefined) {
       return `${method} ${path}: the server at ${this.base} does not know this call (is it a split-sandbox?)`;

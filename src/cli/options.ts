@@ -1,5 +1,6 @@
 // Parsing of CLI option values, with messages a person can act on.
 import { InvalidArgumentError } from 'commander';
+import { NetworkListError, clientTest, splitNetworks } from '../http/control/networks';
 import { parseDuration } from '../scenarios/scenario';
 
 export function port(value: string): number {
@@ -56,4 +57,24 @@ export function choice<T extends string>(allowed: readonly T[]) {
     if (!allowed.includes(value as T)) throw new InvalidArgumentError(`expected one of ${allowed.join(', ')}`);
     return value as T;
   };
+}
+
+/** A retention period: 7d, 12h, 30m, 90s (a bare number is milliseconds); at least a second. */
+export function retention(value: string): number {
+  const days = /^([0-9]+(?:\.[0-9]+)?)d$/.exec(value.trim());
+  const ms = days ? Math.round(Number(days[1]) * 86_400_000) : /^[0-9]+$/.test(value) ? Number(value) : parseDuration(value);
+  if (ms === null || ms < 1000) throw new InvalidArgumentError('expected a duration of at least a second, such as 7d, 12h or 30m');
+  return ms;
+}
+
+/** `loopback,private,172.18.0.0/16`: the entries, each checked. */
+export function networks(value: string): string[] {
+  const entries = splitNetworks(value);
+  try {
+    clientTest(entries);
+  } catch (e) {
+    if (e instanceof NetworkListError) throw new InvalidArgumentError(e.message);
+    throw e;
+  }
+  return entries;
 }

@@ -9,6 +9,7 @@ import { registerStart } from './start.command';
 import { registerSnapshot } from './snapshot.command';
 import { registerReplay } from './replay.command';
 import { registerStory } from './story.command';
+import { registerWait } from './wait.command';
 
 export function buildProgram(): Command {
   const program = new Command('split-sandbox')
@@ -22,6 +23,7 @@ export function buildProgram(): Command {
   registerSnapshot(program);
   registerStory(program);
   registerReplay(program);
+  registerWait(program);
   return program;
 }
 

@@ -7,7 +7,8 @@ import { DEFAULT_CONFIG, type Config } from '../config';
 import { LOG_LEVELS } from '../log';
 import { startSandbox } from '../main';
 import { MAX_PAGE_SIZE } from '../services/list.service';
-import { choice, clockMode, collect, duration, httpUrl, port, positiveInt, speed, startTime } from './options';
+import { choice, clockMode, collect, duration, httpUrl, networks, port, positiveInt, retention, speed, startTime } from './options';
+import { removeReadyFile, writeReadyFile } from './ready-file';
 
 interface StartOptions {
   port: number;
@@ -30,6 +31,9 @@ interface StartOptions {
   publicUrl?: string;
   publicCardUrl?: string;
   controlToken?: string;
+  controlFrom?: string[];
+  retain?: number;
+  readyFile?: string;
   logLevel: Config['logLevel'];
   logFormat: Config['logFormat'];
   quiet?: boolean;
@@ -70,6 +74,9 @@ export function registerStart(program: Command): void {
     .addOption(opt('--public-url <url>', 'the API address as clients reach it (RedirectURL), behind a proxy or in a container', httpUrl))
     .addOption(opt('--public-card-url <url>', 'the card API address as clients reach it', httpUrl))
     .addOption(opt('--control-token <token>', 'require Authorization: Bearer <token> on the control API (without it: loopback only)'))
+    .addOption(opt('--control-from <networks>', 'clients the control API answers without a token: loopback, private, any, none, addresses, CIDR ranges (comma-separated)', networks))
+    .addOption(opt('--retain <duration>', 'delete payments unchanged for this long in sandbox time (e.g. 7d), with all that hangs off them', retention))
+    .addOption(opt('--ready-file <path>', 'once both listeners are up, write {"BaseURL","CardBaseURL","PID"} there (removed on stop)'))
     .addOption(opt('--log-level <level>', LOG_LEVELS.join(', '), choice(LOG_LEVELS), DEFAULT_CONFIG.logLevel))
     .addOption(opt('--log-format <format>', 'pretty or json (one JSON object per line)', choice(['pretty', 'json'] as const), DEFAULT_CONFIG.logFormat))
     .addOption(opt('--quiet', 'no log lines at all'))
@@ -87,7 +94,8 @@ Examples:
   $ split-sandbox start --clock manual --start-time 20260101000000 --seed 42
   $ split-sandbox start --clock real --speed 60
   $ split-sandbox start --port 0 --card-port 0 --public-url http://sandbox.test --public-card-url http://card.sandbox.test --seed 42 --clock manual --start-time 20260101000000
-  $ SANDBOX_PORT=9090 split-sandbox start --config sandbox.json --log-format json`,
+  $ SANDBOX_PORT=9090 split-sandbox start --config sandbox.json --log-format json
+  $ split-sandbox start --host 0.0.0.0 --control-from private --retain 7d --ready-file /tmp/sandbox.json`,
     );
   cmd.hook('preAction', (command) => applyConfigFile(command));
   cmd.action(async (opts: StartOptions) => {
@@ -115,11 +123,16 @@ Examples:
     if (opts.publicUrl !== undefined) config.publicUrl = opts.publicUrl;
     if (opts.publicCardUrl !== undefined) config.publicCardUrl = opts.publicCardUrl;
     if (opts.controlToken !== undefined) config.controlToken = opts.controlToken;
+    if (opts.controlFrom !== undefined) config.controlFrom = opts.controlFrom;
+    if (opts.retain !== undefined) config.retainMs = opts.retain;
     if (!['127.0.0.1', 'localhost', '::1'].includes(opts.host)) {
+      const open = (opts.controlFrom ?? []).filter((e) => !['loopback', 'none'].includes(e.toLowerCase()));
       process.stderr.write(
-        opts.controlToken === undefined
-          ? `split-sandbox: listening on ${opts.host}, beyond loopback; the control API answers only on this machine (--control-token opens it to others)\n`
-          : `split-sandbox: listening on ${opts.host}, beyond loopback; the control API needs its token\n`,
+        open.length > 0
+          ? `split-sandbox: listening on ${opts.host}, beyond loopback; the control API answers ${open.join(', ')} without a token\n`
+          : opts.controlToken === undefined
+            ? `split-sandbox: listening on ${opts.host}, beyond loopback; the control API answers only on this machine (--control-token or --control-from opens it to others)\n`
+            : `split-sandbox: listening on ${opts.host}, beyond loopback; the control API needs its token\n`,
       );
     }
     const sandbox = await startSandbox(config).catch((e: Error & { code?: string }) => {
@@ -135,12 +148,24 @@ Examples:
     process.stdout.write(
       `API  ${sandbox.baseUrl}\nCard ${sandbox.cardBaseUrl}\nListening on ${sandbox.listening.baseUrl} (API) and ${sandbox.listening.cardBaseUrl} (card API)\n`,
     );
+    if (opts.readyFile !== undefined) readyFileOrExit(opts.readyFile, { BaseURL: sandbox.baseUrl, CardBaseURL: sandbox.cardBaseUrl, PID: process.pid }, sandbox);
     const stop = () => {
+      if (opts.readyFile !== undefined) removeReadyFile(opts.readyFile);
       void sandbox.stop().then(() => process.exit(0));
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+}
+
+/** A ready file that cannot be written is a failed start: whoever waits for it would wait forever. */
+function readyFileOrExit(path: string, ready: Parameters<typeof writeReadyFile>[1], sandbox: { stop(): Promise<void> }): void {
+  try {
+    writeReadyFile(path, ready);
+  } catch (e) {
+    process.stderr.write(`split-sandbox: cannot write --ready-file ${path}: ${(e as Error).message}\n`);
+    void sandbox.stop().then(() => process.exit(1));
+  }
 }
 
 /** Fills the options still at their default from the --config file, through their own parsers. */

@@ -42,7 +42,7 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
   app.use(readCommitted(ctx.services.store));
 
   const router = express.Router({ caseSensitive: false, strict: false });
-  router.use('/_sandbox', controlGuard(ctx.controlToken));
+  router.use('/_sandbox', controlGuard(ctx.controlToken, ctx.controlFrom));
   mountControlRoutes(router, ctx);
   mountReproduceRoutes(router, ctx);
   if (surface === 'api') {

@@ -29,6 +29,8 @@ export interface HttpContext {
   log: Logger;
   /** When set, the control API needs `Authorization: Bearer <token>`; otherwise it answers loopback only. */
   controlToken?: string | undefined;
+  /** The clients the control API answers without a token (`--control-from`); see control/guard.ts. */
+  controlFrom?: readonly string[] | undefined;
   /** Time and notifications; absent in worlds where payments move only by events. */
   scheduler?: Scheduler;
   /** Named copies of the whole database; absent in worlds without a scheduler. */

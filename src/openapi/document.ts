@@ -67,7 +67,7 @@ const listQuery = [
 ];
 
 const CONTROL: Operation[] = [
-  { method: 'get', path: '/_sandbox/health', summary: 'Health and both addresses', responses: { 200: healthResponse }, control: true },
+  { method: 'get', path: '/_sandbox/health', summary: 'Health, both addresses, the number of payments and the database size', responses: { 200: healthResponse }, control: true },
   {
     method: 'post',
     path: '/_sandbox/reset',

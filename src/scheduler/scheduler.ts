@@ -21,6 +21,14 @@ const SWEEP_AFTER_MS = 1000;
 /** After the database could not store due work (a full disk), how long before it is tried again. */
 const STORAGE_RETRY_MS = 1000;
 
+/** Upkeep that runs at start, every `everyMs` with the real clock, and after each manual clock advance. */
+export interface PeriodicJob {
+  readonly everyMs: number;
+  run(): Promise<unknown>;
+  /** Asks a run under way to end soon (the sandbox is stopping). */
+  stop?(): void;
+}
+
 export class Scheduler {
   private timer: NodeJS.Timeout | null = null;
   private timerAt = 0;
@@ -36,6 +44,9 @@ export class Scheduler {
   private readonly unsubscribe: () => void;
   /** Real time: no timer before this moment, after the database failed to store due work. */
   private retryNotBefore = 0;
+  private readonly jobs: PeriodicJob[] = [];
+  private readonly jobTimers: NodeJS.Timeout[] = [];
+  private readonly jobRuns = new Map<PeriodicJob, Promise<void>>();
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -54,8 +65,17 @@ export class Scheduler {
     return this.ctx.clock instanceof ManualClock;
   }
 
+  /** Adds upkeep (retention); before start(). */
+  addJob(job: PeriodicJob): void {
+    this.jobs.push(job);
+  }
+
   /** Starts the timers (real clock). Due work left from before a restart runs at once, in order. */
   start(): void {
+    for (const job of this.jobs) {
+      void this.runJob(job);
+      if (!this.manual) this.jobTimers.push(setInterval(() => void this.runJob(job), job.everyMs).unref());
+    }
     if (this.manual) {
       // Late steps of a previous run, and notifications due at the start time, still go out.
       this.tick().catch((e: Error) => this.log.error('due work at the start failed', { error: e.message }));
@@ -137,6 +157,34 @@ export class Scheduler {
     if (generation !== this.generation) return;
     clock.set(target);
     await this.tick();
+    // A run under way started before this time: one more, for the time now.
+    for (const job of this.jobs) {
+      await this.jobRuns.get(job);
+      await this.runJob(job);
+    }
+  }
+
+  /** Resolves once no upkeep job is running (tests, after start). */
+  async jobsSettled(): Promise<void> {
+    await Promise.all(this.jobRuns.values());
+  }
+
+  /** Runs a job, unless a run of it is under way (then that run's promise): runs never overlap. A failure is logged. */
+  private runJob(job: PeriodicJob): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    let p = this.jobRuns.get(job);
+    if (!p) {
+      // Forgotten as it settles, so whoever awaits it can start the next run at once.
+      p = job.run().then(
+        () => void this.jobRuns.delete(job),
+        (e: Error) => {
+          this.jobRuns.delete(job);
+          this.log.error('upkeep failed', { error: e?.stack ?? String(e) });
+        },
+      );
+      this.jobRuns.set(job, p);
+    }
+    return p;
   }
 
   /** Saves the sandbox time now (the sandbox stops). */
@@ -248,6 +296,9 @@ export class Scheduler {
     if (this.timer) clearTimeout(this.timer);
     if (this.sweepStart) clearTimeout(this.sweepStart);
     if (this.sweep) await Promise.resolve(this.sweep.stop());
+    for (const t of this.jobTimers) clearInterval(t);
+    for (const job of this.jobs) job.stop?.();
+    await Promise.all(this.jobRuns.values());
     await this.worker.stop();
     await this.ticking?.catch(() => {});
   }

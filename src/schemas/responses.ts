@@ -300,7 +300,17 @@ export const merchantsResponse = exact({
     }),
   },
 });
-export const healthResponse = exact({ Status: { const: 'ok' }, BaseURL: str, CardBaseURL: str });
+export const healthResponse = exact({
+  Status: { const: 'ok' },
+  BaseURL: str,
+  CardBaseURL: str,
+  /** Payments in the database (what retention keeps in check). */
+  Payments: int,
+  /** The database's size (pages × page size; the file on disk, once the WAL is checkpointed). */
+  DatabaseBytes: int,
+  /** Of which free pages, reused by the next writes or given back by retention. */
+  DatabaseFreeBytes: int,
+});
 
 /** A fault rule as the control API shows it. */
 export const faultOut = exact({

@@ -10,6 +10,7 @@ import { NotificationsRepo } from './notifications.repo';
 import { MethodsRepo } from './methods.repo';
 import { PaymentsRepo } from './payments.repo';
 import { RefundsRepo } from './refunds.repo';
+import { RetentionRepo } from './retention.repo';
 import { SitesRepo } from './sites.repo';
 import { rememberSequences, startSequencesAt } from './sequences';
 import { SplitsRepo } from './splits.repo';
@@ -35,6 +36,7 @@ export class Store {
   readonly clockState: ClockRepo;
   readonly stories: StoriesRepo;
   private readonly replacedListeners = new Set<(why: DataReplaced) => void>();
+  readonly retention: RetentionRepo;
 
   constructor(readonly db: Db) {
     this.sites = new SitesRepo(db);
@@ -49,6 +51,7 @@ export class Store {
     this.faults = new FaultsRepo(db);
     this.clockState = new ClockRepo(db);
     this.stories = new StoriesRepo(db);
+    this.retention = new RetentionRepo(db);
     this.stmt = {
       begin: db.prepare('BEGIN IMMEDIATE'),
       commit: db.prepare('COMMIT'),

@@ -80,7 +80,14 @@ describe('split-sandbox CLI (built code)', () => {
     expect(Number(m[2])).toBeGreaterThan(0);
     expect(m[0].split('\n')[2]).toBe(`Listening on ${api} (API) and ${card} (card API)`);
 
-    expect((await request(api).get('/_sandbox/health')).body).toEqual({ Status: 'ok', BaseURL: api, CardBaseURL: card });
+    expect((await request(api).get('/_sandbox/health')).body).toEqual({
+      Status: 'ok',
+      BaseURL: api,
+      CardBaseURL: card,
+      Payments: 0,
+      DatabaseBytes: expect.any(Number),
+      DatabaseFreeBytes: 0,
+    });
     expect((await request(api).get('/_sandbox/clock')).body.Mode).toBe('real');
     expect((await request(card).get('/v1/payments').set('Authorization', AUTH)).status).toBe(200);
 

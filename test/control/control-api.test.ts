@@ -114,6 +114,35 @@ describe('who may use the control API', () => {
     expect(call(guard, '192.0.2.7', '/health')).toBe('next');
     expect(call(controlGuard('t'), '192.0.2.7', '/merchants', 'Bearer t')).toBe('next');
   });
+
+  it('--control-from opens it to the networks named, without a token; never by default', () => {
+    const privateNets = controlGuard(undefined, ['private']);
+    for (const a of ['127.0.0.1', '::1', '10.88.0.1', '172.17.0.1', '172.31.255.254', '192.168.1.20', '::ffff:10.88.0.1', 'fd00::7']) {
+      expect([a, call(privateNets, a)]).toEqual([a, 'next']);
+    }
+    for (const a of ['172.32.0.1', '192.0.2.7', '8.8.8.8', '2001:db8::1', '::ffff:8.8.8.8', undefined]) {
+      expect([a, call(privateNets, a as string)]).toEqual([a, 403]);
+    }
+    const ranges = controlGuard(undefined, ['192.0.2.0/24', '2001:db8::5']);
+    expect(call(ranges, '192.0.2.7')).toBe('next');
+    expect(call(ranges, '2001:db8::5')).toBe('next');
+    expect(call(ranges, '127.0.0.1')).toBe(403); // the list is the list: loopback only when named
+    expect(call(controlGuard(undefined, ['any']), '203.0.113.9')).toBe('next');
+    expect(call(controlGuard(undefined, ['none']), '127.0.0.1')).toBe(403);
+    // With a token as well: the networks named need none, everyone else needs it.
+    const both = controlGuard('t', ['private']);
+    expect(call(both, '10.1.2.3')).toBe('next');
+    expect(call(both, '192.0.2.7')).toBe(401);
+    expect(call(both, '192.0.2.7', '/merchants', 'Bearer t')).toBe('next');
+    // A token alone: loopback needs it too, as before.
+    expect(call(controlGuard('t'), '127.0.0.1')).toBe(401);
+  });
+
+  it('refuses a --control-from entry that is no network, naming it', () => {
+    for (const bad of ['privat', '10.0.0.0/33', '10.0.0/8', '::1/129', '1.2.3.4/8/1', 'example.com']) {
+      expect(() => controlGuard(undefined, [bad])).toThrow(`"${bad}" is not loopback, private, any, none, an IP address or a CIDR range`);
+    }
+  });
 });
 
 describe('POST /_sandbox/refunds/{id}/events and GET /_sandbox/scenarios', () => {

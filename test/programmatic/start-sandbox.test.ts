@@ -33,7 +33,14 @@ describe('startSandbox()', () => {
     expect(sb.cardBaseUrl).not.toBe(sb.baseUrl);
     expect(sb.merchant).toEqual({ SiteID: 30201, APIKey: MARKETPLACE.APIKey, LinkedSiteIDs: [30202, 30203, 30204] });
     const health = await request(sb.baseUrl).get('/_sandbox/health');
-    expect(health.body).toEqual({ Status: 'ok', BaseURL: sb.baseUrl, CardBaseURL: sb.cardBaseUrl });
+    expect(health.body).toEqual({
+      Status: 'ok',
+      BaseURL: sb.baseUrl,
+      CardBaseURL: sb.cardBaseUrl,
+      Payments: 0,
+      DatabaseBytes: expect.any(Number),
+      DatabaseFreeBytes: 0,
+    });
   });
 
   it('runs two sandboxes in one process, each with its own data and clock', async () => {

@@ -13,6 +13,7 @@ import { parseId, reload } from '../../services/lookup';
 import { createMerchant, getMerchant, listMerchants, updateMerchant } from '../../services/merchants.service';
 import { applyRefundEvent } from '../../services/refunds.service';
 import { resetSandbox } from '../../services/reset.service';
+import { databaseHealth } from '../../services/health.service';
 import type { NotificationFilter, NotificationState } from '../../store/notifications.repo';
 import { paymentToWire, refundToWire } from '../../wire/serializers';
 import { waitForNotification, whatWasFound } from '../../notifications/wait';
@@ -97,7 +98,7 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
     '/_sandbox/health',
     route(ctx, 'message', () => ({
       status: 200,
-      body: { Status: 'ok', BaseURL: ctx.urls.baseUrl, CardBaseURL: ctx.urls.cardBaseUrl },
+      body: { Status: 'ok', BaseURL: ctx.urls.baseUrl, CardBaseURL: ctx.urls.cardBaseUrl, ...databaseHealth(s) },
     })),
   );
 

@@ -1,10 +1,10 @@
-// Who may use the control API: with a token, whoever sends `Authorization: Bearer <token>`;
-// without one, only clients on this machine (loopback). Health stays open for readiness checks.
+// Who may use the control API: whoever sends `Authorization: Bearer <token>` when there is a token,
+// and the clients `--control-from` names without one (by default: this machine, loopback, when there
+// is no token; nobody when there is). Health stays open for readiness checks.
 import { timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { sendJson } from '../reply';
-
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
+import { clientTest } from './networks';
 
 function sameText(a: string, b: string): boolean {
   const x = Buffer.from(a);
@@ -12,9 +12,11 @@ function sameText(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-export function controlGuard(token: string | undefined) {
+export function controlGuard(token: string | undefined, from?: readonly string[]) {
+  const trusted = clientTest(from ?? (token === undefined ? ['loopback'] : []));
   return (req: Request, res: Response, next: NextFunction) => {
     if (/^\/_sandbox\/health\/?$/i.test(req.baseUrl + req.path)) return next();
+    if (trusted(req.socket.remoteAddress)) return next();
     if (token !== undefined) {
       const m = /^Bearer (.+)$/.exec(req.get('authorization') ?? '');
       if (m && sameText(m[1]!, token)) return next();
@@ -22,7 +24,9 @@ export function controlGuard(token: string | undefined) {
       sendJson(res, 401, { Message: 'The control API needs Authorization: Bearer <control token>.' });
       return;
     }
-    if (LOOPBACK.test(req.socket.remoteAddress ?? '')) return next();
-    sendJson(res, 403, { Message: 'The control API answers only on this machine; start the sandbox with --control-token to use it from elsewhere.' });
+    sendJson(res, 403, {
+      Message:
+        'The control API does not answer this client; start the sandbox with --control-token (or --control-from naming a trusted network) to use it from elsewhere.',
+    });
   };
 }

@@ -8,6 +8,7 @@ import * as m0005 from './0005-beyond-seed';
 import * as m0006 from './0006-payer-hold';
 import * as m0007 from './0007-faults';
 import * as m0008 from './0008-reproduce';
+import * as m0009 from './0009-retention';
 
 export interface Migration {
   version: number;
@@ -27,4 +28,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 6, sql: m0006.sql },
   { version: 7, sql: m0007.sql, up: m0007.up },
   { version: 8, sql: m0008.sql },
+  { version: 9, sql: m0009.sql },
 ];

@@ -1,0 +1,132 @@
+// Retention's SQL: which payments have not changed since a sandbox time, deleting them with everything
+// that hangs off them, giving freed pages back to the file system, and the database's size.
+import type { Db } from './db';
+
+/**
+ * The tables that hang off payments, in the order their rows are deleted: each before the rows it
+ * points at (foreign keys are on). A table added with a foreign key into this tree must be added
+ * here too (a test derives the tree from the schema and compares).
+ */
+export const PRUNED_TABLES = [
+  'notification_attempts',
+  'notifications',
+  'scenario_jobs',
+  'status_history',
+  'refunds',
+  'splits',
+  'payments',
+] as const;
+
+const IDS = 'SELECT value FROM json_each(@ids)';
+
+const DELETES: Record<(typeof PRUNED_TABLES)[number], string> = {
+  notification_attempts: `DELETE FROM notification_attempts WHERE notification_id IN (SELECT id FROM notifications WHERE payment_id IN (${IDS}))`,
+  notifications: `DELETE FROM notifications WHERE payment_id IN (${IDS})`,
+  scenario_jobs: `DELETE FROM scenario_jobs WHERE payment_id IN (${IDS})`,
+  status_history: `DELETE FROM status_history WHERE payment_id IN (${IDS})`,
+  refunds: `DELETE FROM refunds WHERE payment_id IN (${IDS})`,
+  splits: `DELETE FROM splits WHERE payment_id IN (${IDS})`,
+  payments: `DELETE FROM payments WHERE id IN (${IDS})`,
+};
+
+/**
+ * A payment's last change, in sandbox time, is the latest of: its creation and every status it or
+ * its refunds entered (the history), splits added, scenario steps run and notification attempts.
+ * One with a change still to come is kept whatever its age: a pending step or notification, or an
+ * Open payment whose token is yet to expire. Each test reads one payment's rows through its index.
+ */
+const CHANGED_SINCE = `(
+     EXISTS (SELECT 1 FROM status_history h WHERE h.payment_id = p.id AND h.at >= @cutoff)
+  OR EXISTS (SELECT 1 FROM splits s WHERE s.payment_id = p.id AND s.created_at >= @cutoff)
+  OR EXISTS (SELECT 1 FROM scenario_jobs j WHERE j.payment_id = p.id AND (j.state = 'pending' OR j.ran_at >= @cutoff))
+  OR EXISTS (SELECT 1 FROM notifications n WHERE n.payment_id = p.id
+               AND (n.state = 'pending' OR n.created_at >= @cutoff
+                    OR EXISTS (SELECT 1 FROM notification_attempts a WHERE a.notification_id = n.id AND a.at >= @cutoff)))
+  OR (p.status_id = 1 AND p.token_lifetime IS NOT NULL AND p.created_at + p.token_lifetime * 60000 >= @cutoff))`;
+
+/** One stretch of a pass over the payments, oldest first. */
+export interface PruneScan {
+  /** Payments unchanged since the cutoff, to delete. */
+  ids: number[];
+  /** Where the pass goes on, or null when it reached payments created after the cutoff (or the end). */
+  next: number | null;
+}
+
+export class RetentionRepo {
+  private prepared?: ReturnType<typeof prepare>;
+  private counted = { stamp: '', n: 0 };
+
+  constructor(private readonly db: Db) {}
+
+  /** Prepared on first use: a sandbox without retention, or that never reads its health, pays nothing. */
+  private get stmt() {
+    return (this.prepared ??= prepare(this.db));
+  }
+
+  /**
+   * Reads up to `scan` payments after ID `after`, and returns those whose last change is before
+   * `cutoff` (sandbox epoch ms), at most `limit` of them.
+   */
+  unchangedSince(cutoff: number, after: number, scan: number, limit: number): PruneScan {
+    const ids: number[] = [];
+    let read = 0;
+    let last = after;
+    // Row by row: the change test of the rows after the last one taken is never run.
+    for (const r of this.stmt.scan.iterate({ after, scan, cutoff })) {
+      // Creation order: the rest was created after the cutoff too.
+      if (!r.old) return { ids, next: null };
+      read++;
+      last = r.id;
+      if (!r.changed) ids.push(r.id);
+      if (ids.length >= limit) return { ids, next: r.id };
+    }
+    return { ids, next: read < scan ? null : last };
+  }
+
+  /** Deletes these payments and every row that hangs off them. Run it inside a transaction. */
+  deletePayments(ids: readonly number[]): void {
+    if (ids.length === 0) return;
+    const param = { ids: JSON.stringify(ids) };
+    for (const stmt of this.stmt.deletes) stmt.run(param);
+  }
+
+  /** Pages on the free list: freed by deletes, reused by the next writes before the file grows. */
+  freePages(): number {
+    return this.stmt.freePages.get() as number;
+  }
+
+  /** Gives up to `pages` free pages back to the file system (incremental auto-vacuum). */
+  releaseFreePages(pages: number): void {
+    // A pragma's argument cannot be bound; it is a whole number here. exec() steps it to the end
+    // (a statement's run() would free one page).
+    this.db.exec(`PRAGMA incremental_vacuum(${Math.max(0, Math.floor(pages))})`);
+  }
+
+  /** The database's size and the number of payments in it (counted again only after a write). */
+  stats(stamp: string): { payments: number; bytes: number; freeBytes: number } {
+    if (this.counted.stamp !== stamp) this.counted = { stamp, n: this.stmt.count.get() as number };
+    const pageSize = this.stmt.pageSize.get() as number;
+    return {
+      payments: this.counted.n,
+      bytes: (this.stmt.pageCount.get() as number) * pageSize,
+      freeBytes: this.freePages() * pageSize,
+    };
+  }
+}
+
+function prepare(db: Db) {
+  return {
+    // In ID order, which is creation order: the pass ends at the first payment created after the
+    // cutoff, so it reads only the old ones (and at most `scan` rows a call). The change test runs
+    // only for those (CASE evaluates lazily).
+    scan: db.prepare<{ after: number; scan: number; cutoff: number }, { id: number; old: number; changed: number | null }>(
+      `SELECT p.id, p.created_at < @cutoff AS old, CASE WHEN p.created_at < @cutoff THEN ${CHANGED_SINCE} END AS changed
+         FROM payments p WHERE p.id > @after ORDER BY p.id LIMIT @scan`,
+    ),
+    deletes: PRUNED_TABLES.map((t) => db.prepare<{ ids: string }>(DELETES[t])),
+    count: db.prepare('SELECT count(*) FROM payments').pluck(),
+    pageCount: db.prepare('PRAGMA page_count').pluck(),
+    pageSize: db.prepare('PRAGMA page_size').pluck(),
+    freePages: db.prepare('PRAGMA freelist_count').pluck(),
+  };
+}

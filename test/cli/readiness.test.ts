@@ -1,0 +1,157 @@
+// Readiness for scripts, as processes: `start --ready-file`, `split-sandbox wait`, and start's
+// refusals of a bad --retain or --control-from.
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { type Run, ensureBuilt, run, waitForOutput } from './process';
+
+/** A port nothing listens on (taken from the system, then let go). */
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  const { port } = s.address() as AddressInfo;
+  await new Promise<void>((resolve) => s.close(() => resolve()));
+  return port;
+}
+
+/** Resolves once `file` exists (polled on each turn of the event loop; the process writes it). */
+async function appears(file: string, r: Run): Promise<void> {
+  while (!existsSync(file)) {
+    if (r.child.exitCode !== null) throw new Error(`exited ${r.child.exitCode}: ${r.stderr()}`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+describe('readiness for scripts (built code)', () => {
+  let tmp: string;
+  const running: Run[] = [];
+
+  beforeAll(() => ensureBuilt(), 120_000);
+  beforeEach(() => (tmp = mkdtempSync(join(tmpdir(), 'split-sandbox-ready-'))));
+  afterEach(async () => {
+    for (const r of running.splice(0)) {
+      if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGKILL');
+      await r.exited;
+    }
+    rmSync(tmp, { recursive: true, force: true });
+  });
+  const spawnRun = (args: string[]) => {
+    const r = run(args);
+    running.push(r);
+    return r;
+  };
+
+  it('start --ready-file writes BaseURL, CardBaseURL and PID once both listeners are up, and removes it on SIGTERM', async () => {
+    const file = join(tmp, 'ready.json');
+    const r = spawnRun(['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--quiet', '--ready-file', file]);
+    await appears(file, r);
+    const ready = JSON.parse(readFileSync(file, 'utf8'));
+    expect(Object.keys(ready)).toEqual(['BaseURL', 'CardBaseURL', 'PID']);
+    expect(ready.PID).toBe(r.child.pid);
+    // Written whole, under its own name: nothing else was left beside it.
+    expect(readdirSync(tmp)).toEqual(['ready.json']);
+    // Both addresses answer as soon as the file is there, and say the same addresses.
+    const health = await request(ready.BaseURL).get('/_sandbox/health');
+    expect(health.body).toMatchObject({ Status: 'ok', BaseURL: ready.BaseURL, CardBaseURL: ready.CardBaseURL });
+    expect((await request(ready.CardBaseURL).get('/v1/payments')).status).toBe(401);
+    const m = await waitForOutput(r, /API {2}(\S+)\nCard (\S+)\n/);
+    expect([m[1], m[2]]).toEqual([ready.BaseURL, ready.CardBaseURL]);
+
+    r.child.kill('SIGTERM');
+    expect(await r.exited).toEqual({ code: 0, signal: null });
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('the ready file gives the addresses clients use: the public ones when set', async () => {
+    const file = join(tmp, 'ready.json');
+    const port = await freePort();
+    const r = spawnRun(['start', '--port', String(port), '--card-port', '0', '--db', ':memory:', '--quiet', '--ready-file', file,
+      '--public-url', 'http://sandbox.example:18080', '--public-card-url', 'http://sandbox.example:18081']);
+    await appears(file, r);
+    const ready = JSON.parse(readFileSync(file, 'utf8'));
+    expect(ready).toEqual({ BaseURL: 'http://sandbox.example:18080', CardBaseURL: 'http://sandbox.example:18081', PID: r.child.pid });
+    expect((await request(`http://127.0.0.1:${port}`).get('/_sandbox/health')).body.BaseURL).toBe(ready.BaseURL);
+  });
+
+  it('start exits 1 when the ready file cannot be written', async () => {
+    const r = spawnRun(['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--quiet', '--ready-file', join(tmp, 'no', 'such', 'dir', 'ready.json')]);
+    expect((await r.exited).code).toBe(1);
+    expect(r.stderr()).toMatch(/^split-sandbox: cannot write --ready-file .*ready\.json: ENOENT/);
+  });
+
+  it('wait exits 0 for a healthy sandbox', async () => {
+    const file = join(tmp, 'ready.json');
+    const s = spawnRun(['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--quiet', '--ready-file', file]);
+    await appears(file, s);
+    const { BaseURL } = JSON.parse(readFileSync(file, 'utf8'));
+    const w = spawnRun(['wait', '--base-url', BaseURL]);
+    expect(await w.exited).toEqual({ code: 0, signal: null });
+    expect(w.stdout()).toBe(`split-sandbox at ${BaseURL} is healthy\n`);
+  });
+
+  it('wait keeps trying while nothing healthy answers, and exits 0 once the sandbox is up', async () => {
+    // Something on the port that hangs up on every connection, as a server still starting might.
+    let tries = 0;
+    let tried: () => void = () => {};
+    const hangUp = createServer((socket) => {
+      tries++;
+      tried();
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => hangUp.listen(0, '127.0.0.1', resolve));
+    const port = (hangUp.address() as AddressInfo).port;
+    const w = spawnRun(['wait', '--base-url', `http://127.0.0.1:${port}`, '--timeout', '30s']);
+    await new Promise<void>((resolve) => (tried = () => tries >= 2 && resolve()));
+    await new Promise<void>((resolve) => hangUp.close(() => resolve()));
+    expect(w.child.exitCode).toBeNull();
+    spawnRun(['start', '--port', String(port), '--card-port', '0', '--db', ':memory:', '--quiet']);
+    expect(await w.exited).toEqual({ code: 0, signal: null });
+  });
+
+  it('wait exits 1 after its timeout with a clear message when nothing healthy answers', async () => {
+    const port = await freePort();
+    const started = Date.now();
+    const w = spawnRun(['wait', '--base-url', `http://127.0.0.1:${port}`, '--timeout', '500ms']);
+    expect((await w.exited).code).toBe(1);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(w.stderr()).toMatch(new RegExp(`^split-sandbox: no healthy sandbox at http://127\\.0\\.0\\.1:${port} within 0\\.5 s; last: .*ECONNREFUSED`));
+    expect(w.stderr()).not.toMatch(/\n\s+at /);
+
+    // Something else answers there: not taken for a sandbox.
+    const other = (await import('node:http')).createServer((_req, res) => res.end('{"ok": true}'));
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      const w2 = spawnRun(['wait', '--base-url', `http://127.0.0.1:${(other.address() as AddressInfo).port}`, '--timeout', '300ms']);
+      expect((await w2.exited).code).toBe(1);
+      expect(w2.stderr()).toContain('answers, but is not a split-sandbox');
+    } finally {
+      other.closeAllConnections();
+      await new Promise<void>((resolve) => other.close(() => resolve()));
+    }
+  });
+
+  it('wait --help explains the command with examples', async () => {
+    const r = spawnRun(['wait', '--help']);
+    expect((await r.exited).code).toBe(0);
+    expect(r.stdout()).toMatch(/Usage: split-sandbox wait/);
+    expect(r.stdout()).toMatch(/Examples?:\n\s+\$ split-sandbox/);
+  });
+
+  it('start refuses a bad --retain or --control-from, saying what it expects', async () => {
+    const retain = spawnRun(['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--retain', 'soon']);
+    expect((await retain.exited).code).not.toBe(0);
+    expect(retain.stderr()).toMatch(/--retain.*expected a duration of at least a second, such as 7d/);
+    const from = run(['start', '--port', '0', '--card-port', '0', '--db', ':memory:'], { SANDBOX_CONTROL_FROM: 'private,10.0.0.0/99' });
+    running.push(from);
+    expect((await from.exited).code).not.toBe(0);
+    expect(from.stderr()).toMatch(/SANDBOX_CONTROL_FROM.*"10\.0\.0\.0\/99" is not loopback, private, any, none/);
+  });
+
+  it('start --control-from says to whom the control API answers when it listens beyond loopback', async () => {
+    const r = spawnRun(['start', '--host', '0.0.0.0', '--port', '0', '--card-port', '0', '--db', ':memory:', '--quiet', '--control-from', 'private']);
+    await waitForOutput(r, /API {2}\S+\n/);
+    expect(r.stderr()).toContain('beyond loopback; the control API answers private without a token');
+  });
+});
