@@ -14,6 +14,7 @@ export const PRUNED_TABLES = [
   'status_history',
   'refunds',
   'splits',
+  'erased_token_lifetimes',
   'payments',
 ] as const;
 
@@ -26,6 +27,7 @@ const DELETES: Record<(typeof PRUNED_TABLES)[number], string> = {
   status_history: `DELETE FROM status_history WHERE payment_id IN (${IDS})`,
   refunds: `DELETE FROM refunds WHERE payment_id IN (${IDS})`,
   splits: `DELETE FROM splits WHERE payment_id IN (${IDS})`,
+  erased_token_lifetimes: `DELETE FROM erased_token_lifetimes WHERE payment_id IN (${IDS})`,
   payments: `DELETE FROM payments WHERE id IN (${IDS})`,
 };
 

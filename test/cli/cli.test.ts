@@ -128,7 +128,14 @@ describe('split-sandbox CLI (built code)', () => {
     const m = await waitForOutput(r, /^API {2}http:\/\/sandbox\.test\nCard http:\/\/card\.sandbox\.test\nListening on (http:\/\/127\.0\.0\.1:\d+) \(API\) and (http:\/\/127\.0\.0\.1:\d+) \(card API\)\n$/);
     const [api, card] = [m[1]!, m[2]!];
     expect(api).not.toBe(card);
-    expect((await request(api).get('/_sandbox/health')).body).toEqual({ Status: 'ok', BaseURL: 'http://sandbox.test', CardBaseURL: 'http://card.sandbox.test' });
+    expect((await request(api).get('/_sandbox/health')).body).toEqual({
+      Status: 'ok',
+      BaseURL: 'http://sandbox.test',
+      CardBaseURL: 'http://card.sandbox.test',
+      Payments: 0,
+      DatabaseBytes: expect.any(Number),
+      DatabaseFreeBytes: 0,
+    });
     const created = await request(api).post('/v1/payments').set('Authorization', AUTH).send(paymentBody());
     expect(created.body.Payment.RedirectURL).toMatch(/^http:\/\/sandbox\.test\/Home\?PaymentToken=/);
     expect((await request(card).get('/v1/payments').set('Authorization', AUTH)).status).toBe(200);
