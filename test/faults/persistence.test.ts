@@ -99,6 +99,7 @@ describe('migration 7 of a database from before faults', () => {
     expect(plan).toMatch(/USING COVERING INDEX notifications_due/);
     expect(db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'notifications' ORDER BY name`).pluck().all()).toEqual([
       'notifications_by_payment',
+      'notifications_by_refund',
       'notifications_by_state',
       'notifications_due',
     ]);
