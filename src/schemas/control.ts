@@ -23,22 +23,25 @@ export const clockAdvanceRequest: Schema = {
   properties: { Seconds: { type: 'number', minimum: 0, maximum: 31_536_000 } },
 };
 
+/** What a merchant's settings may be set to, on creation and by PATCH. */
+const merchantSettings: Record<string, Schema> = {
+  NotificationURL: { type: ['string', 'null'], maxLength: 2048, pattern: '^https?://[^\\s]+$' },
+  DefaultScenario: { type: ['string', 'null'], maxLength: 64 },
+  NotifyStatuses: { type: ['array', 'null'], maxItems: 20, uniqueItems: true, items: { type: 'integer', enum: [2, 3, 4, 5, 9, 11, 13, 33, 34, 35] }, description: 'Status IDs notified; null for all' },
+  Methods: {
+    type: ['array', 'null'],
+    maxItems: 500,
+    uniqueItems: true,
+    items: { type: 'integer', minimum: 1, maximum: 2147483647 },
+    description: 'The method IDs assigned to the merchant (GET /v1/methods/assigned); null for every method',
+  },
+};
+
 export const merchantPatchRequest: Schema = {
   type: 'object',
   additionalProperties: false,
   minProperties: 1,
-  properties: {
-    NotificationURL: { type: ['string', 'null'], maxLength: 2048, pattern: '^https?://[^\\s]+$' },
-    DefaultScenario: { type: ['string', 'null'], maxLength: 64 },
-    NotifyStatuses: { type: ['array', 'null'], maxItems: 20, uniqueItems: true, items: { type: 'integer', enum: [2, 3, 4, 5, 9, 11, 13, 33, 34, 35] }, description: 'Status IDs notified; null for all' },
-    Methods: {
-      type: ['array', 'null'],
-      maxItems: 500,
-      uniqueItems: true,
-      items: { type: 'integer', minimum: 1, maximum: 2147483647 },
-      description: 'The method IDs assigned to the merchant (GET /v1/methods/assigned); null for every method',
-    },
-  },
+  properties: merchantSettings,
 };
 
 export const notificationWaitQuery: Schema = {
@@ -52,16 +55,7 @@ export const merchantCreateRequest: Schema = {
   properties: {
     Name: { type: 'string', minLength: 1, maxLength: 255 },
     LinkedSites: { type: 'integer', minimum: 0, maximum: 20 },
-    NotificationURL: { type: ['string', 'null'], maxLength: 2048, pattern: '^https?://[^\\s]+$' },
-    DefaultScenario: { type: ['string', 'null'], maxLength: 64 },
-    NotifyStatuses: { type: ['array', 'null'], maxItems: 20, uniqueItems: true, items: { type: 'integer', enum: [2, 3, 4, 5, 9, 11, 13, 33, 34, 35] }, description: 'Status IDs notified; null for all' },
-    Methods: {
-      type: ['array', 'null'],
-      maxItems: 500,
-      uniqueItems: true,
-      items: { type: 'integer', minimum: 1, maximum: 2147483647 },
-      description: 'The method IDs assigned to the merchant (GET /v1/methods/assigned); null for every method',
-    },
+    ...merchantSettings,
   },
 };
 
