@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { type Config, DEFAULT_CONFIG } from './config';
 import { completeMethodCatalogue, loadFixtures, readFixtures } from './fixtures';
 import { createApp } from './http/app';
+import { serverFor } from './http/server';
 import type { HttpContext } from './http/pipeline';
 import { createIds } from './ids';
 import { createOutbox } from './notifications/outbox';
@@ -182,7 +183,7 @@ export function createLifecycle(
 
 function listen(app: ReturnType<typeof createApp>, port: number, host: string): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host);
+    const server = serverFor(app).listen(port, host);
     server.once('listening', () => resolve(server));
     server.once('error', reject);
   });
