@@ -16,6 +16,7 @@ import { Scheduler } from './scheduler/scheduler';
 import type { ServiceContext } from './services/context';
 import { idOffsetAt } from './store/sequences';
 import { Store } from './store/store';
+import { Checkpointer } from './store/checkpointer';
 import { type Logger, createLogger, silentLogger } from './log';
 import type { NotificationFilter, NotificationState } from './store/notifications.repo';
 import { waitForNotification, whatWasFound } from './notifications/wait';
@@ -181,6 +182,9 @@ export function createLifecycle(
   return scheduler;
 }
 
+/** How often the WAL is checkpointed (in a worker thread): a few hundred kB of pages each time under load. */
+const CHECKPOINT_EVERY_MS = 100;
+
 function listen(app: ReturnType<typeof createApp>, port: number, host: string): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = serverFor(app).listen(port, host);
@@ -227,7 +231,9 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
   ctx.urls.baseUrl = config.publicUrl ?? listening.baseUrl;
   ctx.urls.cardBaseUrl = config.publicCardUrl ?? listening.cardBaseUrl;
   scheduler.start();
-  if (config.db !== ':memory:') store.checkpointAfterCommits(250);
+  // The WAL is copied into the database file off the main thread (the main connection's own
+  // checkpoints, at SQLite's limit, are the fallback should the thread fail).
+  const checkpointer = config.db === ':memory:' ? null : Checkpointer.start(config.db, CHECKPOINT_EVERY_MS);
 
   const first = listMerchants(services).find((m) => m.LinkedSiteIDs.length > 0) ?? listMerchants(services)[0];
   let stopped: Promise<void> | null = null;
@@ -292,6 +298,7 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
             ),
           ),
         )
+        .then(() => checkpointer?.stop())
         .then(() => {
           store.rememberIds();
           store.close();
