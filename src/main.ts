@@ -14,7 +14,7 @@ import { SHIPPED_SCENARIOS_DIR, ScenarioCatalogue } from './scenarios/loader';
 import { createClock } from './scheduler/clock-keeper';
 import { Scheduler } from './scheduler/scheduler';
 import type { ServiceContext } from './services/context';
-import { idOffsetAt } from './store/sequences';
+import { idOffsetAt, paymentIdsHandedOut } from './store/sequences';
 import { Store } from './store/store';
 import { Checkpointer } from './store/checkpointer';
 import { type Logger, createLogger, silentLogger } from './log';
@@ -153,7 +153,7 @@ export function createServices(config: Config, store: Store): ServiceContext {
   return {
     store,
     clock,
-    ids: createIds(config.seed),
+    ids: createIds(config.seed, config.seed === undefined ? 0 : paymentIdsHandedOut(store.db)),
     settings: { cancelOpen: config.cancelOpen, pageSize: config.pageSize, defaultScenario: config.scenario },
     scenarios,
     fixtures,
