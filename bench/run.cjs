@@ -187,7 +187,7 @@ function wrk(url, env, duration = DURATION) {
   const args = ['-t1', `-c${CONNS}`, `-d${duration}s`, '--latency', '-s', path.join(__dirname, 'wrk.lua'), url];
   const cmd = PIN ? ['taskset', ['-c', '1', 'wrk', ...args]] : ['wrk', args];
   return new Promise((resolve, reject) => {
-    const child = track(spawn(cmd[0], cmd[1], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] }));
+    const child = track(spawn(cmd[0], cmd[1], { env: { ...process.env, CONNS: String(CONNS), ...env }, stdio: ['ignore', 'pipe', 'inherit'] }));
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (c) => (out += c));
     const timer = setTimeout(() => signal(child, 'SIGKILL'), (duration + 30) * 1000);
