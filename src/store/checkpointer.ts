@@ -8,9 +8,20 @@ import { Worker } from 'node:worker_threads';
 // leaves the rest for next time, so it cannot block a commit, a restore or a snapshot's copy. Its
 // connection waits for nothing either (timeout 0): a busy database (another process on the file holding
 // it) is tried again at the next interval.
+//
+// It runs at the lowest priority (Linux: niceness 19, for this thread alone), so that it takes the
+// time the main thread leaves: at the same priority every checkpoint took its share of the one core
+// the server had, and the turn of the event loop it fell in was that much longer. Should it fall
+// behind, SQLite's own checkpoint (at wal_autocheckpoint pages, on the main thread) still bounds the WAL.
 const CHECKPOINT_WORKER = `
 const { workerData, parentPort } = require('node:worker_threads');
 const Database = require(workerData.driver);
+try {
+  const thread = require('node:fs').readlinkSync('/proc/thread-self');
+  require('node:os').setPriority(Number(thread.slice(thread.lastIndexOf('/') + 1)), 10);
+} catch {
+  // Not Linux: the same priority as the main thread.
+}
 let db = null;
 let checkpoint = null;
 function run() {
