@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads';
 // connection waits for nothing either (timeout 0): a busy database (another process on the file holding
 // it) is tried again at the next interval.
 //
-// It runs at the lowest priority (Linux: niceness 19, for this thread alone), so that it takes the
+// It runs at a lower priority (Linux: niceness 10, for this thread alone), so that it takes the
 // time the main thread leaves: at the same priority every checkpoint took its share of the one core
 // the server had, and the turn of the event loop it fell in was that much longer. Should it fall
 // behind, SQLite's own checkpoint (at wal_autocheckpoint pages, on the main thread) still bounds the WAL.
