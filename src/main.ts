@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { type Config, DEFAULT_CONFIG } from './config';
 import { completeMethodCatalogue, loadFixtures, readFixtures } from './fixtures';
 import { createApp } from './http/app';
+import { serverFor } from './http/server';
 import type { HttpContext } from './http/pipeline';
 import { createIds } from './ids';
 import { createOutbox } from './notifications/outbox';
@@ -13,8 +14,9 @@ import { SHIPPED_SCENARIOS_DIR, ScenarioCatalogue } from './scenarios/loader';
 import { createClock } from './scheduler/clock-keeper';
 import { Scheduler } from './scheduler/scheduler';
 import type { ServiceContext } from './services/context';
-import { idOffsetAt } from './store/sequences';
+import { idOffsetAt, paymentIdsHandedOut } from './store/sequences';
 import { Store } from './store/store';
+import { Checkpointer } from './store/checkpointer';
 import { type Logger, createLogger, silentLogger } from './log';
 import type { NotificationFilter, NotificationState } from './store/notifications.repo';
 import { waitForNotification, whatWasFound } from './notifications/wait';
@@ -151,7 +153,7 @@ export function createServices(config: Config, store: Store): ServiceContext {
   return {
     store,
     clock,
-    ids: createIds(config.seed),
+    ids: createIds(config.seed, config.seed === undefined ? 0 : paymentIdsHandedOut(store.db)),
     settings: { cancelOpen: config.cancelOpen, pageSize: config.pageSize, defaultScenario: config.scenario },
     scenarios,
     fixtures,
@@ -180,9 +182,12 @@ export function createLifecycle(
   return scheduler;
 }
 
+/** How often the WAL is checkpointed (in a worker thread): a few hundred kB of pages each time under load. */
+const CHECKPOINT_EVERY_MS = 100;
+
 function listen(app: ReturnType<typeof createApp>, port: number, host: string): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host);
+    const server = serverFor(app).listen(port, host);
     server.once('listening', () => resolve(server));
     server.once('error', reject);
   });
@@ -226,7 +231,9 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
   ctx.urls.baseUrl = config.publicUrl ?? listening.baseUrl;
   ctx.urls.cardBaseUrl = config.publicCardUrl ?? listening.cardBaseUrl;
   scheduler.start();
-  if (config.db !== ':memory:') store.checkpointAfterCommits(250);
+  // The WAL is copied into the database file off the main thread (the main connection's own
+  // checkpoints, at SQLite's limit, are the fallback should the thread fail).
+  const checkpointer = config.db === ':memory:' ? null : Checkpointer.start(config.db, CHECKPOINT_EVERY_MS);
 
   const first = listMerchants(services).find((m) => m.LinkedSiteIDs.length > 0) ?? listMerchants(services)[0];
   let stopped: Promise<void> | null = null;
@@ -291,6 +298,7 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
             ),
           ),
         )
+        .then(() => checkpointer?.stop())
         .then(() => {
           store.rememberIds();
           store.close();

@@ -16,6 +16,12 @@ import { isStorageFailure } from '../store/failures';
 const MAX_TIMER_MS = 60_000;
 /** Steps or expiries run in one go with the real clock before requests get their turn. */
 const SLICE = 50;
+/**
+ * With the real clock a tick runs half of the steps due (at least this many): the payments created in
+ * one turn of the event loop fall due together, and running a whole burst at once made one turn's
+ * answers wait for it while the next had none to run; halves spread it over turns.
+ */
+const MIN_SLICE = 16;
 /** The safety-net sweep starts this long after the sandbox, off the start-up path (its first schedule costs ~20 ms). */
 const SWEEP_AFTER_MS = 1000;
 /** After the database could not store due work (a full disk), how long before it is tried again. */
@@ -114,7 +120,8 @@ export class Scheduler {
         return;
       }
       try {
-        this.runDue(this.ctx.clock.now(), SLICE);
+        const now = this.ctx.clock.now();
+        this.runDue(now, Math.min(SLICE, Math.max(MIN_SLICE, Math.ceil(this.ctx.store.jobs.countDue(now, 2 * SLICE) / 2))));
       } catch (e) {
         if (!isStorageFailure(e)) throw e;
         return this.storageFailed(e as Error);

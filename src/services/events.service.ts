@@ -1,13 +1,13 @@
 // Provider and payer events: what the real service's providers and payers do to a payment.
 import { cardEvent } from '../domain/card.machine';
-import { type PaymentEvent, applyEvent } from '../domain/payment.machine';
+import { type PaymentEvent, applyEvent as decide } from '../domain/payment.machine';
 import { Status } from '../domain/statuses';
 import { HttpError, notFound } from '../errors/errors';
 import type { PaymentRecord } from '../store/records';
 import type { PaymentView } from '../wire/serializers';
 import { cardEntered } from './card-actions.service';
 import type { ServiceContext } from './context';
-import { parseId, reload } from './lookup';
+import { parseId } from './lookup';
 import { movePayment } from './transition';
 
 export class EventRefused extends HttpError {
@@ -19,35 +19,44 @@ export class EventRefused extends HttpError {
   }
 }
 
-/** Applies `event` to payment `id` (any site's: the control API and scenarios speak for the provider). */
+export interface EventOptions {
+  cause?: string;
+  scenario?: boolean;
+}
+
 /**
+ * Applies `event` to payment `id` (any site's: the control API and scenarios speak for the provider).
  * `scenario` events come from the payment's own scenario, which decides its story whatever the
  * method's flow; events from the control API follow the method's flow.
  */
-export function applyPaymentEvent(
-  ctx: ServiceContext,
-  rawId: string | number,
-  event: PaymentEvent,
-  opts: { cause?: string; scenario?: boolean } = {},
-): PaymentView {
+export function applyPaymentEvent(ctx: ServiceContext, rawId: string | number, event: PaymentEvent, opts: EventOptions = {}): PaymentView {
   return ctx.store.tx(() => {
     const id = typeof rawId === 'number' ? rawId : parseId(rawId);
     const payment = id === null ? undefined : ctx.store.payments.getAny(id);
     if (!payment) throw notFound('Payment');
-    const view = reload(ctx, payment.id);
-    const method = payment.methodId === null ? undefined : ctx.store.methods.get(payment.methodId);
-    // Card payments follow the card API's own states (QueuedForCapturing, Captured …).
-    const decision =
-      payment.surface === 'card' ? cardEvent(event, payment.statusId) : applyEvent(event, payment.statusId, opts.scenario ? null : (method?.flow ?? null));
-    if (!decision.ok) throw new EventRefused(`Event ${event} refused for payment ${payment.id}: ${decision.info}`, decision.code);
-    const cause = opts.cause ?? `event ${event}`;
-    if (decision.value === 'card-entered') return cardEntered(ctx, view, cause);
-    const extra: Partial<PaymentRecord> = {};
-    if (decision.value === Status.Cancelled || decision.value === Status.Expired) {
-      extra.token = null;
-      extra.tokenLifetime = null;
-    }
-    if (decision.value === Status.Captured) extra.capturedAmount = payment.amount;
-    return movePayment(ctx, view, decision.value, cause, extra);
+    return applyEvent(ctx, { payment, splits: ctx.store.splits.ofPayment(payment.id) }, event, opts);
   });
+}
+
+/** The same, to a payment read in the transaction this runs in (a scenario step has read it already). */
+export function applyEventTo(ctx: ServiceContext, view: PaymentView, event: PaymentEvent, opts: EventOptions = {}): PaymentView {
+  return ctx.store.tx(() => applyEvent(ctx, view, event, opts));
+}
+
+function applyEvent(ctx: ServiceContext, view: PaymentView, event: PaymentEvent, opts: EventOptions): PaymentView {
+  const payment = view.payment;
+  const method = payment.methodId === null ? undefined : ctx.store.methods.get(payment.methodId);
+  // Card payments follow the card API's own states (QueuedForCapturing, Captured …).
+  const decision =
+    payment.surface === 'card' ? cardEvent(event, payment.statusId) : decide(event, payment.statusId, opts.scenario ? null : (method?.flow ?? null));
+  if (!decision.ok) throw new EventRefused(`Event ${event} refused for payment ${payment.id}: ${decision.info}`, decision.code);
+  const cause = opts.cause ?? `event ${event}`;
+  if (decision.value === 'card-entered') return cardEntered(ctx, view, cause);
+  const extra: Partial<PaymentRecord> = {};
+  if (decision.value === Status.Cancelled || decision.value === Status.Expired) {
+    extra.token = null;
+    extra.tokenLifetime = null;
+  }
+  if (decision.value === Status.Captured) extra.capturedAmount = payment.amount;
+  return movePayment(ctx, view, decision.value, cause, extra);
 }

@@ -6,7 +6,7 @@ import type { MethodRecord, SiteRecord, Surface } from '../store/records';
 import type { PaymentView } from '../wire/serializers';
 import type { ServiceContext } from './context';
 import { applyPaymentEvent } from './events.service';
-import { reload } from './lookup';
+import { parseId, reload } from './lookup';
 import { holdForPayer, releaseToPayer } from './payer-hold.service';
 
 export type PayerAction = 'pay' | 'authorize' | 'fail' | 'cancel';
@@ -34,8 +34,9 @@ export class TokenRefused extends Error {
 /** `<32 hex>.<PaymentID>`, as in RedirectURL; each address's page shows only its own payments. */
 export function openPayment(ctx: ServiceContext, paymentToken: string | undefined, surface: Surface = 'api'): PayerPage {
   const m = /^([0-9A-F]{32})\.([0-9]{1,16})$/.exec(paymentToken ?? '');
-  const payment = m ? ctx.store.payments.byToken(m[1]!) : undefined;
-  if (!m || !payment || String(payment.id) !== m[2] || payment.surface !== surface) {
+  const id = m ? parseId(m[2]!) : null;
+  const payment = id === null ? undefined : ctx.store.payments.getAny(id);
+  if (!m || !payment || payment.token !== m[1] || String(payment.id) !== m[2] || payment.surface !== surface) {
     throw new TokenRefused(404, 'This payment link is not known. It may have been cancelled, or mistyped.');
   }
   if (payment.tokenLifetime !== null && ctx.clock.now() >= payment.createdAt + payment.tokenLifetime * 60_000) {

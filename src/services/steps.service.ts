@@ -3,12 +3,13 @@
 import type { PaymentEvent } from '../domain/payment.machine';
 import { HttpError, Rejection } from '../errors/errors';
 import type { JobRecord } from '../store/jobs.repo';
+import type { PaymentRecord } from '../store/records';
 import { resolveAmount } from '../scenarios/scenario';
 import { cancelPayment } from './cancel.service';
 import { isCardStep, runCardStep } from './card-actions.service';
 import { capturePayment, captureSplit } from './capture.service';
 import type { ServiceContext } from './context';
-import { applyPaymentEvent } from './events.service';
+import { applyEventTo } from './events.service';
 import { reload } from './lookup';
 import { applyRefundEvent, refundPayment, refundSplit } from './refunds.service';
 import { abandonedOnThePage } from './payer-hold.service';
@@ -23,8 +24,10 @@ export function runJob(ctx: ServiceContext, job: JobRecord): void {
   ctx.store.tx(() => {
     let outcome: string;
     let ran = true;
+    // The payment as the step left it, when the step had it at hand (no need to read it again).
+    let after: PaymentRecord | undefined;
     try {
-      outcome = perform(ctx, job);
+      outcome = perform(ctx, job, (p) => (after = p));
     } catch (e) {
       if (!(e instanceof Rejection || e instanceof HttpError)) throw e;
       ran = false;
@@ -33,13 +36,13 @@ export function runJob(ctx: ServiceContext, job: JobRecord): void {
     ctx.store.jobs.finish(job.id, ran ? 'done' : 'skipped', outcome, ctx.clock.now());
     // The chain goes on after a rejected merchant action too: the rejection is part of the story.
     if (job.stepIndex >= 0) {
-      const payment = ctx.store.payments.getAny(job.paymentId);
+      const payment = after ?? ctx.store.payments.getAny(job.paymentId);
       if (payment) trigger(ctx, payment, { kind: 'step', index: job.stepIndex });
     }
   });
 }
 
-function perform(ctx: ServiceContext, job: JobRecord): string {
+function perform(ctx: ServiceContext, job: JobRecord, left: (p: PaymentRecord) => void): string {
   const view = reload(ctx, job.paymentId);
   const p = view.payment;
   if (isCardStep(job.action)) return runCardStep(ctx, job);
@@ -50,7 +53,8 @@ function perform(ctx: ServiceContext, job: JobRecord): string {
     return `refund ${r.id} ${statusInfo(r.statusId)}`;
   }
   if (PAYMENT_EVENTS.has(job.action)) {
-    const after = applyPaymentEvent(ctx, p.id, job.action as PaymentEvent, { cause: `scenario ${p.scenario}: ${job.action}`, scenario: true });
+    const after = applyEventTo(ctx, view, job.action as PaymentEvent, { cause: `scenario ${p.scenario}: ${job.action}`, scenario: true });
+    left(after.payment);
     return statusInfo(after.payment.statusId);
   }
   const step = scenarioOf(ctx, p)?.steps[job.stepIndex];

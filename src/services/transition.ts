@@ -5,12 +5,11 @@ import type { PaymentRecord } from '../store/records';
 import type { PaymentView } from '../wire/serializers';
 import { recordPaymentStatus } from './changes';
 import type { ServiceContext } from './context';
-import { reload } from './lookup';
 
 /**
  * Sets the payment's status (and `extra` fields). `allSplits` moves every split with it, as the
  * spec says splits carry the payment's status; partial captures move their splits themselves.
- * Must run inside a transaction.
+ * Must run inside a transaction, with `view` read in it.
  */
 export function movePayment(
   ctx: ServiceContext,
@@ -28,7 +27,12 @@ export function movePayment(
   }
   ctx.store.payments.update(view.payment.id, changes);
   if (allSplits) ctx.store.splits.setStatusOfAll(view.payment.id, statusId);
-  const after = reload(ctx, view.payment.id);
+  // The view was read in this transaction: what was just written is applied to it rather than read
+  // back (the rows hold nothing the store adds). Splits a caller moved itself are read back.
+  const after: PaymentView = {
+    payment: { ...view.payment, ...changes },
+    splits: allSplits ? view.splits.map((s) => ({ ...s, statusId })) : ctx.store.splits.ofPayment(view.payment.id),
+  };
   recordPaymentStatus(ctx, after, cause);
   return after;
 }

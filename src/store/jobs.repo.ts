@@ -45,6 +45,7 @@ export class JobsRepo {
   private readonly insertStmt;
   private readonly nextDueStmt;
   private readonly earliestStmt;
+  private readonly countDueStmt;
   private readonly finishStmt;
   private readonly ofPaymentStmt;
   private readonly holdStmt;
@@ -58,6 +59,9 @@ export class JobsRepo {
     this.nextDueStmt = db.prepare<[number], JobRow>(
       `SELECT * FROM scenario_jobs WHERE state = 'pending' AND due_at <= ? ORDER BY due_at, id LIMIT 1`,
     );
+    this.countDueStmt = db
+      .prepare<[number, number], number>(`SELECT count(*) FROM (SELECT 1 FROM scenario_jobs WHERE state = 'pending' AND due_at <= ? LIMIT ?)`)
+      .pluck();
     this.earliestStmt = db.prepare<[], { due: number | null }>(
       `SELECT min(due_at) AS due FROM scenario_jobs WHERE state = 'pending'`,
     );
@@ -92,6 +96,11 @@ export class JobsRepo {
   nextDue(now: number): JobRecord | undefined {
     const row = this.nextDueStmt.get(now);
     return row && toRecord(row);
+  }
+
+  /** How many pending jobs are due at `now`, counting up to `limit`. */
+  countDue(now: number, limit: number): number {
+    return this.countDueStmt.get(now, limit)!;
   }
 
   earliestDue(): number | null {

@@ -160,7 +160,6 @@ export class PaymentsRepo {
   private readonly insertStmt;
   private readonly byIdStmt;
   private readonly byIdAnyStmt;
-  private readonly byTokenStmt;
   private readonly mtidStmt;
   private readonly expiredStmt;
   private readonly nextExpiryStmt;
@@ -175,7 +174,7 @@ export class PaymentsRepo {
   constructor(private readonly db: Db) {
     const cols = Object.keys(toRow({} as PaymentRecord));
     this.insertStmt = db.prepare(
-      `INSERT INTO payments (${cols.join(', ')}) VALUES (${cols.map((c) => '@' + c).join(', ')}) RETURNING id`,
+      `INSERT INTO payments (${cols.join(', ')}) VALUES (${cols.map((c) => '@' + c).join(', ')})`,
     );
     this.byIdStmt = db.prepare<[number, number, string], PaymentRow>(
       'SELECT * FROM payments WHERE id = ? AND owner_site_id = ? AND surface = ?',
@@ -189,7 +188,6 @@ export class PaymentsRepo {
     );
     this.dataVersion = db.prepare<[], { data_version: number }>('PRAGMA data_version');
     this.byIdAnyStmt = db.prepare<[number], PaymentRow>('SELECT * FROM payments WHERE id = ?');
-    this.byTokenStmt = db.prepare<[string], PaymentRow>('SELECT * FROM payments WHERE token = ?');
     this.mtidStmt = db.prepare<[number, string, string], { id: number }>(
       'SELECT id FROM payments WHERE owner_site_id = ? AND surface = ? AND merchant_transaction_id = ?',
     );
@@ -210,7 +208,7 @@ export class PaymentsRepo {
     const totalKey = `${p.ownerSiteId}:${p.surface}`;
     const total = this.totals.get(totalKey);
     if (total !== undefined) this.totals.set(totalKey, total + 1);
-    return (this.insertStmt.get(toRow(p)) as { id: number }).id;
+    return this.insertStmt.run(toRow(p)).lastInsertRowid as number;
   }
 
   /** A payment as its owner sees it on one address; another site's payment is simply not there. */
@@ -222,11 +220,6 @@ export class PaymentsRepo {
   /** A payment by ID alone, for the sandbox's own control surface. */
   getAny(id: number): PaymentRecord | undefined {
     const row = this.byIdAnyStmt.get(id);
-    return row && toRecord(row);
-  }
-
-  byToken(token: string): PaymentRecord | undefined {
-    const row = this.byTokenStmt.get(token);
     return row && toRecord(row);
   }
 

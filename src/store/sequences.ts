@@ -5,9 +5,12 @@
 // sequences where they are.
 import type { Db } from './db';
 
+/** Where payment IDs start in a seeded database: the first payment is 3005001. */
+const PAYMENTS_START = 3005000;
+
 /** The fixed starts: a seeded database, and the floor of every other. */
 export const SEQUENCE_STARTS = `
-INSERT INTO sqlite_sequence (name, seq) VALUES ('payments', 3005000), ('splits', 7000), ('refunds', 16400);
+INSERT INTO sqlite_sequence (name, seq) VALUES ('payments', ${PAYMENTS_START}), ('splits', 7000), ('refunds', 16400);
 INSERT INTO counters (name, value) VALUES ('customer', 200000), ('address', 400000);
 `;
 
@@ -60,4 +63,10 @@ export function startSequencesAt(db: Db, offset: number): void {
 /** Notes the IDs handed out by a database this process is done with (a sandbox stopping). */
 export function rememberSequences(db: Db): void {
   for (const s of sequences(db)) handedOut.set(s.key, Math.max(handedOut.get(s.key) ?? 0, s.value));
+}
+
+/** How many payment IDs were handed out past the fixed start (none in a new seeded database). */
+export function paymentIdsHandedOut(db: Db): number {
+  const seq = db.prepare(`SELECT seq FROM sqlite_sequence WHERE name = 'payments'`).pluck().get() as number | undefined;
+  return Math.max(0, (seq ?? PAYMENTS_START) - PAYMENTS_START);
 }

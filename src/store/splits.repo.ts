@@ -37,8 +37,7 @@ export class SplitsRepo {
   constructor(db: Db) {
     this.insertStmt = db.prepare(
       `INSERT INTO splits (payment_id, site_id, merchant_transaction_id, originator_transaction_id, amount, captured_amount, status_id, created_at)
-       VALUES (@paymentId, @siteId, @merchantTransactionId, @originatorTransactionId, @amount, @capturedAmount, @statusId, @createdAt)
-       RETURNING id`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.ofPaymentStmt = db.prepare<[number], SplitRow>('SELECT * FROM splits WHERE payment_id = ? ORDER BY id');
     this.setStatusAllStmt = db.prepare('UPDATE splits SET status_id = ? WHERE payment_id = ?');
@@ -53,12 +52,9 @@ export class SplitsRepo {
   }
 
   insert(s: Omit<SplitRecord, 'id'>): number {
-    const row = this.insertStmt.get({
-      ...s,
-      amount: Number(s.amount),
-      capturedAmount: s.capturedAmount === null ? null : Number(s.capturedAmount),
-    }) as { id: number };
-    return row.id;
+    const capturedAmount = s.capturedAmount === null ? null : Number(s.capturedAmount);
+    return this.insertStmt.run(s.paymentId, s.siteId, s.merchantTransactionId, s.originatorTransactionId, Number(s.amount), capturedAmount, s.statusId, s.createdAt)
+      .lastInsertRowid as number;
   }
 
   ofPayment(paymentId: number): SplitRecord[] {

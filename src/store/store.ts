@@ -60,7 +60,6 @@ export class Store {
       release: db.prepare('RELEASE tx'),
       rollbackTo: db.prepare('ROLLBACK TO tx'),
     };
-    this.checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
     // Rows changed through this connection (rolled back or not), and commits by other connections.
     this.stamp = db.prepare(`SELECT total_changes() || ':' || (SELECT data_version FROM pragma_data_version())`).pluck();
   }
@@ -70,11 +69,8 @@ export class Store {
   }
 
   private readonly stmt: Record<'begin' | 'commit' | 'rollback' | 'savepoint' | 'release' | 'rollbackTo', { run(): unknown }>;
-  private readonly checkpoint: { get(): unknown };
   private grouping = false;
   private readonly stamp: { get(): unknown };
-  private checkpointEveryMs = 0;
-  private lastCheckpoint = 0;
   private groupOpen = false;
   private readonly waiting: ((err: Error | null) => void)[] = [];
   /** Why the database rolled the open transaction back by itself (a full disk), for what waits for it. */
@@ -124,7 +120,6 @@ export class Store {
       const result = fn();
       this.throwIfRolledBack();
       this.stmt.commit.run();
-      this.checkpointNow();
       return result;
     } catch (e) {
       if (this.db.inTransaction) this.stmt.rollback.run();
@@ -175,29 +170,6 @@ export class Store {
       this.methods.forget();
     }
     for (const fn of this.waiting.splice(0)) fn(err);
-    if (!err) this.checkpointNow();
-  }
-
-  /**
-   * A file database: right after a commit, at most every `everyMs`, copies the WAL into the database
-   * (PASSIVE: never waits for a lock), so the WAL restarts small. Left to SQLite, it would happen
-   * inside some commit once the WAL held wal_autocheckpoint pages: one long stall instead of many
-   * short ones. (A timer would mostly find a commit group open, under load.)
-   */
-  checkpointAfterCommits(everyMs: number): void {
-    this.checkpointEveryMs = everyMs;
-  }
-
-  private checkpointNow(): void {
-    if (this.checkpointEveryMs === 0) return;
-    const now = Date.now();
-    if (now - this.lastCheckpoint < this.checkpointEveryMs) return;
-    this.lastCheckpoint = now;
-    try {
-      this.checkpoint.get();
-    } catch {
-      // Busy (another process on the file): after a later commit.
-    }
   }
 
   /** Changes whenever anything may have been written, here or by another process on the same file. */

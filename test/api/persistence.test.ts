@@ -103,16 +103,23 @@ describe('restart persistence (file database)', () => {
     expect(b.RedirectURL).not.toBe(a.RedirectURL);
   });
 
-  // A seeded run restarted on the same file draws its token sequence again: taken tokens are skipped.
-  it('a seeded sandbox restarted on the same file still creates payments (no 500 from a repeated token)', async () => {
+  // A seeded run restarted on the same file would draw its tokens again from the start: it goes on
+  // past those drawn before, so that no payment link's token is handed out twice.
+  it('a seeded sandbox restarted on the same file hands out no token twice', async () => {
+    const tokens: string[] = [];
+    const token = (p: { RedirectURL: string | null }) => /PaymentToken=([0-9A-F]{32})\./.exec(p.RedirectURL!)![1]!;
     const first = open(42);
-    await createPayment(first, { MerchantTransactionID: 'seeded-1' });
+    for (let i = 0; i < 3; i++) tokens.push(token(await createPayment(first, { MerchantTransactionID: `seeded-1-${i}` })));
     first.close();
     const second = open(42);
-    const res = await request(second.api)
-      .post('/v1/payments')
-      .set('Authorization', second.auth)
-      .send({ Payment: { MerchantTransactionID: 'seeded-2', Amount: '5', Currency: 'EUR', ReturnURL: 'https://a.example/' } });
-    expect(res.status).toBe(201);
+    for (let i = 0; i < 3; i++) {
+      const res = await request(second.api)
+        .post('/v1/payments')
+        .set('Authorization', second.auth)
+        .send({ Payment: { MerchantTransactionID: `seeded-2-${i}`, Amount: '5', Currency: 'EUR', ReturnURL: 'https://a.example/' } });
+      expect(res.status).toBe(201);
+      tokens.push(token(res.body.Payment));
+    }
+    expect(new Set(tokens).size).toBe(6);
   });
 });

@@ -42,7 +42,10 @@ describe('GET /Home?PaymentToken=… (the payment page)', () => {
 
   it('answers 404 with a clear page for an unknown or mistyped token', async () => {
     const p = await createPayment(w);
-    for (const t of ['0123456789ABCDEF0123456789ABCDEF.1', 'nonsense', `${tokenOf(p.RedirectURL!)}.${p.ID + 1}`]) {
+    const q = await createPayment(w, { MerchantTransactionID: 'another' });
+    // A link is its payment's token with its ID: one payment's token with the other's ID opens neither.
+    const mixed = [`${tokenOf(p.RedirectURL!)}.${q.ID}`, `${tokenOf(q.RedirectURL!)}.${p.ID}`, `${tokenOf(p.RedirectURL!)}.0${p.ID}`];
+    for (const t of ['0123456789ABCDEF0123456789ABCDEF.1', 'nonsense', `${tokenOf(p.RedirectURL!)}.${p.ID + 2}`, ...mixed]) {
       const res = await request(w.api).get(`/Home?PaymentToken=${encodeURIComponent(t)}`);
       expect(res.status).toBe(404);
       expect(res.text).toContain('Payment unavailable');

@@ -100,31 +100,4 @@ describe('group commit on a file', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
-
-  it('checkpoints the WAL right after a commit, at most once per interval', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'split-sandbox-ckpt-'));
-    const store = Store.open(join(dir, 'c.db'));
-    const now = jest.spyOn(Date, 'now');
-    try {
-      let checkpoints = 0;
-      (store as unknown as { checkpoint: { get(): unknown } }).checkpoint = { get: () => checkpoints++ };
-      const write = () => store.tx(() => store.db.prepare("UPDATE counters SET value = value + 1 WHERE name = 'customer'").run());
-      write();
-      expect(checkpoints).toBe(0); // off until asked for
-      store.checkpointAfterCommits(250);
-      now.mockReturnValue(1_000_000);
-      write();
-      expect(checkpoints).toBe(1);
-      now.mockReturnValue(1_000_100);
-      write();
-      expect(checkpoints).toBe(1); // within the interval
-      now.mockReturnValue(1_000_300);
-      write();
-      expect(checkpoints).toBe(2);
-    } finally {
-      now.mockRestore();
-      store.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
 });

@@ -9,6 +9,7 @@ import * as m0006 from './0006-payer-hold';
 import * as m0007 from './0007-faults';
 import * as m0008 from './0008-reproduce';
 import * as m0009 from './0009-retention';
+import * as m0010 from './0010-payment-links';
 
 export interface Migration {
   version: number;
@@ -29,4 +30,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, sql: m0007.sql, up: m0007.up },
   { version: 8, sql: m0008.sql },
   { version: 9, sql: m0009.sql },
+  { version: 10, sql: m0010.sql },
 ];

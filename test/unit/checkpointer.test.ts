@@ -1,0 +1,99 @@
+// The WAL checkpointer: a worker thread with a connection of its own copies committed pages into the
+// database file, is never held up by (nor holds up) the main connection, and stops before it closes.
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { type CheckpointResult, Checkpointer } from '../../src/store/checkpointer';
+import { Store } from '../../src/store/store';
+
+/** Resolves with the first `name` event whose value passes `ok` (events come every few ms). */
+function first<T>(c: Checkpointer, name: 'checkpoint' | 'failure', ok: (v: T) => boolean = () => true): Promise<T> {
+  return new Promise((resolve) => {
+    const on = (v: T) => {
+      if (!ok(v)) return;
+      c.events.off(name, on);
+      resolve(v);
+    };
+    c.events.on(name, on);
+  });
+}
+
+const caughtUp = (r: CheckpointResult) => r.log > 0 && r.checkpointed === r.log;
+
+describe('WAL checkpointer', () => {
+  let dir: string;
+  let file: string;
+  let store: Store;
+  let checkpointer: Checkpointer | null;
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'split-sandbox-ckpt-'));
+    file = join(dir, 'c.db');
+    store = Store.open(file);
+    // Only the worker checkpoints: SQLite's own checkpoints on the main connection are off.
+    store.db.pragma('wal_autocheckpoint = 0');
+    checkpointer = null;
+  });
+  afterEach(async () => {
+    await checkpointer?.stop();
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const bump = () => store.tx(() => store.db.prepare("UPDATE counters SET value = value + 1 WHERE name = 'customer'").run());
+  const customerCounter = (db: Database.Database) => db.prepare("SELECT value FROM counters WHERE name = 'customer'").pluck().get() as number;
+
+  it('copies what was committed into the database file itself, from its own thread', async () => {
+    for (let i = 0; i < 50; i++) bump();
+    const expected = customerCounter(store.db);
+    checkpointer = Checkpointer.start(file, 5);
+    const r = await first<CheckpointResult>(checkpointer, 'checkpoint', caughtUp);
+    expect(r.checkpointed).toBe(r.log);
+    // The database file alone, without its WAL, holds the last commit.
+    const copy = join(dir, 'file-alone.db');
+    copyFileSync(file, copy);
+    const alone = new Database(copy, { readonly: true });
+    try {
+      expect(customerCounter(alone)).toBe(expected);
+    } finally {
+      alone.close();
+    }
+  });
+
+  it('leaves the pages a reader still needs, holds up no commit meanwhile, and catches up once the reader is done', async () => {
+    bump();
+    const reader = new Database(file, { readonly: true });
+    try {
+      reader.prepare('BEGIN').run();
+      const seen = customerCounter(reader);
+      checkpointer = Checkpointer.start(file, 5);
+      const before = await first<CheckpointResult>(checkpointer, 'checkpoint', caughtUp);
+      // Commits go on while the reader keeps its snapshot.
+      for (let i = 0; i < 20; i++) bump();
+      const partial = await first<CheckpointResult>(checkpointer, 'checkpoint', (r) => r.log > before.log);
+      expect(partial.checkpointed).toBe(before.log);
+      expect(customerCounter(reader)).toBe(seen);
+      reader.prepare('COMMIT').run();
+    } finally {
+      reader.close();
+    }
+    await first<CheckpointResult>(checkpointer, 'checkpoint', caughtUp);
+  });
+
+  it('stops before the main connection closes, which then removes the WAL file as the last one', async () => {
+    checkpointer = Checkpointer.start(file, 5);
+    bump();
+    await first<CheckpointResult>(checkpointer, 'checkpoint', caughtUp);
+    await checkpointer.stop();
+    store.close();
+    expect(existsSync(`${file}-wal`)).toBe(false);
+  });
+
+  it('says why when it cannot open the database, and still stops cleanly', async () => {
+    checkpointer = Checkpointer.start(join(dir, 'missing.db'), 5);
+    expect(await first<string>(checkpointer, 'failure')).toMatch(/unable to open database file|directory does not exist/);
+    await checkpointer.stop();
+    expect(existsSync(join(dir, 'missing.db'))).toBe(false);
+  });
+});

@@ -1,0 +1,31 @@
+// serverFor: Node makes each request and response with the Express app's prototypes, so that Express
+// has nothing to change on them, and the app answers as it does on a plain server.
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { serverFor } from '../../src/http/server';
+
+describe('serverFor (the HTTP server of an Express app)', () => {
+  it("makes requests and responses with the app's prototypes, before Express sees them, and Express's methods work", async () => {
+    const app = express();
+    app.get('/v1/things/:id', (req, res) => {
+      res.status(200).json({ id: req.params.id, header: req.get('x-thing'), q: req.query.q });
+    });
+    const server = serverFor(app);
+    const made: boolean[] = [];
+    // Runs before the app does: what Node made, not what Express turned it into.
+    server.prependListener('request', (req, res) => {
+      made.push(Object.getPrototypeOf(req) === app.request && Object.getPrototypeOf(res) === app.response);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const res = await fetch(`http://127.0.0.1:${port}/v1/things/42?q=yes`, { headers: { 'X-Thing': 'blue' } });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ id: '42', header: 'blue', q: 'yes' });
+      expect(made).toEqual([true]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
