@@ -184,6 +184,12 @@ export function createLifecycle(
 
 /** How often the WAL is checkpointed (in a worker thread): a few hundred kB of pages each time under load. */
 const CHECKPOINT_EVERY_MS = 100;
+/**
+ * The checkpointer thread starts this long after the server, off the start-up path: a thread's start
+ * and SQLite loaded into it delayed a cold start's first answer by 10-25 ms on a one-core machine.
+ * Meanwhile SQLite's own checkpoint bounds the WAL, as it does should the thread fail.
+ */
+const CHECKPOINTER_AFTER_MS = 1000;
 
 function listen(app: ReturnType<typeof createApp>, port: number, host: string): Promise<Server> {
   return new Promise((resolve, reject) => {
@@ -233,7 +239,9 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
   scheduler.start();
   // The WAL is copied into the database file off the main thread (the main connection's own
   // checkpoints, at SQLite's limit, are the fallback should the thread fail).
-  const checkpointer = config.db === ':memory:' ? null : Checkpointer.start(config.db, CHECKPOINT_EVERY_MS);
+  let checkpointer: Checkpointer | null = null;
+  const checkpointerLater =
+    config.db === ':memory:' ? null : setTimeout(() => (checkpointer = Checkpointer.start(config.db, CHECKPOINT_EVERY_MS)), CHECKPOINTER_AFTER_MS).unref();
 
   const first = listMerchants(services).find((m) => m.LinkedSiteIDs.length > 0) ?? listMerchants(services)[0];
   let stopped: Promise<void> | null = null;
@@ -285,6 +293,7 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
     services,
     scheduler,
     stop() {
+      if (checkpointerLater) clearTimeout(checkpointerLater);
       stopped ??= scheduler
         .stop()
         .then(() =>
@@ -298,7 +307,7 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
             ),
           ),
         )
-        .then(() => checkpointer?.stop())
+        .then(() => (checkpointer as Checkpointer | null)?.stop())
         .then(() => {
           store.rememberIds();
           store.close();
