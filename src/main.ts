@@ -169,14 +169,13 @@ export function createLifecycle(
   log: Logger,
   cardBaseUrl: () => string = baseUrl,
 ): Scheduler {
-  services.changes = createOutbox({ baseUrl, cardBaseUrl, defaultUrl: config.notifyUrl });
   const worker = new NotificationWorker(services, services.clock, {
     timeoutMs: config.notifyTimeoutMs,
     retry: config.retry,
     defaultUrl: config.notifyUrl,
     log,
   });
-  services.changes = createOutbox({ baseUrl, defaultUrl: config.notifyUrl, journaled: () => worker.events.emit('journaled') });
+  services.changes = createOutbox({ baseUrl, cardBaseUrl, defaultUrl: config.notifyUrl, journaled: () => worker.events.emit('journaled') });
   const scheduler = new Scheduler(services, worker, log);
   services.wake = () => scheduler.wake();
   return scheduler;

@@ -125,6 +125,8 @@ describe('card payments over time', () => {
     await request(sb.cardBaseUrl).post('/v1/Payments/FillCardDetails/authorize').type('form').send({ PaymentToken: token }).expect(303);
     await advance(sb, 1);
     expect(labels(rx)).toEqual(['P13', 'P11']);
+    // Notified as the card API shows it: its payment link on the card address.
+    expect(rx.received.map((n) => n.body.Payment.RedirectURL)).toEqual([p.RedirectURL, p.RedirectURL]);
   });
 });
 
