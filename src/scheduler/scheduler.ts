@@ -84,11 +84,11 @@ export class Scheduler {
     }
     if (this.manual) {
       // Late steps of a previous run, and notifications due at the start time, still go out.
-      this.tick().catch((e: Error) => this.log.error('due work at the start failed', { error: e.message }));
+      this.tickLogged('at the start');
       return;
     }
     this.sweepStart = setTimeout(() => {
-      if (!this.stopped) this.sweep = cron.schedule('*/5 * * * * *', () => void this.tick());
+      if (!this.stopped) this.sweep = cron.schedule('*/5 * * * * *', () => this.tickLogged('in the sweep'));
     }, SWEEP_AFTER_MS);
     this.sweepStart.unref();
     this.arm();
@@ -105,6 +105,14 @@ export class Scheduler {
       if (this.manual) this.worker.send();
       else this.arm();
     });
+  }
+
+  /**
+   * A tick nobody awaits (a timer's, the sweep's): its failure is logged, never left as an unhandled
+   * rejection, which would end the process.
+   */
+  private tickLogged(when: string): void {
+    this.tick().catch((e: Error) => this.log.error(`due work ${when} failed`, { error: e.message }));
   }
 
   /** Runs everything due at the current time: steps in order, expiries, then notifications. */
@@ -211,7 +219,7 @@ export class Scheduler {
     this.keeper.reload();
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    if (this.manual) void this.tick();
+    if (this.manual) this.tickLogged('after a restore');
     else this.arm();
   }
 
@@ -286,7 +294,7 @@ export class Scheduler {
     this.timerAt = at;
     this.timer = setTimeout(() => {
       this.timer = null;
-      void this.tick();
+      this.tickLogged('on its timer');
     }, this.realDelay(Math.max(0, at - this.ctx.clock.now())));
   }
 

@@ -66,3 +66,36 @@ describe('real-clock ticks while a notification is on the wire', () => {
     }
   });
 });
+
+describe('a tick that fails on the real-clock timer', () => {
+  beforeEach(() => jest.useFakeTimers({ now: START }));
+  afterEach(() => jest.useRealTimers());
+
+  it('is logged, and leaves no unhandled rejection (which would end the process)', async () => {
+    const store = Store.open(':memory:');
+    const config = { ...DEFAULT_CONFIG, clock: 'real' as const, scenario: 'two-step', quiet: true };
+    const services = createServices(config, store);
+    const errors: string[] = [];
+    const scheduler = createLifecycle(config, services, () => 'http://sandbox.test', { ...silentLogger, error: (msg: string) => void errors.push(msg) });
+    const unhandled: unknown[] = [];
+    const onUnhandled = (e: unknown) => void unhandled.push(e);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      scheduler.start();
+      create(services, store.sites.get(30201)!, paymentBody() as never);
+      jest.advanceTimersByTime(0);
+      jest.spyOn(store.jobs, 'countDue').mockImplementation(() => {
+        throw new Error('boom');
+      });
+      await jest.advanceTimersByTimeAsync(2000);
+      await new Promise((r) => jest.requireActual<typeof import('node:timers')>('node:timers').setImmediate(r));
+      expect(errors).toContain('due work on its timer failed');
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      jest.restoreAllMocks();
+      await scheduler.stop();
+      store.close();
+    }
+  });
+});
