@@ -49,6 +49,18 @@ describe('dashboard: reproducing a case', () => {
     expect([stranger.status, stranger.headers.location]).toEqual([303, '/dashboard/login']);
   });
 
+  it('a card payment has no story: 400 with a page that says why, never a 500', async () => {
+    const card = await request(w.card)
+      .post('/v1/payments')
+      .set('Authorization', w.auth)
+      .send({ Payment: { MerchantTransactionID: 'card-story-1', Amount: 1000, Currency: 'EUR' } });
+    expect(card.status).toBe(201);
+    const res = await agent.get(`/dashboard/payments/${card.body.Payment.ID}/story`);
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.text).toContain(`payment ${card.body.Payment.ID} was made on the card API: stories tell of payments of the split-payments API`);
+  });
+
   it('saves a snapshot of the whole sandbox, and refuses a bad name on the page', async () => {
     const p = await createPayment(w);
     const res = await submit(agent, `/dashboard/payments/${p.ID}/snapshot`, { Name: 'qa-1' });

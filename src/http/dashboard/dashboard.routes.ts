@@ -27,6 +27,7 @@ import { type Session, Sessions, clearSessionCookie, sameToken, sessionId, setSe
 import { type Chrome, LIST_FILTERS, type ListFilters, listPage, loginPage, messagePage, paymentPage, settingsPage, stamp } from './views';
 import { sendHtml, sendJsonText } from '../reply';
 import { storyOf } from '../../stories/story.service';
+import { storyAttachment } from '../control/reproduce.routes';
 
 interface Signed {
   id: string;
@@ -343,8 +344,17 @@ export function mountDashboardRoutes(router: Router, ctx: HttpContext): void {
     signed((req, res, a) => {
       const id = ownPayment(req, res, a);
       if (id === undefined) return;
-      const story = storyOf(s, id);
-      res.set({ ...SECURITY_HEADERS, 'Content-Disposition': `attachment; filename="${story.Name}.json"` });
+      let story;
+      try {
+        story = storyOf(s, id);
+      } catch (e) {
+        // A card payment has no story (the page offers none, a typed address may still ask).
+        const lines = readable(e);
+        if (!lines) throw e;
+        return send(res, 400, messagePage('No story', lines.join(' '), chromeOf(a)));
+      }
+      res.set(SECURITY_HEADERS);
+      storyAttachment(res, story);
       sendJsonText(res, 200, JSON.stringify(story, null, 2) + '\n');
     }),
   );
