@@ -161,7 +161,7 @@ const CONTROL: Operation[] = [
     method: 'post',
     path: '/_sandbox/snapshots/{name}/restore',
     summary: 'Bring every payment, step, notification, setting and the clock back to the snapshot (ID sequences never go back); pending work resumes',
-    responses: { 200: snapshotResponse, 400: messageResponse, 404: messageResponse },
+    responses: { 200: snapshotResponse, 400: messageResponse, 404: messageResponse, 503: messageResponse },
     control: true,
   },
   { method: 'delete', path: '/_sandbox/snapshots/{name}', summary: 'Remove a snapshot', responses: { 204: undefined, 400: messageResponse, 404: messageResponse }, control: true },

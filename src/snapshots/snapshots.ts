@@ -9,6 +9,7 @@ import { formatTimestamp } from '../domain/time';
 import { HttpError } from '../errors/errors';
 import { SNAPSHOT_NAME } from '../schemas/reproduce';
 import { CopyTooNewError, copyDatabase, readCopy, replaceData } from '../store/copies';
+import { isStorageFailure } from '../store/failures';
 import type { Clock } from '../scheduler/clock';
 import type { Store } from '../store/store';
 
@@ -90,6 +91,11 @@ export class Snapshots {
       info = this.info(name);
       replaceData(this.store, file, join(this.dir(true)!, `.${name}.${process.pid}.${++this.counter}.restore`));
     } catch (e) {
+      // The machine could not do it now (a full disk, a busy database, a temporary copy not written):
+      // 503 as for any write, and trying again later may work. A file that is no snapshot of ours: 400.
+      if (isStorageFailure(e) || typeof (e as NodeJS.ErrnoException).syscall === 'string') {
+        throw new HttpError(503, `Snapshot ${name} cannot be restored now: ${(e as Error).message}`);
+      }
       if (e instanceof CopyTooNewError || (e as { code?: string }).code?.startsWith('SQLITE_')) {
         throw new HttpError(400, `Snapshot ${name} cannot be restored: ${(e as Error).message}`);
       }

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { startSandbox } from '../../src/main';
+import * as copies from '../../src/store/copies';
 import { START, paymentBody } from '../helpers/world';
 import { AUTH, type Rig, advance, boot, createPayment, getPayment, journal, labels, shutdown, stamp } from '../lifecycle/harness';
 import { SEQUENCE_TABLES, sequencesOf, tablesOf, withFile } from './helpers';
@@ -223,6 +224,26 @@ describe('snapshots', () => {
     expect(junk.status).toBe(400);
     expect(junk.body.Message).toMatch(/^Snapshot junk cannot be restored: /);
     expect((await request(sb.baseUrl).get(`/v1/payments/${p.ID}`).set('Authorization', AUTH)).status).toBe(200);
+
+    // The machine failing under a restore (a full disk, a copy that cannot be written) is a 503 that
+    // changes nothing, as for any write; trying again later may work.
+    await sb.snapshots.save('again');
+    for (const failure of [
+      Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }),
+      Object.assign(new Error('ENOSPC: no space left on device, copyfile'), { code: 'ENOSPC', syscall: 'copyfile' }),
+    ]) {
+      const spy = jest.spyOn(copies, 'replaceData').mockImplementation(() => {
+        throw failure;
+      });
+      try {
+        const later = await request(sb.baseUrl).post('/_sandbox/snapshots/again/restore');
+        expect([later.status, later.body]).toEqual([503, { Message: `Snapshot again cannot be restored now: ${failure.message}` }]);
+      } finally {
+        spy.mockRestore();
+      }
+    }
+    expect((await request(sb.baseUrl).get(`/v1/payments/${p.ID}`).set('Authorization', AUTH)).status).toBe(200);
+    sb.snapshots.remove('again');
 
     // Where snapshots cannot be written, saying so is the sandbox's answer (not a crash).
     rmSync(join(tmp, 'qa.db.snapshots'), { recursive: true });
