@@ -1,5 +1,6 @@
 // Reading a story or scenario file for the CLI, with messages a person can act on.
 import { readFileSync } from 'node:fs';
+import { parseDuration } from '../scenarios/scenario';
 import { CliError } from './client';
 
 export interface StoryLike {
@@ -35,6 +36,6 @@ export function readStoryFile(file: string): StoryLike {
 /** "12 steps over 8.5 s" of a story's steps (each at a fixed offset). */
 export function span(story: StoryLike): string {
   const steps = Array.isArray(story.Steps) ? (story.Steps as { After?: string }[]) : [];
-  const last = Math.max(0, ...steps.map((s) => Number(/^([0-9.]+)ms$/.exec(s.After ?? '')?.[1] ?? 0)));
+  const last = Math.max(0, ...steps.map((s) => (typeof s.After === 'string' ? (parseDuration(s.After) ?? 0) : 0)));
   return `${steps.length} step${steps.length === 1 ? '' : 's'} over ${(last / 1000).toFixed(1)} s of sandbox time`;
 }
