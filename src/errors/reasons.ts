@@ -20,6 +20,7 @@ export const REASONS = {
   105: 'Action is invalid',
   1012: 'Payment.AmountToCapture format is invalid',
   1013: 'Payment.AmountToCapture exceeds initial payment authorized amount',
+  1014: 'Payment partial capture is not supported',
   2205: 'Refund state is invalid',
   2206: 'Refund amount exceeds initial payment amount',
   4996: 'Payment is partially captured',

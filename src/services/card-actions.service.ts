@@ -66,6 +66,10 @@ export function captureCardPayment(ctx: ServiceContext, site: SiteRecord, rawId:
     }
     const decision = cardCapture(p.statusId, p.amount, amount);
     if (!decision.ok) throw new Rejection([reason(decision.code as ReasonCode, decision.info)], view);
+    // Part of a marketplace payment would leave its splits with nothing captured to refund from.
+    if (p.hasSplits && amount < p.amount) {
+      throw new Rejection([reason(1014, 'Payment partial capture is not supported: a card payment with splits is captured whole')], view);
+    }
     const cause = amount < p.amount ? `capture of ${amount}` : 'capture';
     return movePayment(ctx, view, decision.value.status, cause, { capturedAmount: decision.value.capturedAmount });
   });

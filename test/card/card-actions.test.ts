@@ -363,6 +363,11 @@ describe('card payment actions', () => {
         [30202, '6000', '', 9],
         [30203, '3000', '', 9],
       ]);
+      // Part of it is refused (its splits would have nothing captured to refund from), and nothing changes.
+      const part = await card('post', `/v1/payments/${p.ID}/capture?amount=4500`);
+      expect(part.status).toBe(400);
+      expect(part.body.Payment.Status.Reasons).toEqual([{ Code: 1014, Info: 'Payment partial capture is not supported: a card payment with splits is captured whole' }]);
+      expect(stored(p.ID)).toMatchObject({ statusId: 9, capturedAmount: null });
       const captured = (await capture(p.ID)).body.Payment;
       expect(captured.Splits.map((s: any) => s.StateDetails.ID)).toEqual([11, 11]);
       const [a, b] = captured.Splits;
