@@ -10,7 +10,7 @@ import { NotificationsRepo } from './notifications.repo';
 import { MethodsRepo } from './methods.repo';
 import { PaymentsRepo } from './payments.repo';
 import { RefundsRepo } from './refunds.repo';
-import { RetentionRepo } from './retention.repo';
+import { PRUNED_TABLES, RetentionRepo } from './retention.repo';
 import { SitesRepo } from './sites.repo';
 import { rememberSequences, startSequencesAt } from './sequences';
 import { SplitsRepo } from './splits.repo';
@@ -186,20 +186,8 @@ export class Store {
    * database kept across resets meets no ID twice. Run it inside tx().
    */
   clear(): void {
-    const tables = [
-      'erased_token_lifetimes',
-      'story_scenarios',
-      'notification_attempts',
-      'notifications',
-      'scenario_jobs',
-      'status_history',
-      'refunds',
-      'splits',
-      'payments',
-      'sites',
-      'methods',
-      'faults',
-    ];
+    // The payment tree in the order retention deletes it (each table before the rows it points at).
+    const tables = ['story_scenarios', ...PRUNED_TABLES, 'sites', 'methods', 'faults'];
     for (const t of tables) this.db.prepare(`DELETE FROM ${t}`).run();
     // Payment, split and refund IDs go on (an application's database may hold them); fault rules
     // are the sandbox's own settings, numbered afresh like the merchants made at run time.
