@@ -28,7 +28,7 @@ export function waitForNotification(
   abort?: Abort,
 ): Promise<NotificationRecord | undefined> {
   const match: NotificationFilter = opts.delivered ? { ...filter, state: 'delivered' } : { ...filter, final: true };
-  const found = () => (store.db.open ? store.notifications.page(match, { limit: 1, offset: 0, descending: false })[0] : undefined);
+  const found = () => (store.db.open ? store.notifications.list(match, 1)[0] : undefined);
   const now = found();
   if (now) return Promise.resolve(now);
   return new Promise((resolve) => {
@@ -73,12 +73,12 @@ export function whatWasFound(store: Store, filter: Omit<NotificationFilter, 'sta
         return `${what} ${n.state}`;
     }
   };
-  const any = store.notifications.page(filter, { limit: 1, offset: 0, descending: false })[0];
+  const any = store.notifications.list(filter, 1)[0];
   if (any) return `found ${describe(any)}`;
   const owner = filter.refundId !== undefined ? { refundId: filter.refundId } : filter.paymentId !== undefined ? { paymentId: filter.paymentId } : undefined;
   const whose = filter.refundId !== undefined ? `refund ${filter.refundId}` : `payment ${filter.paymentId}`;
   if (owner) {
-    const others = store.notifications.page(owner, { limit: 5, offset: 0, descending: false });
+    const others = store.notifications.list(owner, 5);
     if (others.length > 0) {
       const total = store.notifications.count(owner);
       const list = others.map((n) => `${n.id} ${statusInfo(n.statusId)} (${n.state})`).join(', ');

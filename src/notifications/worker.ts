@@ -198,7 +198,8 @@ export class NotificationWorker {
       ms: durationMs,
       attempt: n.attempts + 1,
     });
-    if (ok) this.events.emit('delivered', store.notifications.get(n.id)!);
+    // The record is read again only for a listener (waits listen for 'journaled').
+    if (ok && this.events.listenerCount('delivered') > 0) this.events.emit('delivered', store.notifications.get(n.id)!);
     this.events.emit('journaled');
   }
 

@@ -10,7 +10,8 @@ import {
   text,
 } from './common';
 
-const MTID_MAX = 128;
+/** The longest MerchantTransactionID the API takes. */
+export const MTID_MAX = 128;
 
 export const customerIn: Schema = {
   type: ['object', 'null'],

@@ -14,7 +14,7 @@ import type { PaymentRecord, RefundRecord, SiteRecord, SplitRecord } from '../st
 import type { PaymentView } from '../wire/serializers';
 import { recordRefundStatus } from './changes';
 import type { ServiceContext } from './context';
-import { findSplit, loadPayment, reload } from './lookup';
+import { findSplit, loadPayment } from './lookup';
 import { movePayment } from './transition';
 
 /** Fidelity: how long after a capture was requested (Capture true) its outcome arrives: 1 s of sandbox time. */
@@ -36,8 +36,7 @@ export function scheduleCardOutcome(ctx: ServiceContext, paymentId: number, stat
 }
 
 /** Runs a card step (steps.service): the requested capture ends Captured, or Failed; with its notification. */
-export function runCardStep(ctx: ServiceContext, job: JobRecord): string {
-  const view = reload(ctx, job.paymentId);
+export function runCardStep(ctx: ServiceContext, view: PaymentView, job: JobRecord): string {
   const decision = captureSettled(view.payment.statusId, view.payment.amount, CARD_STEPS[job.action]!);
   if (!decision.ok) throw new Rejection([reason(decision.code as ReasonCode, decision.info)]);
   const cause = decision.value.status === Status.Captured ? 'capture completed' : 'capture failed: the time limit for capturing is overdue';

@@ -14,7 +14,6 @@ import { recordPaymentStatus } from './changes';
 import type { ServiceContext } from './context';
 import { loadPayment } from './lookup';
 import { unavailableMethod } from './methods.service';
-import { freshToken } from './payments.service';
 import { type SplitInput, checkSplits, insertSplits } from './splits.input';
 
 export const CARD_METHOD_ID = 6;
@@ -92,7 +91,7 @@ export function createCardPayment(ctx: ServiceContext, site: SiteRecord, body: u
       skinId: input.SkinID ?? null,
       clientIp: input.ClientIP ?? null,
       tokenLifetime: input.PaymentTokenLifetime ?? null,
-      token: payerEntersCard ? freshToken(ctx) : null,
+      token: payerEntersCard ? ctx.ids.token() : null,
       statusId: state.status,
       createdAt: now,
       notificationAt: null,

@@ -85,7 +85,7 @@ export function createPayment(ctx: ServiceContext, site: SiteRecord, body: unkno
       skinId: input.SkinID ?? null,
       clientIp: input.ClientIP ?? null,
       tokenLifetime: input.TokenLifetime ?? null,
-      token: freshToken(ctx),
+      token: ctx.ids.token(),
       statusId: Status.Open,
       createdAt: now,
       notificationAt: null,
@@ -111,12 +111,4 @@ export function createPayment(ctx: ServiceContext, site: SiteRecord, body: unkno
     trigger(ctx, view.payment, { kind: 'created' });
     return view;
   });
-}
-
-/**
- * A payment token: 128 random bits, or with a seed, the seeded sequence, which a database that holds
- * payments already continues elsewhere (createServices), so that no token is handed out twice.
- */
-export function freshToken(ctx: ServiceContext): string {
-  return ctx.ids.token();
 }

@@ -45,7 +45,7 @@ export function runJob(ctx: ServiceContext, job: JobRecord): void {
 function perform(ctx: ServiceContext, job: JobRecord, left: (p: PaymentRecord) => void): string {
   const view = reload(ctx, job.paymentId);
   const p = view.payment;
-  if (isCardStep(job.action)) return runCardStep(ctx, job);
+  if (isCardStep(job.action)) return runCardStep(ctx, view, job);
   const abandoned = abandonedOnThePage(ctx, job, p);
   if (abandoned) throw new HttpError(400, abandoned);
   if (job.refundId !== null) {

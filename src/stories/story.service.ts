@@ -4,6 +4,7 @@ import { formatTimestamp } from '../domain/time';
 import { HttpError, Rejection, notFound } from '../errors/errors';
 import { ScenarioError, parseScenario } from '../scenarios/loader';
 import { storyFile } from '../schemas/reproduce';
+import { MTID_MAX } from '../schemas/requests';
 import { validate } from '../schemas/validator';
 import type { ServiceContext } from '../services/context';
 import { listMerchants } from '../services/merchants.service';
@@ -11,8 +12,6 @@ import { createPayment } from '../services/payments.service';
 import type { SiteRecord } from '../store/records';
 import { type StoryFile, tellStory } from './story';
 
-/** The longest MerchantTransactionID the API takes. */
-const MTID_MAX = 128;
 /** Scenario names are at most 64 characters; room is left for "-<n>". */
 const NAME_MAX = 56;
 
