@@ -2,7 +2,7 @@
 // of one split), the payer's card entered on the hosted form, and what a requested capture becomes a
 // moment later (a step on the sandbox clock). One transaction each, as on the API address.
 import { type CaptureOutcome, type CardState, captureSettled, cardAuthorized, cardCancel, cardCapture, cardRefundStatus } from '../domain/card.machine';
-import { canRefundWhole, refundableAmount } from '../domain/payment.machine';
+import { canRefundWhole } from '../domain/payment.machine';
 import { parseAmount } from '../domain/money';
 import { Status, statusInfo } from '../domain/statuses';
 import { Rejection } from '../errors/errors';
@@ -15,6 +15,7 @@ import type { PaymentView } from '../wire/serializers';
 import { recordRefundStatus } from './changes';
 import type { ServiceContext } from './context';
 import { findSplit, loadPayment } from './lookup';
+import { NATIVE_REFUND, refundLeft } from './refunds.service';
 import { movePayment } from './transition';
 
 /** Fidelity: how long after a capture was requested (Capture true) its outcome arrives: 1 s of sandbox time. */
@@ -115,12 +116,7 @@ export function refundCardPayment(ctx: ServiceContext, site: SiteRecord, rawId: 
       if (!whole.ok) throw new Rejection([reason(11, `${whole.info}, or name one with Refund.SplitID`)]);
     }
     const taken = split ?? p;
-    const left = refundableAmount({
-      statusId: taken.statusId,
-      amount: taken.amount,
-      capturedAmount: taken.capturedAmount,
-      refunded: split ? ctx.store.refunds.refundedOnSplit(split.id) : ctx.store.refunds.refundedOnPayment(p.id),
-    });
+    const left = refundLeft(ctx, p, split);
     const what = split ? `split ${split.id}` : `card payment ${p.id}`;
     if (left === 0n) {
       throw new Rejection([reason(2205, `Refund state is invalid: ${what} has nothing captured left to refund (it is ${statusInfo(taken.statusId)})`)]);
@@ -139,7 +135,7 @@ export function refundCardPayment(ctx: ServiceContext, site: SiteRecord, rawId: 
       amount,
       currency: p.currency,
       description: input.Description ?? '',
-      typeId: 1,
+      typeId: NATIVE_REFUND,
       statusId,
       createdAt: ctx.clock.now(),
     });

@@ -6,7 +6,7 @@ import { HttpError, Rejection, notFound } from '../errors/errors';
 import { reason } from '../errors/reasons';
 import { refundRequest } from '../schemas/requests';
 import { validate } from '../schemas/validator';
-import type { RefundRecord, SiteRecord, SplitRecord, Surface } from '../store/records';
+import type { PaymentRecord, RefundRecord, SiteRecord, SplitRecord, Surface } from '../store/records';
 import type { PaymentView } from '../wire/serializers';
 import { recordRefundStatus } from './changes';
 import type { ServiceContext } from './context';
@@ -21,7 +21,18 @@ interface RefundInput {
 }
 
 /** Refunds are TypeID 1 (Native) unless a method says otherwise. */
-const NATIVE_REFUND = 1;
+export const NATIVE_REFUND = 1;
+
+/** What is left to refund on `split`, or on the whole payment: what was taken less what was refunded. */
+export function refundLeft(ctx: ServiceContext, p: PaymentRecord, split: SplitRecord | undefined): bigint {
+  const of = split ?? p;
+  return refundableAmount({
+    statusId: of.statusId,
+    amount: of.amount,
+    capturedAmount: of.capturedAmount,
+    refunded: split ? ctx.store.refunds.refundedOnSplit(split.id) : ctx.store.refunds.refundedOnPayment(p.id),
+  });
+}
 
 /** `POST /v1/payments/{id}/splits/{splitId}/refunds`: a refund starts Open. */
 export function refundSplit(ctx: ServiceContext, site: SiteRecord, rawId: string, rawSplitId: string, body: unknown): RefundRecord {
@@ -53,13 +64,7 @@ function makeRefund(ctx: ServiceContext, view: PaymentView, split: SplitRecord |
   const input = (body as { Refund: RefundInput }).Refund;
   const amount = parseAmount(input.Amount)!;
   const p = view.payment;
-  const of = split ?? p;
-  const left = refundableAmount({
-    statusId: of.statusId,
-    amount: of.amount,
-    capturedAmount: of.capturedAmount,
-    refunded: split ? ctx.store.refunds.refundedOnSplit(split.id) : ctx.store.refunds.refundedOnPayment(p.id),
-  });
+  const left = refundLeft(ctx, p, split);
   const what = split ? `split ${split.id}` : `payment ${p.id}`;
   if (left === 0n) {
     throw new Rejection([reason(18, `Refund is invalid: ${what} has nothing captured or paid left to refund`)]);
