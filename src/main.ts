@@ -240,7 +240,7 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
   // checkpoints, at SQLite's limit, are the fallback should the thread fail).
   let checkpointer: Checkpointer | null = null;
   const checkpointerLater =
-    config.db === ':memory:' ? null : setTimeout(() => (checkpointer = Checkpointer.start(config.db, CHECKPOINT_EVERY_MS)), CHECKPOINTER_AFTER_MS).unref();
+    config.db === ':memory:' ? null : setTimeout(() => (checkpointer = Checkpointer.start(config.db, CHECKPOINT_EVERY_MS, log)), CHECKPOINTER_AFTER_MS).unref();
 
   const first = listMerchants(services).find((m) => m.LinkedSiteIDs.length > 0) ?? listMerchants(services)[0];
   let stopped: Promise<void> | null = null;

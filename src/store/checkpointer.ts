@@ -3,6 +3,7 @@
 // thread, which answers the requests.
 import { EventEmitter } from 'node:events';
 import { Worker } from 'node:worker_threads';
+import type { Logger } from '../log';
 
 // PASSIVE never waits for a lock and never holds up a writer: it copies what no reader still needs and
 // leaves the rest for next time, so it cannot block a commit, a restore or a snapshot's copy. Its
@@ -74,8 +75,30 @@ export class Checkpointer {
     worker.unref();
   }
 
-  /** Starts checkpointing `file` (a WAL database, opened and migrated already) every `everyMs`. */
-  static start(file: string, everyMs: number): Checkpointer {
+  /**
+   * Starts checkpointing `file` (a WAL database, opened and migrated already) every `everyMs`. With a
+   * logger, a run of failures is told once (a warning with the first reason) and its end once (info):
+   * they come every `everyMs`, and a line each would bury the log.
+   */
+  static start(file: string, everyMs: number, log?: Logger): Checkpointer {
+    const checkpointer = Checkpointer.spawn(file, everyMs);
+    if (log) {
+      let failing = false;
+      checkpointer.events.on('failure', (why: string) => {
+        if (failing) return;
+        failing = true;
+        log.warn(`WAL checkpoints in their own thread fail (${why}); SQLite's own checkpoints keep the WAL bounded meanwhile`);
+      });
+      checkpointer.events.on('checkpoint', () => {
+        if (!failing) return;
+        failing = false;
+        log.info('WAL checkpoints in their own thread work again');
+      });
+    }
+    return checkpointer;
+  }
+
+  private static spawn(file: string, everyMs: number): Checkpointer {
     return new Checkpointer(
       new Worker(CHECKPOINT_WORKER, {
         eval: true,

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { type CheckpointResult, Checkpointer } from '../../src/store/checkpointer';
 import { Store } from '../../src/store/store';
+import { createLogger } from '../../src/log';
 
 /** Resolves with the first `name` event whose value passes `ok` (events come every few ms). */
 function first<T>(c: Checkpointer, name: 'checkpoint' | 'failure', ok: (v: T) => boolean = () => true): Promise<T> {
@@ -95,5 +96,27 @@ describe('WAL checkpointer', () => {
     expect(await first<string>(checkpointer, 'failure')).toMatch(/unable to open database file|directory does not exist/);
     await checkpointer.stop();
     expect(existsSync(join(dir, 'missing.db'))).toBe(false);
+  });
+
+  it('logs a run of failures once, with the reason, and its end once', async () => {
+    const lines: string[] = [];
+    const log = createLogger('info', 'pretty', (l) => lines.push(l));
+    const later = join(dir, 'later.db');
+    checkpointer = Checkpointer.start(later, 5, log);
+    let failures = 0;
+    await first<string>(checkpointer, 'failure', () => ++failures === 3);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/warn  WAL checkpoints in their own thread fail \((unable to open database file|directory does not exist)[^)]*\); SQLite's own checkpoints keep the WAL bounded meanwhile\n$/);
+    // The database appears: the next run opens it and checkpoints.
+    const other = Store.open(later);
+    try {
+      await first<CheckpointResult>(checkpointer, 'checkpoint');
+      await first<CheckpointResult>(checkpointer, 'checkpoint');
+      expect(lines).toHaveLength(2);
+      expect(lines[1]).toMatch(/info  WAL checkpoints in their own thread work again\n$/);
+      await checkpointer.stop();
+    } finally {
+      other.close();
+    }
   });
 });
