@@ -42,6 +42,9 @@ const CONNS = Number(process.env.CONNS || 32);
 const RUNS = Number(process.env.RUNS || 7);
 const PREFILL = Number(process.env.PREFILL || 100_000);
 const PIN = process.env.PIN !== '0' && hasTaskset();
+// NODE_FLAGS: node/V8 flags for every server under load, split-sandbox's and the bare limit's alike
+// (not for the cold starts, which measure the default start).
+const NODE_FLAGS = (process.env.NODE_FLAGS || '').split(/\s+/).filter(Boolean);
 const KEY = '5uLXr4Lg+Xb7/3kq8eA2Wd9pN1cQyZ0tM6oVhJfRsE=';
 const AUTH = 'Basic ' + Buffer.from(`30201:${KEY}`).toString('base64');
 
@@ -138,10 +141,11 @@ function request(method, url, body, headers = {}, agent) {
 
 /**
  * Starts a server command (args end with `--port 0`) pinned to CPU 0; resolves once its health path
- * answers 2xx, with the time it took and its address (the port it printed).
+ * answers 2xx, with the time it took and its address (the port it printed). `flags` go to node.
  */
-async function startServer(args) {
-  const cmd = PIN ? ['taskset', ['-c', '0', process.execPath, ...args]] : [process.execPath, args];
+async function startServer(args, flags = NODE_FLAGS) {
+  const argv = [...flags, ...args];
+  const cmd = PIN ? ['taskset', ['-c', '0', process.execPath, ...argv]] : [process.execPath, argv];
   const t0 = performance.now();
   const child = track(spawn(cmd[0], cmd[1], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], detached: true }), { group: true });
   let out = '';
@@ -216,7 +220,7 @@ async function coldStarts(label, argsFor) {
   const times = [];
   for (let i = 0; i < RUNS; i++) {
     const db = path.join(TMP, `cold-${label}-${i}.db`);
-    const { child, ms } = await startServer(argsFor(db));
+    const { child, ms } = await startServer(argsFor(db), []);
     times.push(ms);
     await stopServer(child);
   }
@@ -435,7 +439,7 @@ express 5 + better-sqlite3 limit (bench/baseline-express-sqlite.cjs: parse, inse
 splits or notifications) in one run.
 
 Machine: ${cpu.length} × ${cpu[0].model}, ${f(os.totalmem() / 2 ** 30, 1)} GiB, ${os.type()} ${os.release()}, Node ${process.version}, ${wrkVersion}.
-Load: wrk -t1 -c${CONNS}, ${WARMUP} s warm-up then ${DURATION} s measured, on 127.0.0.1; ${PIN ? 'server pinned to CPU 0 and wrk to CPU 1 (one core each)' : 'no CPU pinning'}.
+Load: wrk -t1 -c${CONNS}, ${WARMUP} s warm-up then ${DURATION} s measured, on 127.0.0.1; ${PIN ? 'server pinned to CPU 0 and wrk to CPU 1 (one core each)' : 'no CPU pinning'}${NODE_FLAGS.length ? `; servers under load run with node ${NODE_FLAGS.join(' ')}` : ''}.
 Servers write to a durable SQLite file (WAL). Cold starts: median of ${RUNS}; a bare \`node -e 0\` takes ${f(r.coldNode)} ms here.
 The ${f(PREFILL)} payments (3 splits each) are written through the services before the server starts.
 
@@ -452,6 +456,8 @@ List pages are kept as JSON text until the next write (src/http/page-cache.ts). 
 so after its first request each answer is a kept page: this is the speed of a list polled between changes. A page
 rendered afresh (after any write) costs a query, its items and their JSON: before pages were kept, the same list load
 measured 2,141 req/s, p50 13.3 ms (2026-11-22, same machine).
+
+Create latency across several runs, where the slowest answers go and what was tried: [create-latency.md](create-latency.md).
 `;
   fs.writeFileSync(OUT, md);
   process.stdout.write(md);
