@@ -11,6 +11,7 @@ import type { DataReplaced } from '../store/store';
 import { ManualClock, RealClock } from './clock';
 import { ClockKeeper } from './clock-keeper';
 import { isStorageFailure } from '../store/failures';
+import { CAUSE } from '../domain/causes';
 
 /** The longest a real-time timer is set for: a wake-up later re-arms it anyway. */
 const MAX_TIMER_MS = 60_000;
@@ -246,7 +247,7 @@ export class Scheduler {
       for (const id of store.payments.expiredOpen(now)) {
         if (done++ >= budget) break;
         try {
-          applyPaymentEvent(this.ctx, id, 'expire', { cause: 'token lifetime ran out', scenario: true });
+          applyPaymentEvent(this.ctx, id, 'expire', { cause: CAUSE.lifetimeExpiry, scenario: true });
         } catch (e) {
           if (isStorageFailure(e)) throw e;
           this.log.error(`expiry of payment ${id} failed`, { error: (e as Error).message });

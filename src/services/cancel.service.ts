@@ -9,6 +9,7 @@ import type { ServiceContext } from './context';
 import { loadPayment } from './lookup';
 import { movePayment } from './transition';
 import { trigger } from './triggers.service';
+import { CAUSE } from '../domain/causes';
 
 /** `POST /v1/payments/{id}/cancel`: all splits follow; RedirectURL and TokenLifetime become null. */
 export function cancelPayment(ctx: ServiceContext, site: SiteRecord, rawId: string): PaymentView {
@@ -16,7 +17,7 @@ export function cancelPayment(ctx: ServiceContext, site: SiteRecord, rawId: stri
     const view = loadPayment(ctx, site, rawId);
     const allowed = canCancel(view.payment.statusId, ctx.settings.cancelOpen);
     if (!allowed.ok) throw new Rejection([reason(122, allowed.info)], view);
-    const after = movePayment(ctx, view, Status.Cancelled, 'cancel', { token: null, tokenLifetime: null });
+    const after = movePayment(ctx, view, Status.Cancelled, CAUSE.cancel, { token: null, tokenLifetime: null });
     trigger(ctx, after.payment, { kind: 'action', action: 'cancel' });
     return after;
   });

@@ -12,6 +12,7 @@ import type { ServiceContext } from './context';
 import { findSplit, loadPayment } from './lookup';
 import { movePayment } from './transition';
 import { scenarioOf, trigger } from './triggers.service';
+import { CAUSE, captureOfSplit } from '../domain/causes';
 
 interface CaptureBody {
   Payment?: { Splits?: { ID: number; Amount: number | string }[] } | null;
@@ -35,7 +36,7 @@ export function capturePayment(ctx: ServiceContext, site: SiteRecord, rawId: str
 function captureFull(ctx: ServiceContext, view: PaymentView): PaymentView {
   const method = view.payment.methodId === null ? undefined : ctx.store.methods.get(view.payment.methodId);
   const next = fullCaptureStatus(scenarioOf(ctx, view.payment)?.captureRequested ? 'two-step-capture-requested' : (method?.flow ?? null));
-  return movePayment(ctx, view, next, 'capture', { capturedAmount: view.payment.amount });
+  return movePayment(ctx, view, next, CAUSE.capture, { capturedAmount: view.payment.amount });
 }
 
 function captureSplits(ctx: ServiceContext, view: PaymentView, wanted: { ID: number; Amount: number | string }[]): PaymentView {
@@ -59,7 +60,7 @@ function captureSplits(ctx: ServiceContext, view: PaymentView, wanted: { ID: num
     ctx,
     view,
     Status.PartiallyCaptured,
-    'capture per split',
+    CAUSE.capturePerSplit,
     { capturedAmount: sumAmounts(captures.map((c) => c.amount)) },
     false,
   );
@@ -87,7 +88,7 @@ export function captureSplit(
       throw new Rejection([reason(118, `amount is invalid: ${amount} is more than the authorized ${split.amount} of split ${split.id}`)], view);
     }
     ctx.store.splits.setState(split.id, Status.PartiallyCaptured, amount);
-    const after = movePayment(ctx, view, Status.PartiallyCaptured, `capture of split ${split.id}`, { capturedAmount: amount }, false);
+    const after = movePayment(ctx, view, Status.PartiallyCaptured, captureOfSplit(split.id), { capturedAmount: amount }, false);
     trigger(ctx, after.payment, { kind: 'action', action: 'capture' });
     return { view: after, split: after.splits.find((s) => s.id === split.id)! };
   });

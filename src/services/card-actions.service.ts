@@ -17,6 +17,7 @@ import type { ServiceContext } from './context';
 import { findSplit, loadPayment } from './lookup';
 import { NATIVE_REFUND, refundLeft } from './refunds.service';
 import { movePayment } from './transition';
+import { CAUSE } from '../domain/causes';
 
 /** Fidelity: how long after a capture was requested (Capture true) its outcome arrives: 1 s of sandbox time. */
 export const CARD_CAPTURE_DELAY_MS = 1000;
@@ -82,7 +83,7 @@ export function cancelCardPayment(ctx: ServiceContext, site: SiteRecord, rawId: 
     const decision = cardCancel(view.payment.statusId, view.payment.amount, ctx.settings.cancelOpen);
     if (!decision.ok) throw new Rejection([reason(decision.code as ReasonCode, decision.info)], view);
     const extra: Partial<PaymentRecord> = decision.value === Status.Cancelled ? { token: null, tokenLifetime: null } : {};
-    return movePayment(ctx, view, decision.value, decision.value === Status.Cancelled ? 'cancel' : 'cancel queued', extra);
+    return movePayment(ctx, view, decision.value, decision.value === Status.Cancelled ? CAUSE.cancel : 'cancel queued', extra);
   });
 }
 

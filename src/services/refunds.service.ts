@@ -12,6 +12,7 @@ import { recordRefundStatus } from './changes';
 import type { ServiceContext } from './context';
 import { findSplit, loadPayment, parseId, reload } from './lookup';
 import { refundCreated, trigger } from './triggers.service';
+import { generatedRefundMtid } from '../domain/causes';
 
 interface RefundInput {
   MerchantTransactionID?: string | null;
@@ -86,7 +87,7 @@ function makeRefund(ctx: ServiceContext, view: PaymentView, split: SplitRecord |
     createdAt: ctx.clock.now(),
   });
   // The generated MerchantTransactionID carries the refund's own ID, known only after the insert.
-  if (!input.MerchantTransactionID) ctx.store.refunds.setMerchantTransactionId(id, `${p.merchantTransactionId}-R${id}`);
+  if (!input.MerchantTransactionID) ctx.store.refunds.setMerchantTransactionId(id, generatedRefundMtid(p.merchantTransactionId, id));
   const refund = ctx.store.refunds.get(id)!;
   recordRefundStatus(ctx, refund, view, 'refund requested', false);
   refundCreated(ctx, p, refund.id);

@@ -5,6 +5,7 @@ import { statusInfo } from '../domain/statuses';
 import { MERCHANT_ACTIONS, type Scenario, type Step, type StepAction } from '../scenarios/scenario';
 import type { JobRecord } from '../store/jobs.repo';
 import type { HistoryRecord, Json, PaymentRecord, RefundRecord, SplitRecord } from '../store/records';
+import { CAUSE, capturedSplit, generatedRefundMtid } from '../domain/causes';
 
 /** A step of a story: always counted from the payment's creation. */
 export interface StoryStep {
@@ -56,8 +57,6 @@ export interface StoryFacts {
 
 const PROVIDER_EVENT: Record<number, StepAction> = { 9: 'authorize', 2: 'succeed', 4: 'fail', 5: 'expire', 3: 'cancel' };
 const MERCHANT: ReadonlySet<string> = new Set(MERCHANT_ACTIONS);
-/** The cause an expiry by TokenLifetime is recorded with (scheduler): the replayed request expires by itself. */
-const LIFETIME_EXPIRY = 'token lifetime ran out';
 
 const ms = (n: number) => `${n}ms`;
 /** Digit strings, as amounts in requests: money never becomes a float. */
@@ -153,7 +152,7 @@ export function tellStory(f: StoryFacts): StoryFile {
         // A refund of the whole payment (one without splits) names no split.
         const step: Beat['step'] = { Do: 'refund', ...(r.splitId === null ? {} : { Split: splitIndex.get(r.splitId)! }), Amount: amount(r.amount), Description: r.description };
         // A MerchantTransactionID the sandbox generated is generated again; one the merchant gave is kept.
-        if (r.merchantTransactionId !== `${p.merchantTransactionId}-R${r.id}`) step.MerchantTransactionID = r.merchantTransactionId;
+        if (r.merchantTransactionId !== generatedRefundMtid(p.merchantTransactionId, r.id)) step.MerchantTransactionID = r.merchantTransactionId;
         beats.push({ ...at, step });
       } else if (h.statusId === 2 || h.statusId === 4) {
         beats.push({ ...at, step: { Do: h.statusId === 2 ? 'refund-succeed' : 'refund-fail', Refund: index } });
@@ -161,7 +160,7 @@ export function tellStory(f: StoryFacts): StoryFile {
       continue;
     }
     const step = merchantStep(h, f, splitIndex) ?? providerStep(status, h);
-    if (h.cause === 'capture' && h.statusId === 13) captureRequested = true;
+    if (h.cause === CAUSE.capture && h.statusId === 13) captureRequested = true;
     status = h.statusId;
     if (step) beats.push({ ...at, step });
   }
@@ -227,15 +226,15 @@ export function tellStory(f: StoryFacts): StoryFile {
 
 /** The merchant action a payment status change came from, by the cause the services record. */
 function merchantStep(h: HistoryRecord, f: StoryFacts, splitIndex: Map<number, number>): Beat['step'] | undefined {
-  if (h.cause === 'capture') return { Do: 'capture' };
-  if (h.cause === 'cancel') return { Do: 'merchant-cancel' };
-  if (h.cause === 'capture per split') {
+  if (h.cause === CAUSE.capture) return { Do: 'capture' };
+  if (h.cause === CAUSE.cancel) return { Do: 'merchant-cancel' };
+  if (h.cause === CAUSE.capturePerSplit) {
     const captured = f.splits.filter((s) => s.capturedAmount !== null);
     return { Do: 'capture-splits', Splits: captured.map((s) => ({ Split: splitIndex.get(s.id)!, Amount: amount(s.capturedAmount!) })) };
   }
-  const one = /^capture of split (\d+)$/.exec(h.cause);
-  if (one) {
-    const s = f.splits.find((x) => x.id === Number(one[1]));
+  const one = capturedSplit(h.cause);
+  if (one !== null) {
+    const s = f.splits.find((x) => x.id === one);
     if (s) return { Do: 'capture-split', Split: splitIndex.get(s.id)!, Amount: amount(s.capturedAmount ?? s.amount) };
   }
   return undefined;
@@ -244,7 +243,8 @@ function merchantStep(h: HistoryRecord, f: StoryFacts, splitIndex: Map<number, n
 /** The provider or payer event behind a status change; none for an expiry the TokenLifetime brings again. */
 function providerStep(before: number, h: HistoryRecord): Beat['step'] | undefined {
   if (h.statusId === 2 && before === 13) return { Do: 'settle' };
-  if (h.statusId === 5 && h.cause === LIFETIME_EXPIRY) return undefined;
+  // Expired by its TokenLifetime: the replayed request carries it, and expires by itself.
+  if (h.statusId === 5 && h.cause === CAUSE.lifetimeExpiry) return undefined;
   const event = PROVIDER_EVENT[h.statusId];
   return event ? { Do: event } : undefined;
 }
