@@ -92,6 +92,13 @@ export const EARLIEST_DUE_SQL = `SELECT next_attempt_at AS due, payment_id AS pa
 
 const NONE: ReadonlySet<number> = new Set();
 
+/**
+ * Whether a new pending notification of the payment (`payment`: an SQL expression) waits behind its
+ * queue: the payment has a pending one already that is not held (a held one is out of the queue).
+ */
+const queuedBehind = (payment: string) =>
+  `EXISTS (SELECT 1 FROM notifications q WHERE q.payment_id = ${payment} AND q.state = 'pending' AND q.held = 0)`;
+
 export class NotificationsRepo {
   private readonly insertStmt;
   private readonly byIdStmt;
@@ -117,7 +124,7 @@ export class NotificationsRepo {
     this.insertStmt = db.prepare(
       `INSERT INTO notifications (payment_id, refund_id, site_id, status_id, body, state, next_attempt_at, created_at, behind)
        VALUES (@paymentId, @refundId, @siteId, @statusId, @body, @state, @nextAttemptAt, @createdAt,
-               @state = 'pending' AND EXISTS (SELECT 1 FROM notifications WHERE payment_id = @paymentId AND state = 'pending' AND held = 0))`,
+               @state = 'pending' AND ${queuedBehind('@paymentId')})`,
     );
     this.byIdStmt = db.prepare<[number], NotificationRow>('SELECT * FROM notifications WHERE id = ?');
     // Per payment, in order: only the oldest pending notification of a payment (its head, behind = 0)
@@ -153,7 +160,7 @@ export class NotificationsRepo {
     this.copyStmt = db.prepare<[{ id: number; fault: string; at: number }]>(
       `INSERT INTO notifications (payment_id, refund_id, site_id, status_id, body, state, next_attempt_at, created_at, behind, fault)
        SELECT payment_id, refund_id, site_id, status_id, body, 'pending', @at, @at,
-              EXISTS (SELECT 1 FROM notifications o WHERE o.payment_id = n.payment_id AND o.state = 'pending' AND o.held = 0), @fault
+              ${queuedBehind('n.payment_id')}, @fault
        FROM notifications n WHERE id = @id`,
     );
     this.faultStmt = db.prepare(`UPDATE notifications SET fault = ? WHERE id = ?`);
