@@ -97,23 +97,10 @@ for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) 
   });
 }
 
+/** The create body of every load (the peers harness's too): 3 splits, a customer, a billing address; {SEQ} made unique. */
+const CREATE_BODY = fs.readFileSync(path.join(__dirname, 'create-body.json'), 'utf8').trim();
 function createBody(seqToken) {
-  return JSON.stringify({
-    Payment: {
-      MerchantTransactionID: `bench-${seqToken}`,
-      Amount: '1000',
-      Currency: 'EUR',
-      MethodID: 42,
-      ReturnURL: 'https://shop.example/return',
-      Customer: { Email: 'payer@example.com', FirstName: 'Ada', LastName: 'Lovelace' },
-      BillingAddress: { Country: 'NL' },
-      Splits: [
-        { SiteID: 30202, Amount: '600', MerchantTransactionID: `s1-${seqToken}` },
-        { SiteID: 30203, Amount: '300', MerchantTransactionID: `s2-${seqToken}` },
-        { SiteID: 30204, Amount: '100', MerchantTransactionID: `s3-${seqToken}` },
-      ],
-    },
-  });
+  return CREATE_BODY.replaceAll('{SEQ}', seqToken);
 }
 
 function get(url, headers = {}) {

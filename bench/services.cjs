@@ -20,24 +20,9 @@ const { Store } = require(path.join(ROOT, 'dist', 'store', 'store'));
 const { createPayment } = require(path.join(ROOT, 'dist', 'services', 'payments.service'));
 const { runJob } = require(path.join(ROOT, 'dist', 'services', 'steps.service'));
 
-/** The bench's create body: 3 splits, a customer and a billing address. */
-const body = (seq) =>
-  JSON.stringify({
-    Payment: {
-      MerchantTransactionID: `svc-${seq}`,
-      Amount: '1000',
-      Currency: 'EUR',
-      MethodID: 42,
-      ReturnURL: 'https://shop.example/return',
-      Customer: { Email: 'payer@example.com', FirstName: 'Ada', LastName: 'Lovelace' },
-      BillingAddress: { Country: 'NL' },
-      Splits: [
-        { SiteID: 30202, Amount: '600', MerchantTransactionID: `s1-${seq}` },
-        { SiteID: 30203, Amount: '300', MerchantTransactionID: `s2-${seq}` },
-        { SiteID: 30204, Amount: '100', MerchantTransactionID: `s3-${seq}` },
-      ],
-    },
-  });
+/** The bench's create body (bench/create-body.json): 3 splits, a customer and a billing address. */
+const CREATE_BODY = fs.readFileSync(path.join(__dirname, 'create-body.json'), 'utf8').trim();
+const body = (seq) => CREATE_BODY.replaceAll('{SEQ}', seq);
 
 function round(r) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'split-sandbox-services-'));
