@@ -3,6 +3,7 @@
 // request's time that is split-sandbox's own work (validation, the rows it writes, the notification
 // journal), next to the HTTP and Express work every server of the bench pays. Run after a build:
 // `node bench/services.cjs` (taskset -c 0 in front pins it as the bench pins its servers).
+// Status changes journal their notifications as in a server (the outbox); nothing is sent (no receiver).
 // Creates commit in groups of 32 (what one turn of the server's event loop commits under wrk -c32),
 // on a durable file database in a temporary folder; then every step falls due and runs, 32 a commit.
 const fs = require('node:fs');
@@ -15,6 +16,7 @@ const ROUNDS = Number(process.env.ROUNDS || 3);
 const GROUP = 32;
 
 const { createServices } = require(path.join(ROOT, 'dist', 'main'));
+const { createOutbox } = require(path.join(ROOT, 'dist', 'notifications', 'outbox'));
 const { DEFAULT_CONFIG } = require(path.join(ROOT, 'dist', 'config'));
 const { Store } = require(path.join(ROOT, 'dist', 'store', 'store'));
 const { createPayment } = require(path.join(ROOT, 'dist', 'services', 'payments.service'));
@@ -28,7 +30,11 @@ function round(r) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'split-sandbox-services-'));
   const store = Store.open(path.join(dir, 'services.db'));
   try {
-    const ctx = createServices({ ...DEFAULT_CONFIG, seed: 1, clock: 'manual' }, store);
+    const config = { ...DEFAULT_CONFIG, seed: 1, clock: 'manual' };
+    const ctx = createServices(config, store);
+    // The notification outbox, as a server has it: each status change journals its notification.
+    const url = () => 'http://127.0.0.1:8080';
+    ctx.changes = createOutbox({ baseUrl: url, cardBaseUrl: url, defaultUrl: config.notifyUrl, journaled: () => {} });
     store.groupCommits();
     const site = store.sites.get(30201);
     const creates = (from, count) => {
