@@ -6,18 +6,24 @@ import { createLifecycle, createServices } from '../../src/main';
 import { createPayment as create } from '../../src/services/payments.service';
 import { applyPaymentEvent } from '../../src/services/events.service';
 import { Store } from '../../src/store/store';
-import { silentLogger } from '../../src/log';
+import { type Logger, silentLogger } from '../../src/log';
 import { START, paymentBody } from '../helpers/world';
+
+/** A sandbox's store, services and scheduler on the real clock, every payment two-step, logging to `log`. */
+function twoStepOnRealClock(log: Logger) {
+  const store = Store.open(':memory:');
+  const config = { ...DEFAULT_CONFIG, clock: 'real' as const, scenario: 'two-step', quiet: true };
+  const services = createServices(config, store);
+  const scheduler = createLifecycle(config, services, () => 'http://sandbox.test', log);
+  return { store, services, scheduler };
+}
 
 describe('the real-clock timer under a stream of wakes', () => {
   beforeEach(() => jest.useFakeTimers({ now: START }));
   afterEach(() => jest.useRealTimers());
 
   it('stays set for the first due step, and the step runs on time', async () => {
-    const store = Store.open(':memory:');
-    const config = { ...DEFAULT_CONFIG, clock: 'real' as const, scenario: 'two-step', quiet: true };
-    const services = createServices(config, store);
-    const scheduler = createLifecycle(config, services, () => 'http://sandbox.test', silentLogger);
+    const { store, services, scheduler } = twoStepOnRealClock(silentLogger);
     scheduler.start();
     const site = store.sites.get(30201)!;
     const p = create(services, site, paymentBody() as never).payment;
@@ -72,11 +78,8 @@ describe('a tick that fails on the real-clock timer', () => {
   afterEach(() => jest.useRealTimers());
 
   it('is logged, and leaves no unhandled rejection (which would end the process)', async () => {
-    const store = Store.open(':memory:');
-    const config = { ...DEFAULT_CONFIG, clock: 'real' as const, scenario: 'two-step', quiet: true };
-    const services = createServices(config, store);
     const errors: string[] = [];
-    const scheduler = createLifecycle(config, services, () => 'http://sandbox.test', { ...silentLogger, error: (msg: string) => void errors.push(msg) });
+    const { store, services, scheduler } = twoStepOnRealClock({ ...silentLogger, error: (msg: string) => void errors.push(msg) });
     const unhandled: unknown[] = [];
     const onUnhandled = (e: unknown) => void unhandled.push(e);
     process.on('unhandledRejection', onUnhandled);
