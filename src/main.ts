@@ -30,6 +30,7 @@ import { type SnapshotInfo, Snapshots } from './snapshots/snapshots';
 import type { StoryFile } from './stories/story';
 import { replayStory, storyOf } from './stories/story.service';
 import { retentionJob } from './retention/retention';
+import { RequestJournal } from './requests/journal';
 
 export interface SandboxMerchant {
   SiteID: number;
@@ -153,6 +154,7 @@ export function createServices(config: Config, store: Store): ServiceContext {
   return {
     store,
     clock,
+    ...(config.requestJournal > 0 ? { requests: new RequestJournal(store, clock, config.requestJournal) } : {}),
     ids: createIds(config.seed, config.seed === undefined ? 0 : paymentIdsHandedOut(store.db)),
     settings: { cancelOpen: config.cancelOpen, pageSize: config.pageSize, defaultScenario: config.scenario },
     scenarios,

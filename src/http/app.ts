@@ -8,9 +8,11 @@ import { mountDashboardRoutes } from './dashboard/dashboard.routes';
 import { mountControlRoutes } from './control/control.routes';
 import { mountReproduceRoutes } from './control/reproduce.routes';
 import { controlGuard } from './control/guard';
-import { type HttpContext, bodyErrors } from './pipeline';
+import { type HttpContext, authenticatedSite, bodyErrors } from './pipeline';
 import { answerAfterCommit, readCommitted } from './after-commit';
 import { faultsOnRequests } from './faults.middleware';
+import { answerReleased, nearMissOf, noteRequests } from '../requests/capture';
+import { mountRequestRoutes, scopedRequestRoutes } from '../requests/routes';
 import { readBody } from './body';
 import { sendJson } from './reply';
 
@@ -23,15 +25,18 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('query parser', 'simple');
+  const journal = ctx.services.requests;
+  // The journal before all: it sees the answers of faults too, and those that never leave.
+  if (journal) app.use(noteRequests(journal, ctx.services, surface, authenticatedSite));
   // Faults first: a delayed or lost answer is shaped once answerAfterCommit has seen it committed.
   app.use(faultsOnRequests(ctx, surface));
-  app.use(answerAfterCommit(ctx.services.store));
+  app.use(answerAfterCommit(ctx.services.store, journal && answerReleased(journal, ctx.services, authenticatedSite)));
   if (ctx.log.enabled('info')) {
     app.use((req: Request, res: Response, next) => {
       const started = performance.now();
       res.on('finish', () => {
         const ms = Number((performance.now() - started).toFixed(1));
-        ctx.log.info(`${req.method} ${req.originalUrl} ${res.statusCode}`, { address: surface, ms });
+        ctx.log.info(`${req.method} ${req.originalUrl} ${res.statusCode}`, { address: surface, ms, nearMiss: nearMissOf(res) });
       });
       next();
     });
@@ -45,6 +50,9 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
   router.use('/_sandbox', controlGuard(ctx.controlToken, ctx.controlFrom));
   mountControlRoutes(router, ctx);
   mountReproduceRoutes(router, ctx);
+  mountRequestRoutes(router, ctx);
+  // Until the marketplace's own guard is in front of them, its journal is control access only.
+  router.use('/_sandbox/merchants/:siteId', scopedRequestRoutes(ctx));
   if (surface === 'api') {
     mountPaymentRoutes(router, ctx);
     mountMethodRoutes(router, ctx);

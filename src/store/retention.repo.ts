@@ -90,6 +90,8 @@ export class RetentionRepo {
     if (ids.length === 0) return;
     const param = { ids: JSON.stringify(ids) };
     for (const stmt of this.stmt.deletes) stmt.run(param);
+    // The request journal names payments without a foreign key: their entries go with them.
+    this.stmt.requests.run(param);
   }
 
   /** Pages on the free list: freed by deletes, reused by the next writes before the file grows. */
@@ -126,6 +128,7 @@ function prepare(db: Db) {
          FROM payments p WHERE p.id > @after ORDER BY p.id LIMIT @scan`,
     ),
     deletes: PRUNED_TABLES.map((t) => db.prepare<{ ids: string }>(DELETES[t])),
+    requests: db.prepare<{ ids: string }>(`DELETE FROM requests WHERE payment_id IN (${IDS})`),
     count: db.prepare('SELECT count(*) FROM payments').pluck(),
     pageCount: db.prepare('PRAGMA page_count').pluck(),
     pageSize: db.prepare('PRAGMA page_size').pluck(),

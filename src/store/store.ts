@@ -10,6 +10,7 @@ import { NotificationsRepo } from './notifications.repo';
 import { MethodsRepo } from './methods.repo';
 import { PaymentsRepo } from './payments.repo';
 import { RefundsRepo } from './refunds.repo';
+import { RequestsRepo } from './requests.repo';
 import { PRUNED_TABLES, RetentionRepo } from './retention.repo';
 import { SitesRepo } from './sites.repo';
 import { rememberSequences, startSequencesAt } from './sequences';
@@ -35,6 +36,7 @@ export class Store {
   readonly faults: FaultsRepo;
   readonly clockState: ClockRepo;
   readonly stories: StoriesRepo;
+  readonly requests: RequestsRepo;
   private readonly replacedListeners = new Set<(why: DataReplaced) => void>();
   readonly retention: RetentionRepo;
 
@@ -51,6 +53,7 @@ export class Store {
     this.faults = new FaultsRepo(db);
     this.clockState = new ClockRepo(db);
     this.stories = new StoriesRepo(db);
+    this.requests = new RequestsRepo(db);
     this.retention = new RetentionRepo(db);
     this.stmt = {
       begin: db.prepare('BEGIN IMMEDIATE'),
@@ -187,7 +190,7 @@ export class Store {
    */
   clear(): void {
     // The payment tree in the order retention deletes it (each table before the rows it points at).
-    const tables = ['story_scenarios', ...PRUNED_TABLES, 'sites', 'methods', 'faults'];
+    const tables = ['story_scenarios', 'requests', ...PRUNED_TABLES, 'sites', 'methods', 'faults'];
     for (const t of tables) this.db.prepare(`DELETE FROM ${t}`).run();
     // Payment, split and refund IDs go on (an application's database may hold them); fault rules
     // are the sandbox's own settings, numbered afresh like the merchants made at run time.
