@@ -30,7 +30,7 @@ import { type SnapshotInfo, Snapshots } from './snapshots/snapshots';
 import type { StoryFile } from './stories/story';
 import { replayStory, storyOf } from './stories/story.service';
 import { retentionJob } from './retention/retention';
-import { RequestJournal } from './requests/journal';
+import { type RequestEntry, RequestJournal, type RequestQuery, filterOf as requestFilter, requestView } from './requests/journal';
 
 export interface SandboxMerchant {
   SiteID: number;
@@ -94,6 +94,25 @@ export interface Sandbox {
     restore(name: string): Promise<SnapshotInfo>;
     list(): SnapshotInfo[];
     remove(name: string): void;
+  };
+  /**
+   * The request journal (`GET /_sandbox/requests`): what the integration sent and how it was answered.
+   * Throws when it is off (`requestJournal: 0`).
+   */
+  requests: {
+    /** The entries matching `filter`, oldest first (`Limit`: at most that many, the newest of them when `Newest` is true). */
+    find(filter?: RequestQuery & { Limit?: number; Newest?: boolean }): RequestEntry[];
+    /** How many entries match `filter`: `expect(sandbox.requests.count({ Route: '/v1/payments/{id}/capture', PaymentID: id })).toBe(1)`. */
+    count(filter?: RequestQuery): number;
+    /** One entry by its ID, or undefined. */
+    get(id: number): RequestEntry | undefined;
+    /** Empties the journal. */
+    clear(): void;
+    /**
+     * Resolves with the first entry matching `filter`, already kept or the next one to be; rejects
+     * after `timeoutMs` (10 s) saying how many entries the journal holds.
+     */
+    waitFor(filter: RequestQuery, timeoutMs?: number): Promise<RequestEntry>;
   };
   stories: {
     /** What happened to a payment, as a scenario file with its create request (`GET /_sandbox/payments/{id}/story`). */
@@ -244,6 +263,10 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
   const checkpointerLater =
     config.db === ':memory:' ? null : setTimeout(() => (checkpointer = Checkpointer.start(config.db, CHECKPOINT_EVERY_MS, log)), CHECKPOINTER_AFTER_MS).unref();
 
+  const journal = () => {
+    if (!services.requests) throw new Error('the request journal is off (requestJournal: 0)');
+    return services.requests;
+  };
   const first = listMerchants(services).find((m) => m.LinkedSiteIDs.length > 0) ?? listMerchants(services)[0];
   let stopped: Promise<void> | null = null;
   return {
@@ -286,6 +309,19 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
       restore: async (name) => snapshots.restore(name),
       list: () => snapshots.list(),
       remove: (name) => snapshots.remove(name),
+    },
+    requests: {
+      find: ({ Limit, Newest, ...filter } = {}) => {
+        const entries = journal().find(requestFilter(filter), { limit: Limit ?? -1, offset: 0, descending: Newest === true }).map(requestView);
+        return Newest === true ? entries.reverse() : entries;
+      },
+      count: (filter = {}) => journal().count(requestFilter(filter)),
+      get: (id) => {
+        const r = store.requests.get(id);
+        return r && requestView(r);
+      },
+      clear: () => void journal().clear(),
+      waitFor: async (filter, timeoutMs = 10_000) => requestView((await journal().waitFor(filter, timeoutMs))!),
     },
     stories: {
       of: (paymentId) => storyOf(services, paymentId),

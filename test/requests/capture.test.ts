@@ -131,6 +131,7 @@ describe('the request journal', () => {
     ]);
     expect(second[1]!.ReasonCodes.length).toBeGreaterThan(0);
     // A refund names its payment, its split and itself; the payer's button its payment.
+    expect((await request(w.api).get(`/_sandbox/requests/count?RefundID=${refund.body.Refund.ID}`)).body).toEqual({ Count: 2 });
     expect(entries.find((e) => e.RefundID === refund.body.Refund.ID && e.Method === 'POST')).toMatchObject({ PaymentID: paid.ID, SplitID: paid.Splits[1]!.ID });
     expect(entries.find((e) => e.Route === '/Home/{action}')).toMatchObject({ PaymentID: payer.ID, SiteID: MARKETPLACE.SiteID, Authenticated: false, Status: 303 });
     // The card's number is masked and its security code dropped, as the card API's answers show them.
