@@ -12,7 +12,7 @@ import { type HttpContext, authenticatedSite, bodyErrors } from './pipeline';
 import { answerAfterCommit, readCommitted } from './after-commit';
 import { faultsOnRequests } from './faults.middleware';
 import { answerReleased, nearMissOf, noteRequests } from '../requests/capture';
-import { mountRequestRoutes, scopedRequestRoutes } from '../requests/routes';
+import { mountRequestRoutes, mountScopedRequestRoutes } from '../requests/routes';
 import { readBody } from './body';
 import { sendJson } from './reply';
 
@@ -51,8 +51,8 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
   mountControlRoutes(router, ctx);
   mountReproduceRoutes(router, ctx);
   mountRequestRoutes(router, ctx);
-  // Until the marketplace's own guard is in front of them, its journal is control access only.
-  router.use('/_sandbox/merchants/:siteId', scopedRequestRoutes(ctx));
+  // A marketplace's own journal: control access (the /_sandbox guard) until a guard of its own stands in front.
+  mountScopedRequestRoutes(router, ctx);
   if (surface === 'api') {
     mountPaymentRoutes(router, ctx);
     mountMethodRoutes(router, ctx);

@@ -2,6 +2,7 @@
 // describe responses.
 import type { Schema } from '../schemas/common';
 import { REQUEST_EXAMPLES } from './examples';
+import { REQUEST_FILTERS } from '../requests/journal';
 import { clockAdvanceRequest, faultRequest, merchantCreateRequest, merchantPatchRequest, paymentEventRequest, refundEventRequest } from '../schemas/control';
 import { replayResponse, snapshotRequest, snapshotResponse, snapshotsResponse, storyFile } from '../schemas/reproduce';
 import {
@@ -208,6 +209,54 @@ const CONTROL: Operation[] = [
   { method: 'delete', path: '/_sandbox/faults', summary: 'Delete every fault rule', responses: { 204: undefined }, control: true },
   { method: 'get', path: '/_sandbox/faults/{id}', summary: 'One fault rule, with its Hits', responses: { 200: faultResponse, 404: messageResponse }, control: true },
   { method: 'delete', path: '/_sandbox/faults/{id}', summary: 'Delete one fault rule', responses: { 204: undefined, 404: messageResponse }, control: true },
+  {
+    method: 'get',
+    path: '/_sandbox/requests',
+    summary: 'The request journal, a page at a time (newest first unless SortDirection=asc): every /v1 request of both addresses and the payer’s buttons, with bodies, status, reason codes and near misses',
+    query: [...REQUEST_FILTERS, 'PageSize', 'PageIndex', 'SortDirection'],
+    responses: { 200: undefined, 400: messageResponse },
+    control: true,
+  },
+  {
+    method: 'delete',
+    path: '/_sandbox/requests',
+    summary: 'Empty the request journal',
+    responses: { 204: undefined, 400: messageResponse },
+    control: true,
+  },
+  {
+    method: 'get',
+    path: '/_sandbox/requests/count',
+    summary: 'How many journal entries match the filters: {"Count": n}, to verify what an integration sent',
+    query: [...REQUEST_FILTERS],
+    responses: { 200: undefined, 400: messageResponse },
+    control: true,
+  },
+  { method: 'get', path: '/_sandbox/requests/{requestId}', summary: 'One request journal entry', responses: { 200: undefined, 404: messageResponse }, control: true },
+  {
+    method: 'get',
+    path: '/_sandbox/merchants/{siteId}/requests',
+    summary: 'The request journal of one marketplace and its linked sites, with the same filters and paging',
+    query: [...REQUEST_FILTERS, 'PageSize', 'PageIndex', 'SortDirection'],
+    responses: { 200: undefined, 400: messageResponse, 404: messageResponse },
+    control: true,
+  },
+  {
+    method: 'delete',
+    path: '/_sandbox/merchants/{siteId}/requests',
+    summary: 'Empty the request journal of one marketplace',
+    responses: { 204: undefined, 404: messageResponse },
+    control: true,
+  },
+  {
+    method: 'get',
+    path: '/_sandbox/merchants/{siteId}/requests/count',
+    summary: 'How many of one marketplace’s journal entries match the filters',
+    query: [...REQUEST_FILTERS],
+    responses: { 200: undefined, 400: messageResponse, 404: messageResponse },
+    control: true,
+  },
+  { method: 'get', path: '/_sandbox/merchants/{siteId}/requests/{requestId}', summary: 'One of a marketplace’s journal entries', responses: { 200: undefined, 404: messageResponse }, control: true },
   { method: 'get', path: '/_sandbox/openapi.json', summary: 'This document', query: ['surface'], responses: { 200: undefined }, control: true },
 ];
 

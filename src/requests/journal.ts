@@ -38,6 +38,9 @@ export interface RequestQuery {
   Until?: string | number;
 }
 
+/** The filters' names, as the control API's query takes them (in any case). */
+export const REQUEST_FILTERS: readonly (keyof RequestQuery)[] = ['SiteID', 'PaymentID', 'RefundID', 'Method', 'Route', 'Path', 'Status', 'ReasonCode', 'Address', 'NearMiss', 'Since', 'Until'];
+
 export type RequestEntry = ReturnType<typeof requestView>;
 
 const body = (text: string | null, bytes: number) => ({

@@ -1,6 +1,6 @@
 // The request journal on the control API (`/_sandbox/requests`), and the same scoped to one
 // marketplace (`/_sandbox/merchants/{SiteID}/requests`) as a router to mount behind whoever guards it.
-import express, { type Request, type Router } from 'express';
+import type { Request, Router } from 'express';
 import { HttpError, notFound } from '../errors/errors';
 import type { HttpContext } from '../http/pipeline';
 import { route } from '../http/pipeline';
@@ -11,7 +11,6 @@ import { type RequestJournal, type RequestQuery, filterOf, requestView } from '.
 /** The query names the journal is filtered by (any case), and how each is read. */
 const INTEGERS = ['SiteID', 'PaymentID', 'RefundID', 'Status', 'ReasonCode'] as const;
 const TEXTS = ['Method', 'Route', 'Path', 'Since', 'Until', 'Address'] as const;
-export const REQUEST_QUERY = [...INTEGERS, ...TEXTS, 'NearMiss'] as const;
 
 function queryValue(req: Request, name: string): string | undefined {
   const lower = name.toLowerCase();
@@ -122,18 +121,17 @@ export function mountRequestRoutes(router: Router, ctx: HttpContext): void {
 }
 
 /**
- * `/requests` of one marketplace, for `router.use('/_sandbox/merchants/:siteId', guard, scopedRequestRoutes(ctx))`:
- * the entries of the marketplace and its linked sites, with the same filters. A site that is not a
- * marketplace's own is a 404, as if it did not exist.
+ * `{prefix}/requests…` of one marketplace (`prefix` names it by `:siteId`): the entries of the
+ * marketplace and its linked sites, with the same filters. A site that is not a marketplace's own is
+ * a 404, as if it did not exist. Whoever may call them is decided in front of them, by a guard
+ * mounted on the same prefix before this.
  */
-export function scopedRequestRoutes(ctx: HttpContext): Router {
-  const router = express.Router({ mergeParams: true, caseSensitive: false });
+export function mountScopedRequestRoutes(router: Router, ctx: HttpContext, prefix = '/_sandbox/merchants/:siteId'): void {
   const sitesOf = (req: Request): number[] => {
     const id = String(req.params.siteId);
     const site = /^[0-9]{1,10}$/.test(id) ? ctx.services.store.sites.get(Number(id)) : undefined;
     if (!site || site.apiKey === null) throw notFound('Merchant');
     return [site.siteId, ...ctx.services.store.sites.linkedTo(site.siteId).map((s) => s.siteId)];
   };
-  mountJournal(router, ctx, '', sitesOf);
-  return router;
+  mountJournal(router, ctx, prefix, sitesOf);
 }
