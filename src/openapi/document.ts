@@ -402,6 +402,7 @@ const DASHBOARD: Operation[] = [
   { method: 'post', path: '/dashboard/login', summary: 'Sign in: a session cookie (HttpOnly, SameSite=Lax), then 303 to the payments', responses: { 303: undefined, 401: undefined }, html: true },
   { method: 'post', path: '/dashboard/logout', summary: 'Sign out', responses: { 303: undefined }, html: true },
   { method: 'get', path: '/dashboard', summary: 'The merchant’s payments: a paged, filterable table', responses: { 200: undefined, 303: undefined, 400: undefined }, html: true },
+  { method: 'get', path: '/dashboard/requests', summary: 'The merchant’s recent requests, near misses included, with their bodies', responses: { 200: undefined, 303: undefined }, html: true },
   { method: 'get', path: '/dashboard/settings', summary: 'Notification URL and default scenario', responses: { 200: undefined, 303: undefined }, html: true },
   { method: 'post', path: '/dashboard/settings', summary: 'Save the notification URL and default scenario', responses: { 303: undefined, 400: undefined }, html: true },
   { method: 'get', path: '/dashboard/payments/{id}', summary: 'One payment: splits, refunds, history, steps, notifications and attempts, and its actions', responses: { 200: undefined, 303: undefined, 404: undefined }, html: true },

@@ -11,6 +11,7 @@ import {
   dashboardEvent,
   merchantSettings,
   paymentDetail,
+  recentRequests,
   redeliverNotification,
   saveSettings,
   sessionSite,
@@ -24,7 +25,7 @@ import { addSplits } from '../../services/splits.service';
 import type { SiteRecord } from '../../store/records';
 import type { HttpContext } from '../pipeline';
 import { type Session, Sessions, clearSessionCookie, sameToken, sessionId, setSessionCookie } from './session';
-import { type Chrome, LIST_FILTERS, type ListFilters, listPage, loginPage, messagePage, paymentPage, settingsPage, stamp } from './views';
+import { type Chrome, LIST_FILTERS, type ListFilters, listPage, loginPage, messagePage, paymentPage, requestsPage, settingsPage, stamp } from './views';
 import { sendHtml, sendJsonText } from '../reply';
 import { storyOf } from '../../stories/story.service';
 import { storyAttachment } from '../control/reproduce.routes';
@@ -188,6 +189,11 @@ export function mountDashboardRoutes(router: Router, ctx: HttpContext): void {
         send(res, 400, listPage(chromeOf(a, { error: lines }), shown, cat, undefined));
       }
     }),
+  );
+
+  router.get(
+    '/dashboard/requests',
+    signed((_req, res, a) => send(res, 200, requestsPage(chromeOf(a), recentRequests(s, a.site), s.requests !== undefined))),
   );
 
   const notFoundPage = (res: Response, a: Signed) =>
