@@ -62,3 +62,25 @@ describe('the journal under --retain', () => {
     expect(sb.requests.count({ Route: '/v1/payments', Method: 'GET' })).toBe(1);
   });
 });
+
+describe('a payment’s story', () => {
+  let sb: Sandbox;
+  beforeEach(async () => (sb = await startSandbox({ port: 0, cardPort: 0, db: ':memory:', clock: 'manual', quiet: true })));
+  afterEach(() => sb.stop());
+
+  it('tells its refused calls, at their offsets, with their reason codes', async () => {
+    const p = await createPayment(sb);
+    await advance(sb, 5);
+    await request(sb.baseUrl).post(`/v1/payments/${p.ID}/cancel`).set('Authorization', AUTH).expect(200);
+    const refused = await request(sb.baseUrl).post(`/v1/payments/${p.ID}/capture`).set('Authorization', AUTH).expect(400);
+    await request(sb.baseUrl).get(`/v1/payments/${p.ID}`).set('Authorization', AUTH).expect(200);
+    const story = sb.stories.of(p.ID);
+    const codes = refused.body.Payment.Status.Reasons.map((r: { Code: number }) => r.Code);
+    expect(codes.length).toBeGreaterThan(0);
+    expect(story.Story.Refused).toEqual([
+      { After: '5000ms', Method: 'POST', Path: `/v1/payments/${p.ID}/capture`, Route: '/v1/payments/{id}/capture', Status: 400, ReasonCodes: codes, Fault: null, NearMiss: null },
+    ]);
+    // The story file stays one that replays.
+    expect((await request(sb.baseUrl).post('/_sandbox/replay').send(story)).status).toBe(201);
+  });
+});
