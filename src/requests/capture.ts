@@ -154,8 +154,13 @@ function write(journal: RequestJournal, services: ServiceContext, req: Request, 
     }
     const answer = a?.body ?? null;
     let reasons: number[] = [];
-    // Only what makes something (201) or refuses (4xx, 5xx) is read: a read's answer is never parsed.
-    if (answer !== null && status !== null && (status >= 400 || (method === 'POST' && status === 201))) {
+    // Only what makes something (201) or refuses (4xx, 5xx) is read: a read's answer never is, and a
+    // created payment's or refund's ID is read off the front of its answer without parsing it.
+    const made = status === 201 && answer !== null ? MADE.exec(answer) : null;
+    if (made) {
+      if (made[1] === 'Payment') paymentId ??= Number(made[2]);
+      else refundId ??= Number(made[2]);
+    } else if (answer !== null && status !== null && (status >= 400 || (method === 'POST' && status === 201))) {
       const found = fromAnswer(answer);
       reasons = found.reasons;
       paymentId ??= found.paymentId;
@@ -195,6 +200,9 @@ function write(journal: RequestJournal, services: ServiceContext, req: Request, 
     // commit group the request's own write is in, and that answer says so.
   }
 }
+
+/** The front of a created payment's or refund's answer (the serializers write the ID first). */
+const MADE = /^\{"(Payment|Refund)":\{"ID":([0-9]{1,15})[,}]/;
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
