@@ -145,7 +145,8 @@ function write(journal: RequestJournal, services: ServiceContext, req: Request, 
     } else if (status === 404 && route === null && p.fault === null) {
       nearMiss = noRouteNote(method, path, p.surface, routesOf(p.surface), routesOf(p.surface === 'api' ? 'card' : 'api'));
     }
-    let paymentId = idParam(params.id) ?? p.paymentId;
+    // `{id}` is a payment's on the payment routes only (a method's on /v1/methods/{id}).
+    let paymentId = (route?.startsWith('/v1/payments/') ? idParam(params.id) : null) ?? p.paymentId;
     let refundId = idParam(params.refundId);
     let splitId = idParam(params.splitId);
     if (status === 404 && paymentId !== null && site && route?.startsWith('/v1/payments/')) {

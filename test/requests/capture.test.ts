@@ -123,6 +123,8 @@ describe('the request journal', () => {
         .map((op) => `${op.method.toUpperCase()} ${op.path}`);
       expect([...routes].filter((r) => !seen(address).has(r))).toEqual([]);
     }
+    // A method's ID is not a payment's.
+    expect(entries.find((e) => e.Route === '/v1/methods/{id}')).toMatchObject({ Path: '/v1/methods/42', PaymentID: null, Status: 200 });
     // A refused call is kept with its reason codes, and names its payment.
     const second = entries.filter((e) => e.Route === '/v1/payments/{id}/capture' && e.Address === 'api');
     expect(second.map((e) => [e.PaymentID, e.Status, e.ReasonCodes])).toEqual([
