@@ -117,7 +117,8 @@ function note(req: Request, res: Response, p: Pending, chunk: unknown): void {
   };
 }
 
-const TEXT_CAP_NOTE = (text: string, bytes: number) => (bytes > BODY_CAP ? Buffer.from(text, 'utf8').subarray(0, BODY_CAP).toString('utf8') : text);
+/** A body up to the cap (a character cut in two at the cap is dropped). */
+const cappedText = (text: string, bytes: number) => (bytes > BODY_CAP ? Buffer.from(text, 'utf8').subarray(0, BODY_CAP).toString('utf8') : text);
 
 function idParam(v: string | undefined): number | null {
   return v !== undefined && /^[0-9]{1,15}$/.test(v) ? Number(v) : null;
@@ -191,9 +192,9 @@ function write(journal: RequestJournal, services: ServiceContext, req: Request, 
       durationMs: Math.round((performance.now() - p.started) * 10) / 10,
       fault: p.fault,
       nearMiss,
-      requestBody: sent === null ? null : TEXT_CAP_NOTE(sent, sentBytes),
+      requestBody: sent === null ? null : cappedText(sent, sentBytes),
       requestBytes: sentBytes,
-      responseBody: answer === null ? null : TEXT_CAP_NOTE(answer, answerBytes),
+      responseBody: answer === null ? null : cappedText(answer, answerBytes),
       responseBytes: answerBytes,
     });
   } catch {
