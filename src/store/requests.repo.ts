@@ -125,43 +125,48 @@ const CONDITIONS: Record<Exclude<keyof RequestFilter, 'nearMiss'>, string> = {
   afterId: 'id > @afterId',
 };
 
-export class RequestsRepo {
-  private readonly insertStmt: Statement;
-  private readonly trimStmt: Statement<{ last: number; cap: number }>;
-  private readonly getStmt: Statement<[number], Row>;
-  private readonly clearStmt: Statement;
-  private readonly ofPaymentsStmt: Statement<{ ids: string }>;
-  private readonly selects = new Map<string, Statement>();
-
-  constructor(private readonly db: Db) {
-    this.insertStmt = db.prepare(
+function prepare(db: Db) {
+  return {
+    insert: db.prepare(
       `INSERT INTO requests (at, wall_at, address, method, path, query, route, site_id, authenticated, payment_id, refund_id,
          split_id, status, reasons, duration_ms, fault, near_miss, request_body, request_bytes, response_body, response_bytes)
        VALUES (@at, @wallAt, @address, @method, @path, @query, @route, @siteId, @authenticated, @paymentId, @refundId,
          @splitId, @status, @reasons, @durationMs, @fault, @nearMiss, @requestBody, @requestBytes, @responseBody, @responseBytes)`,
-    );
+    ),
     // By ID range, through the primary key: nothing to read when nothing is past the cap.
-    this.trimStmt = db.prepare('DELETE FROM requests WHERE id <= @last - @cap');
-    this.getStmt = db.prepare('SELECT * FROM requests WHERE id = ?');
-    this.clearStmt = db.prepare('DELETE FROM requests');
-    this.ofPaymentsStmt = db.prepare('DELETE FROM requests WHERE payment_id IN (SELECT value FROM json_each(@ids))');
+    trim: db.prepare<{ last: number; cap: number }>('DELETE FROM requests WHERE id <= @last - @cap'),
+    get: db.prepare<[number], Row>('SELECT * FROM requests WHERE id = ?'),
+    clear: db.prepare('DELETE FROM requests'),
+    ofPayments: db.prepare<{ ids: string }>('DELETE FROM requests WHERE payment_id IN (SELECT value FROM json_each(@ids))'),
+  };
+}
+
+export class RequestsRepo {
+  private prepared?: ReturnType<typeof prepare>;
+  private readonly selects = new Map<string, Statement>();
+
+  constructor(private readonly db: Db) {}
+
+  /** Prepared on first use: a store opened on a database not yet migrated (a test's old schema) can still be made. */
+  private get stmt() {
+    return (this.prepared ??= prepare(this.db));
   }
 
   /** Writes an entry and drops what is past `cap` entries, oldest first; its ID. */
   add(r: NewRequest, cap: number): number {
     const id = Number(
-      this.insertStmt.run({
+      this.stmt.insert.run({
         ...r,
         authenticated: r.authenticated ? 1 : 0,
         reasons: r.reasons.length === 0 ? null : JSON.stringify(r.reasons),
       }).lastInsertRowid,
     );
-    this.trimStmt.run({ last: id, cap });
+    this.stmt.trim.run({ last: id, cap });
     return id;
   }
 
   get(id: number): RequestRecord | undefined {
-    const row = this.getStmt.get(id);
+    const row = this.stmt.get.get(id);
     return row && toRecord(row);
   }
 
@@ -177,14 +182,14 @@ export class RequestsRepo {
   }
 
   clear(f: RequestFilter = {}): number {
-    if (Object.keys(f).length === 0) return this.clearStmt.run().changes;
+    if (Object.keys(f).length === 0) return this.stmt.clear.run().changes;
     const { sql, params } = this.where(f);
     return this.statement(`DELETE FROM requests${sql}`).run(params).changes;
   }
 
   /** Drops the entries of these payments (retention deleted them). */
   deleteOfPayments(ids: readonly number[]): void {
-    if (ids.length > 0) this.ofPaymentsStmt.run({ ids: JSON.stringify(ids) });
+    if (ids.length > 0) this.stmt.ofPayments.run({ ids: JSON.stringify(ids) });
   }
 
   private where(f: RequestFilter): { sql: string; params: Record<string, unknown> } {
