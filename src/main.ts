@@ -170,10 +170,13 @@ export function createServices(config: Config, store: Store): ServiceContext {
   const faults = new Faults(store, config.seed ?? randomInt(2 ** 31));
   faults.reload();
   store.onDataReplaced(() => faults.reload());
+  const journal = config.requestJournal > 0 ? new RequestJournal(store, clock, config.requestJournal) : undefined;
+  // Entries of the turn not yet written tell of requests made on the data that is gone.
+  if (journal) store.onDataReplaced(() => journal.discard());
   return {
     store,
     clock,
-    ...(config.requestJournal > 0 ? { requests: new RequestJournal(store, clock, config.requestJournal) } : {}),
+    ...(journal ? { requests: journal } : {}),
     ids: createIds(config.seed, config.seed === undefined ? 0 : paymentIdsHandedOut(store.db)),
     settings: { cancelOpen: config.cancelOpen, pageSize: config.pageSize, defaultScenario: config.scenario },
     scenarios,
@@ -317,6 +320,7 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
       },
       count: (filter = {}) => journal().count(requestFilter(filter)),
       get: (id) => {
+        journal().flush();
         const r = store.requests.get(id);
         return r && requestView(r);
       },
@@ -346,6 +350,8 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
         )
         .then(() => (checkpointer as Checkpointer | null)?.stop())
         .then(() => {
+          // The last turn's entries of reads, before the file closes.
+          services.requests?.flush();
           store.rememberIds();
           store.close();
         })

@@ -141,23 +141,55 @@ export class RequestJournal {
     this.events.setMaxListeners(0);
   }
 
-  /** Writes an entry in the transaction (or commit group) that is open, or in one of its own. */
+  /** Entries of answers that had no write of their own to join, written together at the end of the turn. */
+  private pending: NewRequest[] = [];
+
+  /**
+   * Writes an entry: in the write's own transaction when one is open (its commit group), else with
+   * the other entries of this turn of the event loop in one transaction once the turn ends, so that
+   * reads (whose answers wait for no commit) cost one small insert each and no commit of their own.
+   */
   add(entry: NewRequest): void {
-    const id = this.store.tx(() => this.store.requests.add(entry, this.cap));
-    if (this.events.listenerCount('entry') > 0) this.events.emit('entry', { id, ...entry });
+    if (this.store.db.inTransaction) return this.insert([entry]);
+    if (this.pending.push(entry) === 1) setImmediate(() => this.flush());
+  }
+
+  /** Writes the entries waiting for the end of the turn (readers call it first, to see them). */
+  flush(): void {
+    if (this.pending.length === 0) return;
+    const entries = this.pending;
+    this.pending = [];
+    try {
+      this.insert(entries);
+    } catch {
+      // Kept in memory only, and lost with a failing disk: the answers they tell of have gone already.
+    }
+  }
+
+  /** Forgets the entries not yet written (the data they tell of was replaced). */
+  discard(): void {
+    this.pending = [];
+  }
+
+  private insert(entries: readonly NewRequest[]): void {
+    const ids = this.store.tx(() => entries.map((e) => this.store.requests.add(e, this.cap)));
+    if (this.events.listenerCount('entry') > 0) entries.forEach((e, i) => this.events.emit('entry', { id: ids[i], ...e }));
   }
 
   /** Entries matching `f`, oldest first unless `descending`. */
   find(f: RequestFilter, p: { limit: number; offset: number; descending: boolean }): RequestRecord[] {
+    this.flush();
     return this.store.requests.page(f, p);
   }
 
   count(f: RequestFilter): number {
+    this.flush();
     return this.store.requests.count(f);
   }
 
   /** Deletes the entries matching `f` (all of them without one); how many. */
   clear(f: RequestFilter = {}): number {
+    this.flush();
     return this.store.tx(() => this.store.requests.clear(f));
   }
 

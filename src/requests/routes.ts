@@ -98,10 +98,10 @@ function mountJournal(router: Router, ctx: HttpContext, prefix: string, scope: (
   router.get(
     `${prefix}/requests/:requestId`,
     route(ctx, 'message', (req) => {
+      journalOf(ctx).flush();
       const entry = ctx.services.store.requests.get(entryId(req));
       const sites = scope(req);
       if (!entry || (sites && (entry.siteId === null || !sites.includes(entry.siteId)))) throw notFound('Request');
-      journalOf(ctx);
       return { status: 200, body: { Request: requestView(entry) } };
     }),
   );
