@@ -499,6 +499,9 @@ const BODY_ANSWERS = {
   415: { $ref: '#/components/responses/UnsupportedBody' },
 };
 
+/** Answers of a fault (the X-Sandbox-Fault header, or a fault rule): every /v1 request may get one. */
+const FAULT_ANSWERS = Object.fromEntries([408, 429, 500, 502, 503, 504].map((code) => [code, { $ref: '#/components/responses/Fault' }]));
+
 /** Answers the guard itself gives, before the route runs. */
 function guardAnswers(guard: Guard): Record<number, Schema | undefined> {
   switch (guard) {
@@ -581,6 +584,7 @@ export function openApiDocument(surface: Surface, serverUrl: string): Record<str
             { description: REASONS[code] ?? `HTTP ${code}`, ...(code === '303' || code === '204' ? {} : { content: content(op, code, schema) }) },
           ]),
         ),
+        ...(op.path.startsWith('/v1/') ? FAULT_ANSWERS : {}),
         ...BODY_ANSWERS,
       },
     };
@@ -614,6 +618,10 @@ export function openApiDocument(surface: Surface, serverUrl: string): Record<str
       },
       responses: {
         BodyTooLarge: { description: 'The request body is larger than 1 MiB', content: json(messageResponse) },
+        Fault: {
+          description: 'Sandbox only: the answer of a fault that X-Sandbox-Fault or a fault rule asked for (503 also: the change could not be saved)',
+          content: json(messageResponse),
+        },
         UnsupportedBody: { description: 'The body’s charset or content encoding is not one the sandbox reads', content: json(messageResponse) },
       },
     },
