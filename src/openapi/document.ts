@@ -54,6 +54,8 @@ export interface Operation {
   request?: Schema;
   /** Status code → response schema (undefined: a body of no fixed shape). */
   responses: Record<number, Schema | undefined>;
+  /** Request headers the operation reads, beyond credentials. */
+  headers?: Record<string, unknown>[];
   /** Names in QUERY_PARAMETERS (src/schemas/queries.ts). */
   query?: string[];
   control?: boolean;
@@ -85,7 +87,8 @@ const CONTROL: Operation[] = [
   { method: 'get', path: '/_sandbox/health', operationId: 'getHealth', summary: 'Health, both addresses, the number of payments and the database size', responses: { 200: healthResponse }, control: true },
   {
     method: 'post',
-    path: '/_sandbox/reset', operationId: 'resetSandbox',
+    path: '/_sandbox/reset',
+    operationId: 'resetSandbox',
     summary: 'Empty all data and load the fixtures again (the configuration stays)',
     responses: { 200: undefined },
     control: true,
@@ -93,7 +96,8 @@ const CONTROL: Operation[] = [
   { method: 'get', path: '/_sandbox/merchants', operationId: 'listMerchants', summary: 'Merchants with credentials', responses: { 200: merchantsResponse }, control: true },
   {
     method: 'post',
-    path: '/_sandbox/merchants', operationId: 'createMerchant',
+    path: '/_sandbox/merchants',
+    operationId: 'createMerchant',
     summary: 'Create a marketplace with linked sites and generated credentials, for an isolated test',
     request: merchantCreateRequest,
     responses: { 201: undefined, 400: messageResponse },
@@ -102,7 +106,8 @@ const CONTROL: Operation[] = [
   { method: 'get', path: '/_sandbox/merchants/{siteId}', operationId: 'getMerchant', summary: 'One merchant with its credentials', responses: { 200: undefined, 404: messageResponse }, control: true },
   {
     method: 'patch',
-    path: '/_sandbox/merchants/{siteId}', operationId: 'updateMerchant',
+    path: '/_sandbox/merchants/{siteId}',
+    operationId: 'updateMerchant',
     summary: 'Set a merchant’s NotificationURL or DefaultScenario',
     request: merchantPatchRequest,
     responses: { 200: undefined, 400: messageResponse, 404: messageResponse },
@@ -111,28 +116,32 @@ const CONTROL: Operation[] = [
   { method: 'get', path: '/_sandbox/scenarios', operationId: 'listScenarios', summary: 'The scenarios payments can follow', responses: { 200: undefined }, control: true },
   {
     method: 'get',
-    path: '/_sandbox/payments/{id}', operationId: 'inspectPayment',
+    path: '/_sandbox/payments/{id}',
+    operationId: 'inspectPayment',
     summary: 'A payment with its scenario, history, steps and refunds',
     responses: { 200: undefined, 404: messageResponse },
     control: true,
   },
   {
     method: 'get',
-    path: '/_sandbox/payments/{id}/history', operationId: 'getPaymentHistory',
+    path: '/_sandbox/payments/{id}/history',
+    operationId: 'getPaymentHistory',
     summary: 'The statuses a payment and its refunds went through, with sandbox times and causes',
     responses: { 200: undefined, 404: messageResponse },
     control: true,
   },
   {
     method: 'get',
-    path: '/_sandbox/payments/{id}/story', operationId: 'getPaymentStory',
+    path: '/_sandbox/payments/{id}/story',
+    operationId: 'getPaymentStory',
     summary: 'What happened to a payment, as a scenario file (steps at fixed offsets, splits and refunds by index) with its create request: valid for --scenarios, and for POST /_sandbox/replay',
     responses: { 200: storyFile, 400: messageResponse, 404: messageResponse },
     control: true,
   },
   {
     method: 'post',
-    path: '/_sandbox/replay', operationId: 'replayStory',
+    path: '/_sandbox/replay',
+    operationId: 'replayStory',
     summary: 'Replay a story: a new payment (fresh MerchantTransactionIDs) that goes through the same statuses, amounts and notifications',
     request: storyFile,
     responses: { 201: replayResponse, 400: messageResponse },
@@ -140,7 +149,8 @@ const CONTROL: Operation[] = [
   },
   {
     method: 'post',
-    path: '/_sandbox/payments/{id}/events', operationId: 'applyPaymentEvent',
+    path: '/_sandbox/payments/{id}/events',
+    operationId: 'applyPaymentEvent',
     summary: 'Apply a provider or payer event',
     request: paymentEventRequest,
     responses: { 200: paymentResponse, 400: messageResponse, 404: messageResponse },
@@ -148,7 +158,8 @@ const CONTROL: Operation[] = [
   },
   {
     method: 'post',
-    path: '/_sandbox/refunds/{id}/events', operationId: 'applyRefundEvent',
+    path: '/_sandbox/refunds/{id}/events',
+    operationId: 'applyRefundEvent',
     summary: 'Let a refund succeed or fail',
     request: refundEventRequest,
     responses: { 200: refundResponse, 400: messageResponse, 404: messageResponse },
@@ -157,7 +168,8 @@ const CONTROL: Operation[] = [
   { method: 'get', path: '/_sandbox/clock', operationId: 'getClock', summary: 'Sandbox time', responses: { 200: undefined }, control: true },
   {
     method: 'post',
-    path: '/_sandbox/clock/advance', operationId: 'advanceClock',
+    path: '/_sandbox/clock/advance',
+    operationId: 'advanceClock',
     summary: 'Move the manual clock, running every step due on the way',
     request: clockAdvanceRequest,
     responses: { 200: undefined, 400: messageResponse },
@@ -165,16 +177,18 @@ const CONTROL: Operation[] = [
   },
   {
     method: 'post',
-    path: '/_sandbox/snapshots', operationId: 'saveSnapshot',
+    path: '/_sandbox/snapshots',
+    operationId: 'saveSnapshot',
     summary: 'Save a snapshot of the whole sandbox under a name (one of that name is replaced)',
     request: snapshotRequest,
-    responses: { 201: snapshotResponse, 400: messageResponse },
+    responses: { 201: snapshotResponse, 400: messageResponse, 503: messageResponse },
     control: true,
   },
   { method: 'get', path: '/_sandbox/snapshots', operationId: 'listSnapshots', summary: 'The saved snapshots', responses: { 200: snapshotsResponse }, control: true },
   {
     method: 'post',
-    path: '/_sandbox/snapshots/{name}/restore', operationId: 'restoreSnapshot',
+    path: '/_sandbox/snapshots/{name}/restore',
+    operationId: 'restoreSnapshot',
     summary: 'Bring every payment, step, notification, setting and the clock back to the snapshot (ID sequences never go back); pending work resumes',
     responses: { 200: snapshotResponse, 400: messageResponse, 404: messageResponse, 503: messageResponse },
     control: true,
@@ -182,7 +196,8 @@ const CONTROL: Operation[] = [
   { method: 'delete', path: '/_sandbox/snapshots/{name}', operationId: 'deleteSnapshot', summary: 'Remove a snapshot', responses: { 204: undefined, 400: messageResponse, 404: messageResponse }, control: true },
   {
     method: 'get',
-    path: '/_sandbox/snapshots/{name}/file', operationId: 'downloadSnapshot',
+    path: '/_sandbox/snapshots/{name}/file',
+    operationId: 'downloadSnapshot',
     summary: 'The snapshot as a SQLite file, which split-sandbox start --db opens',
     responses: { 200: undefined, 400: messageResponse, 404: messageResponse },
     control: true,
@@ -190,7 +205,8 @@ const CONTROL: Operation[] = [
   },
   {
     method: 'get',
-    path: '/_sandbox/notifications', operationId: 'listNotifications',
+    path: '/_sandbox/notifications',
+    operationId: 'listNotifications',
     summary: 'The notification journal, a page at a time (newest first unless SortDirection=asc), with TotalCount',
     query: ['PaymentID', 'RefundID', 'StatusID', 'State', 'PageSize', 'PageIndex', 'SortDirection'],
     responses: { 200: undefined, 400: messageResponse },
@@ -198,7 +214,8 @@ const CONTROL: Operation[] = [
   },
   {
     method: 'get',
-    path: '/_sandbox/notifications/wait', operationId: 'waitForNotification',
+    path: '/_sandbox/notifications/wait',
+    operationId: 'waitForNotification',
     summary: 'Wait until a matching notification reached its final state (delivered, or journaled unsent); Delivered=true insists on a delivery',
     query: ['PaymentID', 'RefundID', 'StatusID', 'TimeoutMs', 'Delivered'],
     responses: { 200: undefined, 400: messageResponse, 408: messageResponse },
@@ -206,14 +223,16 @@ const CONTROL: Operation[] = [
   },
   {
     method: 'post',
-    path: '/_sandbox/notifications/{id}/redeliver', operationId: 'redeliverNotification',
+    path: '/_sandbox/notifications/{id}/redeliver',
+    operationId: 'redeliverNotification',
     summary: 'Send a notification again',
     responses: { 202: undefined, 404: messageResponse },
     control: true,
   },
   {
     method: 'post',
-    path: '/_sandbox/faults', operationId: 'addFault',
+    path: '/_sandbox/faults',
+    operationId: 'addFault',
     summary: 'Add a fault rule: on the api channel Status, Delay, Reset or LoseAnswer; on the notifications channel Duplicate, Delay or Drop',
     request: faultRequest,
     responses: { 201: faultResponse, 400: messageResponse },
@@ -235,17 +254,29 @@ const FAULT_HEADER = {
   schema: { type: 'string', pattern: '^(500|502|503|504|429|408|reset|lose-answer|delay=[0-9.]+(ms|s|m|h))$' },
 };
 
+/** The scenario of a payment created on the API address, chosen per request. */
+const SCENARIO_HEADER = {
+  name: 'X-Sandbox-Scenario',
+  in: 'header',
+  required: false,
+  description: 'Sandbox only: the scenario the new payment follows (GET /_sandbox/scenarios lists them: two-step, payer-decides, …); refused with reason 2 when unknown.',
+  schema: { type: 'string' },
+};
+
 const API: Operation[] = [
   {
     method: 'post',
-    path: '/v1/payments', operationId: 'createPayment',
+    path: '/v1/payments',
+    operationId: 'createPayment',
     summary: 'Create a payment, with or without splits (4.1)',
     request: createPaymentRequest,
+    headers: [SCENARIO_HEADER],
     responses: { 201: paymentResponse, 400: paymentErrorResponse, 401: messageResponse, 413: messageResponse },
   },
   {
     method: 'get',
-    path: '/v1/payments', operationId: 'listPayments',
+    path: '/v1/payments',
+    operationId: 'listPayments',
     summary: 'List payments (4.8)',
     query: ['pageSize', 'pageIndex', 'sortDirection', 'sortBy', 'typeID', ...listQuery],
     responses: { 200: listResponse, 400: listErrorResponse, 401: messageResponse },
@@ -253,60 +284,69 @@ const API: Operation[] = [
   { method: 'get', path: '/v1/payments/{id}', operationId: 'getPayment', summary: 'Get a payment', responses: { 200: paymentResponse, ...unauthorized } },
   {
     method: 'post',
-    path: '/v1/payments/{id}/splits', operationId: 'addSplits',
+    path: '/v1/payments/{id}/splits',
+    operationId: 'addSplits',
     summary: 'Add splits (4.2)',
     request: addSplitsRequest,
     responses: { 201: splitsResponse, 400: splitsErrorResponse, ...unauthorized },
   },
   {
     method: 'post',
-    path: '/v1/payments/{id}/capture', operationId: 'capturePayment',
+    path: '/v1/payments/{id}/capture',
+    operationId: 'capturePayment',
     summary: 'Capture in full (no body, 4.3) or with amounts per split (4.4)',
     request: captureRequest,
     responses: { 200: paymentResponse, 400: paymentErrorResponse, ...unauthorized },
   },
   {
     method: 'post',
-    path: '/v1/payments/{id}/splits/{splitId}/capture', operationId: 'captureSplit',
+    path: '/v1/payments/{id}/splits/{splitId}/capture',
+    operationId: 'captureSplit',
     summary: 'Capture one split (4.5)',
     query: ['amount'],
     responses: { 200: paymentResponse, 400: paymentErrorResponse, ...unauthorized },
   },
   {
     method: 'post',
-    path: '/v1/payments/{id}/cancel', operationId: 'cancelPayment',
+    path: '/v1/payments/{id}/cancel',
+    operationId: 'cancelPayment',
     summary: 'Cancel a payment (4.6)',
     responses: { 200: paymentResponse, 400: paymentErrorResponse, ...unauthorized },
   },
   {
     method: 'post',
-    path: '/v1/payments/{id}/splits/{splitId}/refunds', operationId: 'refundSplit',
+    path: '/v1/payments/{id}/splits/{splitId}/refunds',
+    operationId: 'refundSplit',
     summary: 'Refund a split (4.7)',
     request: refundRequest,
     responses: { 201: refundResponse, 400: refundErrorResponse, ...unauthorized },
   },
   {
     method: 'get',
-    path: '/v1/payments/{id}/status', operationId: 'getPaymentStatus',
+    path: '/v1/payments/{id}/status',
+    operationId: 'getPaymentStatus',
     summary: 'A payment’s current status: the payment as GET shows it',
     responses: { 200: paymentResponse, ...unauthorized },
   },
   {
     method: 'post',
-    path: '/v1/payments/{id}/refunds', operationId: 'refundPayment',
+    path: '/v1/payments/{id}/refunds',
+    operationId: 'refundPayment',
     summary: 'Refund a payment without splits as a whole (a payment with splits: reason 11, refund per split)',
     request: refundRequest,
     responses: { 201: refundResponse, 400: refundErrorResponse, ...unauthorized },
   },
   {
     method: 'get',
-    path: '/v1/payments/{id}/refunds', operationId: 'listRefunds',
+    path: '/v1/payments/{id}/refunds',
+    operationId: 'listRefunds',
     summary: 'The payment’s refunds, each in its current status (SplitID 0: a refund of the whole payment)',
     responses: { 200: refundsResponse, ...unauthorized },
   },
   {
     method: 'get',
-    path: '/v1/payments/{id}/refunds/{refundId}', operationId: 'getRefund',
+    path: '/v1/payments/{id}/refunds/{refundId}',
+    operationId: 'getRefund',
     summary: 'One refund of the payment, in its current status',
     responses: { 200: refundResponse, ...unauthorized },
   },
@@ -316,27 +356,31 @@ const API: Operation[] = [
 const METHODS: Operation[] = [
   {
     method: 'get',
-    path: '/v1/methods', operationId: 'listMethods',
+    path: '/v1/methods',
+    operationId: 'listMethods',
     summary: 'Every active payment method (additionalDetails=true: with validators and options; country: available there)',
     query: ['country', 'additionalDetails'],
     responses: { 200: methodsResponse, 400: messageResponse, 401: messageResponse },
   },
   {
     method: 'get',
-    path: '/v1/methods/assigned', operationId: 'listAssignedMethods',
+    path: '/v1/methods/assigned',
+    operationId: 'listAssignedMethods',
     summary: 'The payment methods assigned to the calling site',
     query: ['country', 'additionalDetails'],
     responses: { 200: methodsResponse, 400: messageResponse, 401: messageResponse },
   },
   {
     method: 'get',
-    path: '/v1/methods/{id}', operationId: 'getMethod',
+    path: '/v1/methods/{id}',
+    operationId: 'getMethod',
     summary: 'One payment method, with its validators and options',
     responses: { 200: methodResponse, ...unauthorized },
   },
   {
     method: 'get',
-    path: '/images/methods/{file}', operationId: 'getMethodLogo',
+    path: '/images/methods/{file}',
+    operationId: 'getMethodLogo',
     summary: 'A method’s (or method option’s) logo, as LogoURL names it (SVG, no credentials needed)',
     responses: { 200: undefined, 404: messageResponse },
     image: 'image/svg+xml',
@@ -347,7 +391,8 @@ const METHODS: Operation[] = [
 const PAYER: Operation[] = [
   {
     method: 'get',
-    path: '/Home', operationId: 'showPaymentPage',
+    path: '/Home',
+    operationId: 'showPaymentPage',
     summary: 'The hosted payment page of RedirectURL (HTML): the payment and the buttons the payer may press; while it is open, the payment’s scenario steps wait for the payer',
     query: ['PaymentToken'],
     responses: { 200: undefined, 404: undefined, 410: undefined },
@@ -355,7 +400,8 @@ const PAYER: Operation[] = [
   },
   {
     method: 'post',
-    path: '/Home/{action}', operationId: 'pressPaymentPageButton',
+    path: '/Home/{action}',
+    operationId: 'pressPaymentPageButton',
     summary: 'A button of the payment page (form field PaymentToken): pay, authorize, fail or cancel; then 303 to ReturnURL',
     responses: { 303: undefined, 404: undefined, 410: undefined },
     html: true,
@@ -382,7 +428,7 @@ const DASHBOARD: Operation[] = [
   { method: 'post', path: '/dashboard/payments/{id}/card-cancel', operationId: 'dashboardCardCancel', summary: 'Dashboard action card-cancel on a card payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
   { method: 'post', path: '/dashboard/payments/{id}/card-refund', operationId: 'dashboardCardRefund', summary: 'Dashboard action card-refund (the payment or one split) on a card payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
   { method: 'post', path: '/dashboard/payments/{id}/splits', operationId: 'dashboardAddSplits', summary: 'Dashboard action splits on the payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
-  { method: 'get', path: '/dashboard/payments/{id}/story', operationId: 'dashboardDownloadStory', summary: 'Download the payment’s story (a JSON file, as GET /_sandbox/payments/{id}/story gives it); 400 for a card payment, which has no story', responses: { 200: undefined, 303: undefined, 400: undefined, 404: undefined }, html: true },
+  { method: 'get', path: '/dashboard/payments/{id}/story', operationId: 'dashboardDownloadStory', summary: 'Download the payment’s story (a JSON file, as GET /_sandbox/payments/{id}/story gives it); 400 for a card payment, which has no story', responses: { 200: storyFile, 303: undefined, 400: undefined, 404: undefined }, html: true },
   { method: 'post', path: '/dashboard/payments/{id}/snapshot', operationId: 'dashboardSaveSnapshot', summary: 'Save a snapshot of the whole sandbox (form field Name); 303 back to the payment, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
   { method: 'post', path: '/dashboard/payments/{id}/notifications/{notificationId}/redeliver', operationId: 'dashboardRedeliverNotification', summary: 'Dashboard action notifications/:notificationId/redeliver on the payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
 ];
@@ -390,14 +436,16 @@ const DASHBOARD: Operation[] = [
 const CARD: Operation[] = [
   {
     method: 'post',
-    path: '/v1/payments', operationId: 'createCardPayment',
+    path: '/v1/payments',
+    operationId: 'createCardPayment',
     summary: 'Create a card payment',
     request: createCardPaymentRequest,
     responses: { 201: cardPaymentResponse, 400: paymentErrorResponse, 401: messageResponse, 413: messageResponse },
   },
   {
     method: 'get',
-    path: '/v1/payments', operationId: 'listCardPayments',
+    path: '/v1/payments',
+    operationId: 'listCardPayments',
     summary: 'List card payments (2.9)',
     query: ['limit', 'offset', ...listQuery],
     responses: { 200: cardListResponse, 400: listErrorResponse, 401: messageResponse },
@@ -405,46 +453,53 @@ const CARD: Operation[] = [
   { method: 'get', path: '/v1/payments/{id}', operationId: 'getCardPayment', summary: 'Get a card payment', responses: { 200: cardPaymentResponse, ...unauthorized } },
   {
     method: 'get',
-    path: '/v1/payments/{id}/status', operationId: 'getCardPaymentStatus',
+    path: '/v1/payments/{id}/status',
+    operationId: 'getCardPaymentStatus',
     summary: 'A card payment’s current status: the card payment as GET shows it',
     responses: { 200: cardPaymentResponse, ...unauthorized },
   },
   {
     method: 'post',
-    path: '/v1/payments/{id}/capture', operationId: 'captureCardPayment',
+    path: '/v1/payments/{id}/capture',
+    operationId: 'captureCardPayment',
     summary: 'Capture an Authorized card payment, whole (Captured, 11) or `amount` of it (PartiallyCaptured, 35); no body',
     query: ['amount'],
     responses: { 200: cardPaymentResponse, 400: paymentErrorResponse, ...unauthorized },
   },
   {
     method: 'post',
-    path: '/v1/payments/{id}/cancel', operationId: 'cancelCardPayment',
+    path: '/v1/payments/{id}/cancel',
+    operationId: 'cancelCardPayment',
     summary: 'Cancel an Authorized card payment (Cancelled, 3; QueuedForCanceling, 34, for test amount 10006)',
     responses: { 200: cardPaymentResponse, 400: paymentErrorResponse, ...unauthorized },
   },
   {
     method: 'post',
-    path: '/v1/payments/{id}/refunds', operationId: 'refundCardPayment',
+    path: '/v1/payments/{id}/refunds',
+    operationId: 'refundCardPayment',
     summary: 'Refund a captured card payment, or one split of it (SplitID): Success at once (Open for test amount 10004)',
     request: cardRefundRequest,
     responses: { 201: refundResponse, 400: refundErrorResponse, ...unauthorized },
   },
   {
     method: 'post',
-    path: '/v1/payments/{id}/splits/{splitId}/refunds', operationId: 'refundCardSplit',
+    path: '/v1/payments/{id}/splits/{splitId}/refunds',
+    operationId: 'refundCardSplit',
     summary: 'Refund one split of a marketplace card payment',
     request: cardRefundRequest,
     responses: { 201: refundResponse, 400: refundErrorResponse, ...unauthorized },
   },
   {
     method: 'get',
-    path: '/v1/payments/{id}/refunds', operationId: 'listCardRefunds',
+    path: '/v1/payments/{id}/refunds',
+    operationId: 'listCardRefunds',
     summary: 'The card payment’s refunds, each in its current status',
     responses: { 200: refundsResponse, ...unauthorized },
   },
   {
     method: 'get',
-    path: '/v1/payments/{id}/refunds/{refundId}', operationId: 'getCardRefund',
+    path: '/v1/payments/{id}/refunds/{refundId}',
+    operationId: 'getCardRefund',
     summary: 'One refund of the card payment, in its current status',
     responses: { 200: refundResponse, ...unauthorized },
   },
@@ -454,7 +509,8 @@ const CARD: Operation[] = [
 const CARD_FORM: Operation[] = [
   {
     method: 'get',
-    path: '/v1/Payments/FillCardDetails', operationId: 'showCardForm',
+    path: '/v1/Payments/FillCardDetails',
+    operationId: 'showCardForm',
     summary: 'The hosted card form of RedirectURL (HTML): the card payment and the buttons the payer may press',
     query: ['PaymentToken'],
     responses: { 200: undefined, 404: undefined, 410: undefined },
@@ -462,7 +518,8 @@ const CARD_FORM: Operation[] = [
   },
   {
     method: 'post',
-    path: '/v1/Payments/FillCardDetails/{action}', operationId: 'pressCardFormButton',
+    path: '/v1/Payments/FillCardDetails/{action}',
+    operationId: 'pressCardFormButton',
     summary: 'A button of the card form (form field PaymentToken): authorize (a card entered), fail or cancel; then 303 to ReturnURL',
     responses: { 303: undefined, 404: undefined, 410: undefined },
     html: true,
@@ -503,14 +560,15 @@ const BODY_ANSWERS = {
 const FAULT_ANSWERS = Object.fromEntries([408, 429, 500, 502, 503, 504].map((code) => [code, { $ref: '#/components/responses/Fault' }]));
 
 /** Answers the guard itself gives, before the route runs. */
-function guardAnswers(guard: Guard): Record<number, Schema | undefined> {
+function guardAnswers(guard: Guard, op: Operation): Record<number, Schema | undefined> {
   switch (guard) {
     case 'control':
       return { 401: messageResponse, 403: messageResponse };
     case 'basic':
       return { 401: messageResponse };
     case 'session':
-      return { 303: undefined };
+      // No session: to the sign-in page. A form without the session's form token: a 403 page.
+      return op.method === 'post' ? { 303: undefined, 403: undefined } : { 303: undefined };
     case 'open':
       return {};
   }
@@ -529,6 +587,7 @@ function parameters(op: Operation): Record<string, unknown>[] {
       if (!q) throw new Error(`${op.operationId}: query parameter ${name} is not in QUERY_PARAMETERS`);
       return { name, in: 'query', required: false, description: q.description, schema: q.schema };
     }),
+    ...(op.headers ?? []),
     ...(op.path.startsWith('/v1/') ? [FAULT_HEADER] : []),
   ];
 }
@@ -541,7 +600,8 @@ function tagOf(op: Operation, surface: Surface): string {
 }
 
 function content(op: Operation, code: string, schema: Schema | undefined): Record<string, unknown> {
-  if (op.html) return { 'text/html': { schema: { type: 'string' } } };
+  // A page's answers are HTML, unless a schema says JSON (a download).
+  if (op.html && schema === undefined) return { 'text/html': { schema: { type: 'string' } } };
   if (op.image && code === '200') return { [op.image]: { schema: { type: 'string', contentMediaType: op.image } } };
   if (op.file && code === '200') return { [op.file]: { schema: { type: 'string', contentMediaType: op.file } } };
   return json(schema);
@@ -555,7 +615,7 @@ const REASONS: Record<string, string> = {
   303: 'See other: the page to go to next',
   400: 'Refused: the request is not valid here',
   401: 'Credentials missing or wrong',
-  403: 'This client may not use the control API',
+  403: 'Forbidden: this client may not use the control API, or a dashboard form lacks its session’s token',
   404: 'Not found',
   408: 'Nothing matched in time',
   410: 'Gone: the token has expired',
@@ -567,7 +627,7 @@ export function openApiDocument(surface: Surface, serverUrl: string): Record<str
   for (const op of operations(surface)) {
     const guard = guardOf(op);
     const params = parameters(op);
-    const answers = { ...guardAnswers(guard), ...op.responses };
+    const answers = { ...guardAnswers(guard, op), ...op.responses };
     (paths[op.path] ??= {})[op.method] = {
       operationId: op.operationId,
       summary: op.summary,
