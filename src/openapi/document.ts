@@ -1,5 +1,8 @@
 // The OpenAPI 3.1 document of each address, built from the same schemas that validate requests and
-// describe responses.
+// describe responses. A route is one entry below, with its operationId: its security and the answers
+// of its guard, of the body reader and of faults follow from its path (guardOf). redocly lints the
+// result (test/openapi/lint.test.ts) and every answer of the tests is checked against it
+// (test/setup/conformance.ts).
 import type { Schema } from '../schemas/common';
 import { REQUEST_EXAMPLES } from './examples';
 import { UNGUARDED_CONTROL_PATH } from '../http/control/guard';
@@ -242,7 +245,7 @@ const CONTROL: Operation[] = [
   { method: 'delete', path: '/_sandbox/faults', operationId: 'deleteFaults', summary: 'Delete every fault rule', responses: { 204: undefined }, control: true },
   { method: 'get', path: '/_sandbox/faults/{id}', operationId: 'getFault', summary: 'One fault rule, with its Hits', responses: { 200: faultResponse, 404: messageResponse }, control: true },
   { method: 'delete', path: '/_sandbox/faults/{id}', operationId: 'deleteFault', summary: 'Delete one fault rule', responses: { 204: undefined, 404: messageResponse }, control: true },
-  { method: 'get', path: '/_sandbox/openapi.json', operationId: 'getOpenApiDocument', summary: 'This document', query: ['surface'], responses: { 200: undefined }, control: true },
+  { method: 'get', path: '/_sandbox/openapi.json', operationId: 'getOpenApiDocument', summary: 'This document', query: ['surface'], responses: { 200: undefined, 400: messageResponse }, control: true },
 ];
 
 /** Every /v1 request may carry its own fault (no control access needed). */
@@ -624,7 +627,11 @@ const REASONS: Record<string, string> = {
 
 export function openApiDocument(surface: Surface, serverUrl: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
+  const named = new Set<string>();
   for (const op of operations(surface)) {
+    // Client generators name methods by operationId: two operations of one name would collide.
+    if (named.has(op.operationId)) throw new Error(`operationId ${op.operationId} is given twice (${op.method.toUpperCase()} ${op.path})`);
+    named.add(op.operationId);
     const guard = guardOf(op);
     const params = parameters(op);
     const answers = { ...guardAnswers(guard, op), ...op.responses };
