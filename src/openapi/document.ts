@@ -553,10 +553,16 @@ const SECURITY: Record<Guard, Record<string, string[]>[]> = {
   open: [],
 };
 
-/** Answers every operation may give, whatever its route: the request body is read before routing. */
-const BODY_ANSWERS = {
+/**
+ * Answers every operation may give, whatever its route: the request body is read before routing
+ * (a route that answers 400 in an envelope of its own says so instead), and every answer waits for
+ * its changes to be committed (a full disk: 503).
+ */
+const EVERY_ROUTE = {
+  400: { $ref: '#/components/responses/UnreadableBody' },
   413: { $ref: '#/components/responses/BodyTooLarge' },
   415: { $ref: '#/components/responses/UnsupportedBody' },
+  503: { $ref: '#/components/responses/CannotSave' },
 };
 
 /** Answers of a fault (the X-Sandbox-Fault header, or a fault rule): every /v1 request may get one. */
@@ -645,6 +651,7 @@ export function openApiDocument(surface: Surface, serverUrl: string): Record<str
         ? { requestBody: { required: false, content: json(op.request, REQUEST_EXAMPLES[`${op.method.toUpperCase()} ${op.path} ${op.control ? 'control' : surface}`]) } }
         : {}),
       responses: {
+        ...EVERY_ROUTE,
         ...Object.fromEntries(
           Object.entries(answers).map(([code, schema]) => [
             code,
@@ -652,7 +659,6 @@ export function openApiDocument(surface: Surface, serverUrl: string): Record<str
           ]),
         ),
         ...(op.path.startsWith('/v1/') ? FAULT_ANSWERS : {}),
-        ...BODY_ANSWERS,
       },
     };
   }
@@ -689,6 +695,8 @@ export function openApiDocument(surface: Surface, serverUrl: string): Record<str
           description: 'Sandbox only: the answer of a fault that X-Sandbox-Fault or a fault rule asked for (503 also: the change could not be saved)',
           content: json(messageResponse),
         },
+        UnreadableBody: { description: 'The request body could not be read: not JSON, or not in the charset it names', content: json(messageResponse) },
+        CannotSave: { description: 'The change could not be saved (a full disk): nothing of it was kept', content: json(messageResponse) },
         UnsupportedBody: { description: 'The body’s charset or content encoding is not one the sandbox reads', content: json(messageResponse) },
       },
     },

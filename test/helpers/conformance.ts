@@ -55,6 +55,9 @@ function allowed(a: Answer, body: any, routed: boolean): boolean {
   // A malformed X-Sandbox-Fault header is refused before the route runs, in the plain envelope.
   if (a.status === 400 && a.requestHeaders['x-sandbox-fault'] !== undefined && typeof body?.Message === 'string') return true;
   if (routed) return false;
+  // Before routing, /v1 checks the credentials and /_sandbox the control guard, on any path.
+  if (/^\/v1\//i.test(a.path) && a.status === 401 && typeof body?.Message === 'string') return true;
+  if (/^\/_sandbox\//i.test(a.path) && (a.status === 401 || a.status === 403) && typeof body?.Message === 'string') return true;
   // A path or method no route serves: the router's own 404, in the real service's words.
   if (a.status === 404 && typeof body?.Message === 'string' && ROUTER_NOT_FOUND.test(body.Message)) return true;
   // Any other path under /dashboard/: the sign-in page for strangers, a 404 page for merchants.
