@@ -9,6 +9,7 @@ import ts from 'typescript';
 import request from 'supertest';
 import { type Sandbox, startSandbox } from 'split-sandbox';
 import { START } from '../helpers/world';
+import { ensureBuilt } from '../cli/process';
 import { block } from './readme';
 
 const ROOT = join(__dirname, '..', '..');
@@ -58,6 +59,7 @@ describe("the README's typed client", () => {
   let sb: Sandbox;
   let dir: string;
   beforeAll(async () => {
+    ensureBuilt(); // `npx split-sandbox openapi` runs the built package
     sb = await startSandbox({ port: 0, cardPort: 0, db: ':memory:', clock: 'manual', startTime: START, quiet: true });
     dir = project();
   });
