@@ -9,6 +9,7 @@ import { formatTimestamp } from '../domain/time';
 import { HttpError } from '../errors/errors';
 import { SNAPSHOT_NAME } from '../schemas/reproduce';
 import { CopyTooNewError, copyDatabase, readCopy, replaceData } from '../store/copies';
+import { CopyRejected } from '../store/copy-check';
 import { isStorageFailure } from '../store/failures';
 import type { Clock } from '../scheduler/clock';
 import type { Store } from '../store/store';
@@ -96,7 +97,7 @@ export class Snapshots {
       if (isStorageFailure(e) || typeof (e as NodeJS.ErrnoException).syscall === 'string') {
         throw new HttpError(503, `Snapshot ${name} cannot be restored now: ${(e as Error).message}`);
       }
-      if (e instanceof CopyTooNewError || (e as { code?: string }).code?.startsWith('SQLITE_')) {
+      if (e instanceof CopyTooNewError || e instanceof CopyRejected || (e as { code?: string }).code?.startsWith('SQLITE_')) {
         throw new HttpError(400, `Snapshot ${name} cannot be restored: ${(e as Error).message}`);
       }
       throw e;

@@ -6,6 +6,10 @@ import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { openDatabase } from './db';
 import { MIGRATIONS } from './migrations';
+import { CopyRejected, checkCopy, checkCopySchema } from './copy-check';
+import { isStorageFailure } from './failures';
+
+const LATEST = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 import type { Store } from './store';
 
 /**
@@ -88,26 +92,43 @@ export class CopyTooNewError extends Error {}
  * first, on a copy of it (`scratch`). The SEQUENCES keep the higher of the two values.
  */
 export function replaceData(store: Store, file: string, scratch: string): void {
-  const version = new Database(file, { readonly: true, fileMustExist: true });
+  const copy = new Database(file, { readonly: true, fileMustExist: true });
   let current: number;
   try {
-    current = version.pragma('user_version', { simple: true }) as number;
+    current = copy.pragma('user_version', { simple: true }) as number;
+    if (current > LATEST) throw new CopyTooNewError(`it was written by a newer split-sandbox (schema ${current}, this one knows ${LATEST})`);
+    // Before anything is copied or migrated: a file of another application would be "migrated" into an empty sandbox.
+    checkCopySchema(copy);
   } finally {
-    version.close();
+    copy.close();
   }
-  const latest = MIGRATIONS[MIGRATIONS.length - 1]!.version;
-  if (current > latest) throw new CopyTooNewError(`it was written by a newer split-sandbox (schema ${current}, this one knows ${latest})`);
   let source = file;
-  if (current < latest) {
-    copyFileSync(file, scratch);
-    openDatabase(scratch).close();
-    source = scratch;
-  }
   try {
+    if (current < LATEST) {
+      source = scratch;
+      copyFileSync(file, scratch);
+      bringUpToDate(scratch);
+    }
     swap(store, source);
   } finally {
-    if (source === scratch) for (const f of [scratch, `${scratch}-wal`, `${scratch}-shm`]) rmSync(f, { force: true });
+    // Whatever failed (the copy, its migration, the swap), no scratch file stays behind.
+    if (source === scratch) removeScratch(scratch);
   }
+}
+
+/** Migrates a scratch copy; a migration that refuses its rows refuses the copy (the disk failing stays a storage failure). */
+function bringUpToDate(scratch: string): void {
+  try {
+    openDatabase(scratch).close();
+  } catch (e) {
+    if (isStorageFailure(e) || typeof (e as NodeJS.ErrnoException).syscall === 'string') throw e;
+    throw new CopyRejected(`it could not be brought up to schema ${LATEST}: ${(e as Error).message}`);
+  }
+}
+
+/** A scratch database and the files SQLite keeps beside it. */
+export function removeScratch(file: string): void {
+  for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) rmSync(f, { force: true });
 }
 
 function swap(store: Store, source: string): void {
@@ -116,6 +137,7 @@ function swap(store: Store, source: string): void {
   const db = store.db;
   db.prepare('ATTACH DATABASE ? AS copy').run(source);
   try {
+    checkCopy(db, 'copy');
     db.transaction(() => {
       db.pragma('defer_foreign_keys = ON');
       const kept = SEQUENCES.map((s) => ({
