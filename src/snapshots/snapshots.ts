@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { formatTimestamp } from '../domain/time';
 import { HttpError } from '../errors/errors';
 import { SNAPSHOT_NAME } from '../schemas/reproduce';
-import { CopyTooNewError, copyDatabase, readCopy, replaceData } from '../store/copies';
+import { CopyTooNewError, copyDatabase, readCopy, removeScratch, replaceData } from '../store/copies';
 import { CopyRejected } from '../store/copy-check';
 import { isStorageFailure } from '../store/failures';
 import type { Clock } from '../scheduler/clock';
@@ -25,6 +25,10 @@ export interface SnapshotInfo {
 
 const NAME = new RegExp(SNAPSHOT_NAME);
 const FILE = /^(.+)\.db$/;
+/** A save's or a restore's scratch file (`.<name>.<pid>.<n>.tmp|restore`), or what SQLite keeps beside one. */
+const SCRATCH = /^\..+\.(\d+)\.\d+\.(?:tmp|restore)(?:-journal|-wal|-shm)?$/;
+/** The scratch files this process is writing now (two sandboxes of one process may share a folder). */
+const WRITING = new Set<string>();
 
 export class Snapshots {
   private folder: string | null;
@@ -42,6 +46,36 @@ export class Snapshots {
   ) {
     this.temporary = dbFile === ':memory:' || dbFile === '';
     this.folder = this.temporary ? null : `${resolve(dbFile)}.snapshots`;
+    this.removeLeftovers();
+  }
+
+  /**
+   * Removes the scratch files of saves and restores that never finished (the process was killed):
+   * those of processes that are gone, and this process's own that it is not writing (a restarted
+   * container often gets its old PID back). Another live process's are left to it.
+   */
+  private removeLeftovers(): void {
+    const dir = this.dir(false);
+    if (!dir) return;
+    for (const file of readdirSync(dir)) {
+      const pid = SCRATCH.exec(file)?.[1];
+      if (pid === undefined) continue;
+      const path = join(dir, file);
+      if (Number(pid) === process.pid ? ![...WRITING].some((w) => path.startsWith(w)) : !alive(Number(pid))) rmSync(path, { force: true });
+    }
+  }
+
+  /** A scratch file's path in the folder, marked as written by this process until `done` is called with it. */
+  private scratch(name: string, kind: 'tmp' | 'restore'): string {
+    const path = join(this.dir(true)!, `.${name}.${process.pid}.${++this.counter}.${kind}`);
+    WRITING.add(path);
+    return path;
+  }
+
+  private done(scratch: string): void {
+    if (!scratch) return;
+    removeScratch(scratch);
+    WRITING.delete(scratch);
   }
 
   /** Copies the whole database under `name` (an existing snapshot of that name is replaced). */
@@ -52,14 +86,14 @@ export class Snapshots {
     // A copy is written beside, then renamed: a snapshot file is always whole.
     let scratch = '';
     try {
-      scratch = join(this.dir(true)!, `.${name}.${process.pid}.${++this.counter}.tmp`);
+      scratch = this.scratch(name, 'tmp');
       await copyDatabase(this.store, scratch);
       renameSync(scratch, this.pathOf(name));
     } catch (e) {
       // A full disk or an unwritable folder: the sandbox's trouble, said as such.
       throw new HttpError(503, `Snapshot ${name} could not be written: ${(e as Error).message}`);
     } finally {
-      if (scratch) rmSync(scratch, { force: true });
+      this.done(scratch);
     }
     return this.info(name);
   }
@@ -88,9 +122,11 @@ export class Snapshots {
   restore(name: string): SnapshotInfo {
     const file = this.fileOf(name);
     let info: SnapshotInfo;
+    let scratch = '';
     try {
       info = this.info(name);
-      replaceData(this.store, file, join(this.dir(true)!, `.${name}.${process.pid}.${++this.counter}.restore`));
+      scratch = this.scratch(name, 'restore');
+      replaceData(this.store, file, scratch);
     } catch (e) {
       // The machine could not do it now (a full disk, a busy database, a temporary copy not written):
       // 503 as for any write, and trying again later may work. A file that is no snapshot of ours: 400.
@@ -101,6 +137,8 @@ export class Snapshots {
         throw new HttpError(400, `Snapshot ${name} cannot be restored: ${(e as Error).message}`);
       }
       throw e;
+    } finally {
+      this.done(scratch);
     }
     this.store.dataReplaced('restore');
     return info;
@@ -138,6 +176,16 @@ export class Snapshots {
       else mkdirSync(this.folder, { recursive: true });
     }
     return this.folder !== null && statSync(this.folder, { throwIfNoEntry: false })?.isDirectory() ? this.folder : null;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM: it exists, as another user's.
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import request from 'supertest';
+import * as copies from '../../src/store/copies';
 import { migrate } from '../../src/store/db';
 import { AUTH, type Rig, boot, createPayment, shutdown } from '../lifecycle/harness';
 import { tablesOf, withFile } from './helpers';
@@ -137,5 +138,34 @@ describe('restoring checks the snapshot first', () => {
     expect([older.status, older.body]).toEqual([200, { Snapshot: { Name: 'old-good', Created: null, Payments: 0 } }]);
     expect(withFile(join(folder, 'old-good.db'), (db) => db.pragma('user_version', { simple: true }))).toBe(8);
     expect(readdirSync(folder).filter((f) => f.startsWith('.'))).toEqual([]);
+  });
+
+  it('removes at start the scratch files of saves and restores that a killed process left, not those of a live one', async () => {
+    await shutdown(rig);
+    rig = undefined;
+    // A process that is gone (a PID past the kernel's limit), this process (a restart that got its PID
+    // back), and one that lives (PID 1).
+    const gone = ['.good.4194305.1.tmp', '.good.4194305.1.tmp-journal', '.good.4194305.2.restore', '.good.4194305.2.restore-wal', '.good.4194305.2.restore-shm'];
+    const own = [`.good.${process.pid}.7.tmp`, `.good.${process.pid}.8.restore-journal`];
+    const kept = ['.good.1.1.tmp', 'notes.txt', 'good.db'];
+    for (const f of [...gone, ...own, ...kept]) if (f !== 'good.db') writeFileSync(join(folder, f), 'x');
+    rig = await boot({ db: join(tmp, 'live.db') });
+    expect(readdirSync(folder).sort()).toEqual([...kept].sort());
+  });
+
+  it('removes the scratch copy of a save that failed', async () => {
+    const sb = rig!.sb;
+    const spy = jest.spyOn(copies, 'copyDatabase').mockImplementation(async (_store, target) => {
+      writeFileSync(target, 'half');
+      writeFileSync(`${target}-journal`, 'half');
+      throw new Error('no space left on device');
+    });
+    try {
+      const res = await request(sb.baseUrl).post('/_sandbox/snapshots').send({ Name: 'half' });
+      expect([res.status, res.body]).toEqual([503, { Message: 'Snapshot half could not be written: no space left on device' }]);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(readdirSync(folder)).toEqual(['good.db']);
   });
 });
