@@ -157,31 +157,42 @@ export function badValueMessage(check: Pick<ValueCheck, 'table' | 'key' | 'rules
   return `table ${check.table}, row ${key}: ${faults.join('; ')}`;
 }
 
-/** The sandbox clock's row, when there is one, must be a time (a copy without one keeps the live clock). */
-function clockProblem(db: Db, schema: string): string | null {
-  const ms = db.prepare(`SELECT sandbox_ms FROM "${schema}".sandbox_clock WHERE id = 1`).pluck().get();
-  return ms === undefined || (typeof ms === 'number' && ms >= FIRST_MS && ms <= LAST_MS) ? null : `table sandbox_clock, row id 1: sandbox_ms ${String(ms)} is not a time of years 1000 to 9999`;
+/** A query that returns a row only when something is wrong, and the words for that row. */
+export interface CopyQuery {
+  sql: string;
+  says(row: Record<string, unknown>): string;
 }
 
 /**
- * Checks the values of a copy of the latest schema attached as `schema` (or opened as `main`):
- * every check, the sandbox clock, a merchant at least, and the references between rows.
- * Throws CopyRejected naming the first table and row at fault.
+ * Every check of the values of a copy of the latest schema attached as `schema` (or opened as
+ * `main`): the sandbox clock (a copy without one keeps the live clock), the column rules, a merchant
+ * at least, and the references between rows. Plain SQL, so that a worker thread can run them on a
+ * connection of its own; checkCopyValues runs them here.
  */
+export function copyQueries(schema = 'main'): CopyQuery[] {
+  return [
+    {
+      sql: `SELECT sandbox_ms AS v FROM "${schema}".sandbox_clock WHERE id = 1 AND sandbox_ms NOT BETWEEN ${FIRST_MS} AND ${LAST_MS}`,
+      says: (row) => `table sandbox_clock, row id 1: sandbox_ms ${String(row.v)} is not a time of years 1000 to 9999`,
+    },
+    ...valueChecks(schema).map((check) => ({ sql: check.sql, says: (row: Record<string, unknown>) => badValueMessage(check, row) })),
+    {
+      sql: `SELECT 1 AS none WHERE NOT EXISTS (SELECT 1 FROM "${schema}".sites)`,
+      says: () => 'table sites has no merchant: every API call would be refused',
+    },
+    {
+      sql: `SELECT "table" AS t, rowid AS r, parent AS p FROM pragma_foreign_key_check(NULL, '${schema}') LIMIT 1`,
+      says: (row) => `table ${String(row.t)}, row rowid ${String(row.r)}: refers to a row of ${String(row.p)} that is not there`,
+    },
+  ];
+}
+
+/** Runs copyQueries on `db`; throws CopyRejected naming the first table and row at fault. */
 export function checkCopyValues(db: Db, schema = 'main'): void {
-  const clock = clockProblem(db, schema);
-  if (clock !== null) throw new CopyRejected(clock);
-  for (const check of valueChecks(schema)) {
-    const row = db.prepare(check.sql).get() as Record<string, unknown> | undefined;
-    if (row !== undefined) throw new CopyRejected(badValueMessage(check, row));
+  for (const q of copyQueries(schema)) {
+    const row = db.prepare(q.sql).get() as Record<string, unknown> | undefined;
+    if (row !== undefined) throw new CopyRejected(q.says(row));
   }
-  if (db.prepare(`SELECT 1 FROM "${schema}".sites LIMIT 1`).get() === undefined) {
-    throw new CopyRejected('table sites has no merchant: every API call would be refused');
-  }
-  const broken = db.prepare(`SELECT "table" AS t, rowid AS r, parent AS p FROM pragma_foreign_key_check(NULL, ?) LIMIT 1`).get(schema) as
-    | { t: string; r: number; p: string }
-    | undefined;
-  if (broken !== undefined) throw new CopyRejected(`table ${broken.t}, row rowid ${broken.r}: refers to a row of ${broken.p} that is not there`);
 }
 
 /** Both checks on a copy of the latest schema: what a restore calls before any live row changes. */
