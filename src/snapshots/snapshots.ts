@@ -114,19 +114,42 @@ export class Snapshots {
     return out.sort((a, b) => (a.Created ?? '').localeCompare(b.Created ?? '') || a.Name.localeCompare(b.Name));
   }
 
+  /** Settles when the restore under way ends (null when none is): requests wait for it (restoring.middleware.ts). */
+  get restoring(): Promise<void> | null {
+    return this.underway;
+  }
+
+  private underway: Promise<void> | null = null;
+
   /**
    * Replaces all data with the snapshot's: payments, splits, refunds, history, pending steps,
    * notifications with their state, merchants and their settings, the clock, and every other table,
-   * except that ID sequences never go back. What is pending resumes from the snapshot's time.
+   * except that ID sequences never go back. What is pending resumes from the snapshot's time. The
+   * copy is checked first, then made off the main thread (a file database); one restore at a time.
    */
-  restore(name: string): SnapshotInfo {
+  async restore(name: string): Promise<SnapshotInfo> {
+    while (this.underway) await this.underway;
+    const work = this.restoreNow(name);
+    const underway = work.then(
+      () => {},
+      () => {},
+    );
+    this.underway = underway;
+    try {
+      return await work;
+    } finally {
+      if (this.underway === underway) this.underway = null;
+    }
+  }
+
+  private async restoreNow(name: string): Promise<SnapshotInfo> {
     const file = this.fileOf(name);
     let info: SnapshotInfo;
     let scratch = '';
     try {
       info = this.info(name);
       scratch = this.scratch(name, 'restore');
-      replaceData(this.store, file, scratch);
+      await replaceData(this.store, file, scratch);
     } catch (e) {
       // The machine could not do it now (a full disk, a busy database, a temporary copy not written):
       // 503 as for any write, and trying again later may work. A file that is no snapshot of ours: 400.
