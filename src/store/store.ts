@@ -154,6 +154,10 @@ export class Store {
     this.held = false;
   }
 
+  get writesHeld(): boolean {
+    return this.held;
+  }
+
   /**
    * Group commit, for a server: the transactions of one turn of the event loop (every request that
    * arrived together, a slice of scenario steps) commit together at its end, one disk write instead
