@@ -1,6 +1,6 @@
 // Whole-database copies, made by SQLite itself: VACUUM INTO writes a consistent copy (a snapshot, a
-// file `start --db` opens), and a copy's data replaces the live data table by table, in one
-// transaction, through ATTACH.
+// file `start --db` opens), and a copy's data, once checked (copy-check.ts), replaces the live data
+// table by table, in one transaction, through ATTACH (in a worker thread for a file database).
 import { rmSync } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
@@ -9,9 +9,9 @@ import { type Db, openDatabase } from './db';
 import { MIGRATIONS } from './migrations';
 import { CopyRejected, checkCopySchema, checkCopyValues, copyQueries } from './copy-check';
 import { isStorageFailure } from './failures';
+import type { Store } from './store';
 
 const LATEST = MIGRATIONS[MIGRATIONS.length - 1]!.version;
-import type { Store } from './store';
 
 /**
  * Counters that only ever grow, as `table(key → value)`. A restore brings every other table back as
