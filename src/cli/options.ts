@@ -1,7 +1,7 @@
 // Parsing of CLI option values, with messages a person can act on.
 import { InvalidArgumentError } from 'commander';
 import { NetworkListError, clientTest, splitNetworks } from '../http/control/networks';
-import { TIMESTAMP_EXPECTED, parseTimestamp } from '../domain/time';
+import { FIRST_WIRE_MS, LAST_WIRE_MS, TIMESTAMP_EXPECTED, parseTimestamp } from '../domain/time';
 import { parseDuration } from '../scenarios/scenario';
 
 export function port(value: string): number {
@@ -50,7 +50,7 @@ export function startTime(value: string): number {
   const day = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
   // Date.parse takes 2026-02-30 as 2026-03-02: the day must exist as written.
   const real = day !== null && parseTimestamp(`${day[1]}${day[2]}${day[3]}000000`) !== null;
-  if (!real || !Number.isFinite(ms) || ms < Date.UTC(1000, 0, 1) || ms >= Date.UTC(10000, 0, 1)) throw new InvalidArgumentError(expected);
+  if (!real || !Number.isFinite(ms) || ms < FIRST_WIRE_MS || ms > LAST_WIRE_MS) throw new InvalidArgumentError(expected);
   return ms;
 }
 

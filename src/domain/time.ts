@@ -3,6 +3,10 @@
 /** What a timestamp must be, in the words every refusal of one uses (the API's startDate, --start-time). */
 export const TIMESTAMP_EXPECTED = 'expected yyyyMMddHHmmss (14 digits, UTC)';
 
+/** The first and last instants whose wire form has 14 digits (years 1000 to 9999), epoch ms. */
+export const FIRST_WIRE_MS = Date.UTC(1000, 0, 1);
+export const LAST_WIRE_MS = Date.UTC(10000, 0, 1) - 1;
+
 const STAMP = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/;
 
 export function formatTimestamp(ms: number): string {

@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { formatTimestamp } from '../domain/time';
+import { FIRST_WIRE_MS, LAST_WIRE_MS, formatTimestamp } from '../domain/time';
 import { HttpError } from '../errors/errors';
 import { SNAPSHOT_NAME } from '../schemas/reproduce';
 import { CopyTooNewError, copyDatabase, readCopy, removeScratch, replaceData } from '../store/copies';
@@ -186,7 +186,10 @@ export class Snapshots {
 
   private info(name: string): SnapshotInfo {
     const copy = readCopy(this.pathOf(name));
-    return { Name: name, Created: copy.sandboxMs === undefined ? null : formatTimestamp(copy.sandboxMs), Payments: copy.payments };
+    // A clock a restore would refuse (copy-check.ts) is shown as none, never as a time of 15 digits.
+    const ms = copy.sandboxMs;
+    const created = ms === undefined || !(ms >= FIRST_WIRE_MS && ms <= LAST_WIRE_MS) ? null : formatTimestamp(ms);
+    return { Name: name, Created: created, Payments: copy.payments };
   }
 
   private pathOf(name: string): string {

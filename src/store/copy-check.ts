@@ -4,6 +4,7 @@
 // Anything else is refused with the table and the row named, before any live row changes.
 import Database from 'better-sqlite3';
 import { Status } from '../domain/statuses';
+import { FIRST_WIRE_MS, LAST_WIRE_MS } from '../domain/time';
 import { migrate } from './db';
 import { MIGRATIONS } from './migrations';
 
@@ -12,9 +13,8 @@ export class CopyRejected extends Error {}
 
 type Db = Database.Database;
 
-/** The first and last instants whose wire form has 14 digits (years 1000 to 9999). */
-const FIRST_MS = Date.UTC(1000, 0, 1);
-const LAST_MS = Date.UTC(10000, 0, 1) - 1;
+const FIRST_MS = FIRST_WIRE_MS;
+const LAST_MS = LAST_WIRE_MS;
 const KNOWN_STATUSES = Object.values(Status).join(', ');
 
 /** Columns holding JSON, and the kind of value the code reading them expects. */

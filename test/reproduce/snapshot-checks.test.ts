@@ -85,6 +85,7 @@ describe('restoring checks the snapshot first', () => {
     await refused('null-json', `table payments, row id ${paymentId}: details is not a JSON object`);
     crafted('clock', (db) => db.exec('UPDATE sandbox_clock SET sandbox_ms = -99999999999999'));
     await refused('clock', 'table sandbox_clock, row id 1: sandbox_ms -99999999999999 is not a time of years 1000 to 9999');
+    expect(rig!.sb.snapshots.list().find((x) => x.Name === 'clock')).toEqual({ Name: 'clock', Created: null, Payments: 1 });
     crafted('created', (db) => db.prepare('UPDATE payments SET created_at = 253402300800000 WHERE id = ?').run(paymentId));
     await refused('created', `table payments, row id ${paymentId}: created_at is not a time of years 1000 to 9999 (epoch ms)`);
     crafted('amount', (db) => db.prepare('UPDATE payments SET amount = -5, status_id = 99 WHERE id = ?').run(paymentId));
