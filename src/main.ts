@@ -349,6 +349,8 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
           ),
         )
         .then(() => (checkpointer as Checkpointer | null)?.stop())
+        // A restore under way writes through a connection of its own: it ends before the store closes.
+        .then(() => snapshots.restoring)
         .then(() => {
           // The last turn's entries of reads, before the file closes.
           services.requests?.flush();

@@ -14,6 +14,7 @@ import { faultsOnRequests } from './faults.middleware';
 import { answerReleased, nearMissOf, noteRequests } from '../requests/capture';
 import { mountRequestRoutes, mountScopedRequestRoutes } from '../requests/routes';
 import { readBody } from './body';
+import { waitWhileRestoring } from './restoring.middleware';
 import { sendJson } from './reply';
 
 export type Surface = 'api' | 'card';
@@ -28,9 +29,10 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
   app.disable('etag');
   app.set('query parser', 'simple');
   const journal = ctx.services.requests;
-  // The journal before all: it sees the answers of faults too, and those that never leave.
+  // The journal before all: it sees the answers of faults and of a restore's wait too, and those that never leave.
   if (journal) app.use(noteRequests(journal, ctx.services, surface, authenticatedSite));
-  // Faults first: a delayed or lost answer is shaped once answerAfterCommit has seen it committed.
+  app.use(waitWhileRestoring(ctx));
+  // Faults first (after a restore under way): a delayed or lost answer is shaped once answerAfterCommit has seen it committed.
   app.use(faultsOnRequests(ctx, surface));
   app.use(answerAfterCommit(ctx.services.store, journal && answerReleased(journal, ctx.services, authenticatedSite)));
   if (ctx.log.enabled('info')) {
