@@ -10,6 +10,7 @@ import type { HttpContext } from './http/pipeline';
 import { createIds } from './ids';
 import { createOutbox } from './notifications/outbox';
 import { NotificationWorker } from './notifications/worker';
+import { OwnListeners } from './notifications/own-listeners';
 import { SHIPPED_SCENARIOS_DIR, ScenarioCatalogue } from './scenarios/loader';
 import { createClock } from './scheduler/clock-keeper';
 import { Scheduler } from './scheduler/scheduler';
@@ -233,6 +234,18 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
     throw e;
   }
   const listening = { baseUrl: urlOf(servers[0]!, config.host), cardBaseUrl: urlOf(servers[1]!, config.host) };
+  const own = new OwnListeners();
+  own.addBound('API address', config.host, (servers[0]!.address() as AddressInfo).port);
+  own.addBound('card API address', config.host, (servers[1]!.address() as AddressInfo).port);
+  if (config.publicUrl !== undefined) own.addPublic('API address', config.publicUrl);
+  if (config.publicCardUrl !== undefined) own.addPublic('card API address', config.publicCardUrl);
+  const refused = config.notifyUrl === undefined ? null : own.reasonFor(config.notifyUrl);
+  if (refused !== null) {
+    await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+    store.close();
+    throw new Error(`--notify-url refused: ${refused}`);
+  }
+  services.ownListener = (url) => own.reasonFor(url);
   ctx.urls.baseUrl = config.publicUrl ?? listening.baseUrl;
   ctx.urls.cardBaseUrl = config.publicCardUrl ?? listening.cardBaseUrl;
   scheduler.start();

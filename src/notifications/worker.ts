@@ -153,8 +153,12 @@ export class NotificationWorker {
     const started = performance.now();
     let httpStatus: number | null = null;
     let error: string | null = null;
+    // A URL kept from an older database or a snapshot may still name the sandbox itself: never sent.
+    const own = url === null ? null : (this.ctx.ownListener?.(url) ?? null);
     if (url === null || !site?.apiKey) {
       error = 'no notification URL';
+    } else if (own !== null) {
+      error = own;
     } else {
       const controller = new AbortController();
       this.controllers.add(controller);
@@ -184,7 +188,7 @@ export class NotificationWorker {
       if (ok) store.notifications.markDelivered(n, this.clock.now());
       else {
         const failures = n.attempts + 1;
-        const givenUp = failures >= this.opts.retry.maxAttempts;
+        const givenUp = own !== null || failures >= this.opts.retry.maxAttempts;
         store.notifications.markFailedAttempt(n, this.clock.now() + retryDelay(this.opts.retry, failures), givenUp);
       }
     });

@@ -29,6 +29,11 @@ export interface ServiceContext {
   fixtures?: Fixtures;
   /** Told when something was scheduled, so a real-time scheduler can re-arm its timer. */
   wake?: () => void;
+  /**
+   * Why a notification URL would reach this sandbox's own listeners (refused), or null; absent
+   * until the listeners are up (see notifications/own-listeners.ts).
+   */
+  ownListener?: (url: string) => string | null;
   /** Fault rules on the API and the notifications, when the sandbox runs with them. */
   faults?: Faults;
 }

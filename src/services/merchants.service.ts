@@ -32,6 +32,13 @@ export function listMerchants(ctx: ServiceContext): MerchantView[] {
     }));
 }
 
+/** Refuses a notification URL that reaches the sandbox's own listeners: a notification sent there would call its own routes. */
+export function checkNotificationUrl(ctx: ServiceContext, url: string | null | undefined): void {
+  if (url === undefined || url === null) return;
+  const why = ctx.ownListener?.(url);
+  if (why) throw new HttpError(400, `NotificationURL: ${why}`);
+}
+
 /** Sets a merchant's notification URL and default scenario (control API and dashboard). */
 export function updateMerchant(
   ctx: ServiceContext,
@@ -44,6 +51,7 @@ export function updateMerchant(
     if (patch.DefaultScenario !== undefined && patch.DefaultScenario !== null && !ctx.scenarios?.has(patch.DefaultScenario)) {
       throw new HttpError(400, `DefaultScenario: no scenario "${patch.DefaultScenario}"`);
     }
+    checkNotificationUrl(ctx, patch.NotificationURL);
     if (patch.NotificationURL !== undefined) ctx.store.sites.setNotificationUrl(siteId, patch.NotificationURL);
     if (patch.DefaultScenario !== undefined) ctx.store.sites.setDefaultScenario(siteId, patch.DefaultScenario);
     if (patch.NotifyStatuses !== undefined) ctx.store.sites.setNotifyStatuses(siteId, patch.NotifyStatuses);
@@ -76,6 +84,7 @@ export function createMerchant(ctx: ServiceContext, input: NewMerchant): Merchan
       throw new HttpError(400, `DefaultScenario: no scenario "${input.DefaultScenario}"`);
     }
     checkAssignable(ctx, input.Methods);
+    checkNotificationUrl(ctx, input.NotificationURL);
     const next = Math.max(0, ...ctx.store.sites.list().map((s) => s.siteId)) + 1;
     const linked = input.LinkedSites ?? 3;
     ctx.store.sites.insert({

@@ -4,6 +4,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { sendJson } from '../reply';
+import { madeByThisProcess } from '../../notifications/own-listeners';
 import { clientTest } from './networks';
 
 function sameText(a: string, b: string): boolean {
@@ -16,6 +17,12 @@ export function controlGuard(token: string | undefined, from?: readonly string[]
   const trusted = clientTest(from ?? (token === undefined ? ['loopback'] : []));
   return (req: Request, res: Response, next: NextFunction) => {
     if (/^\/_sandbox\/health\/?$/i.test(req.baseUrl + req.path)) return next();
+    // A request the sandbox made itself (a notification pointed at its own address) is nobody's:
+    // its loopback address and its merchant's credentials are not a client's.
+    if (madeByThisProcess(req.socket.remoteAddress, req.socket.remotePort)) {
+      sendJson(res, 403, { Message: 'The sandbox does not answer requests it made itself (a notification sent to its own address).' });
+      return;
+    }
     if (trusted(req.socket.remoteAddress)) return next();
     if (token !== undefined) {
       const m = /^Bearer (.+)$/.exec(req.get('authorization') ?? '');
