@@ -151,6 +151,7 @@ export function createServices(config: Config, store: Store): ServiceContext {
   const faults = new Faults(store, config.seed ?? randomInt(2 ** 31));
   faults.reload();
   store.onDataReplaced(() => faults.reload());
+  store.onSiteReplaced(() => faults.reload());
   return {
     store,
     clock,

@@ -42,7 +42,10 @@ export class NotificationWorker {
   private stopped = false;
   /** Bumped by a reset: answers to attempts started before it are dropped, their rows are gone. */
   private epoch = 0;
-  private readonly controllers = new Set<AbortController>();
+  /** The attempts on the wire, with the site each notifies. */
+  private readonly controllers = new Map<AbortController, number>();
+  /** Attempts of a marketplace reset or restored meanwhile: their answers are dropped, their rows are gone or replaced. */
+  private readonly forgotten = new WeakSet<AbortController>();
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -142,7 +145,17 @@ export class NotificationWorker {
   forget(): void {
     this.epoch++;
     this.heads = [];
-    for (const c of this.controllers) c.abort(new Error('sandbox reset'));
+    for (const c of this.controllers.keys()) c.abort(new Error('sandbox reset'));
+  }
+
+  /** After one marketplace's data was replaced: its attempts on the wire are dropped, nobody else's. */
+  forgetSite(siteId: number): void {
+    this.heads = [];
+    for (const [c, site] of this.controllers) {
+      if (site !== siteId) continue;
+      this.forgotten.add(c);
+      c.abort(new Error('marketplace reset'));
+    }
   }
 
   private async attempt(n: NotificationRecord): Promise<void> {
@@ -161,7 +174,7 @@ export class NotificationWorker {
       error = own;
     } else {
       const controller = new AbortController();
-      this.controllers.add(controller);
+      this.controllers.set(controller, n.siteId);
       const result = await postJson(
         url,
         n.body,
@@ -174,6 +187,7 @@ export class NotificationWorker {
         controller.signal,
       );
       this.controllers.delete(controller);
+      if (this.forgotten.has(controller)) return;
       httpStatus = result.status;
       error = result.error;
     }
@@ -210,7 +224,7 @@ export class NotificationWorker {
   /** Stops sending: in-flight requests are aborted and stay pending, to be sent after a restart. */
   async stop(): Promise<void> {
     this.stopped = true;
-    for (const c of this.controllers) c.abort(new Error('sandbox stopping'));
+    for (const c of this.controllers.keys()) c.abort(new Error('sandbox stopping'));
     if (this.inFlight.size > 0) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
   }
 }

@@ -65,7 +65,8 @@ export class Scheduler {
       if (!this.manual) this.wake();
     };
     this.keeper = new ClockKeeper(ctx.store, ctx.clock);
-    this.unsubscribe = ctx.store.onDataReplaced((why) => this.reload(why));
+    const unsubscribe = [ctx.store.onDataReplaced((why) => this.reload(why)), ctx.store.onSiteReplaced((site) => this.worker.forgetSite(site))];
+    this.unsubscribe = () => unsubscribe.forEach((u) => u());
   }
 
   get manual(): boolean {

@@ -85,8 +85,10 @@ export function createMerchant(ctx: ServiceContext, input: NewMerchant): Merchan
     }
     checkAssignable(ctx, input.Methods);
     checkNotificationUrl(ctx, input.NotificationURL);
-    const next = Math.max(0, ...ctx.store.sites.list().map((s) => s.siteId)) + 1;
     const linked = input.LinkedSites ?? 3;
+    // The marketplace and its linked sites take consecutive SiteIDs, never one handed out before.
+    const next = ctx.store.nextSiteId();
+    for (let i = 0; i < linked; i++) ctx.store.nextSiteId();
     ctx.store.sites.insert({
       siteId: next,
       apiKey: ctx.ids.apiKey(),

@@ -20,13 +20,13 @@ import { waitForNotification, whatWasFound } from '../../notifications/wait';
 import { type HttpContext, route, routeAsync, wireOf } from '../pipeline';
 import { mountFaultRoutes } from './faults.routes';
 
-function checked<T>(schema: Record<string, unknown>, body: unknown): T {
+export function checked<T>(schema: Record<string, unknown>, body: unknown): T {
   const problems = validate(schema, body ?? {});
   if (problems.length > 0) throw new Rejection(problems);
   return body as T;
 }
 
-function idParam(req: Request, name: string, what: string): number {
+export function idParam(req: Request, name: string, what: string): number {
   const id = parseId(String(req.params[name]));
   if (id === null) throw notFound(what);
   return id;
@@ -46,7 +46,7 @@ function intQuery(req: Request, name: string): number | undefined {
   return n;
 }
 
-function notificationFilter(req: Request): NotificationFilter {
+export function notificationFilter(req: Request): NotificationFilter {
   const f: NotificationFilter = {};
   const paymentId = intQuery(req, 'PaymentID');
   const refundId = intQuery(req, 'RefundID');
@@ -65,7 +65,7 @@ function notificationFilter(req: Request): NotificationFilter {
 }
 
 /** PageSize, PageIndex and SortDirection of a journal request; the service says what is out of range. */
-function journalPaging(req: Request): JournalPaging {
+export function journalPaging(req: Request): JournalPaging {
   const whole = (name: string) => {
     const v = queryValue(req, name);
     return v === undefined ? undefined : /^[0-9]{1,10}$/.test(v) ? Number(v) : NaN;
