@@ -11,6 +11,7 @@ import { createIds } from './ids';
 import { createOutbox } from './notifications/outbox';
 import { NotificationWorker } from './notifications/worker';
 import { OwnListeners } from './notifications/own-listeners';
+import { SiteClocks } from './marketplaces/site-clocks';
 import { SHIPPED_SCENARIOS_DIR, ScenarioCatalogue } from './scenarios/loader';
 import { createClock } from './scheduler/clock-keeper';
 import { Scheduler } from './scheduler/scheduler';
@@ -152,15 +153,22 @@ export function createServices(config: Config, store: Store): ServiceContext {
   faults.reload();
   store.onDataReplaced(() => faults.reload());
   store.onSiteReplaced(() => faults.reload());
-  return {
+  const siteClocks = new SiteClocks(store);
+  // A restored snapshot brings its own marketplaces' clocks; a removed marketplace's goes.
+  store.onDataReplaced(() => siteClocks.reload());
+  store.onSiteReplaced((site, why) => why === 'remove' && siteClocks.drop(site));
+  const services: ServiceContext = {
     store,
     clock,
+    siteClocks,
     ids: createIds(config.seed, config.seed === undefined ? 0 : paymentIdsHandedOut(store.db)),
     settings: { cancelOpen: config.cancelOpen, pageSize: config.pageSize, defaultScenario: config.scenario },
     scenarios,
     fixtures,
     faults,
   };
+  services.forSite = (siteId) => siteClocks.view(services, siteId, (site) => services.wakeSite?.(site));
+  return services;
 }
 
 /** Adds the notification outbox, the delivery worker and the scheduler to the services. */
@@ -180,6 +188,7 @@ export function createLifecycle(
   services.changes = createOutbox({ baseUrl, cardBaseUrl, defaultUrl: config.notifyUrl, journaled: () => worker.events.emit('journaled') });
   const scheduler = new Scheduler(services, worker, log);
   services.wake = () => scheduler.wake();
+  services.wakeSite = (site) => scheduler.wakeSite(site);
   return scheduler;
 }
 

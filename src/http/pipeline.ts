@@ -64,6 +64,14 @@ export function siteOf(req: Request): SiteRecord {
   return site;
 }
 
+/**
+ * The services as the authenticated site's work sees them: its marketplace's own clock, when it has
+ * one (requireSite ran before the route).
+ */
+export function servicesOf(ctx: HttpContext, req: Request): ServiceContext {
+  return ctx.services.forSite?.(siteOf(req).siteId) ?? ctx.services;
+}
+
 /** The parsed body: undefined when the request has none (an empty POST is a valid capture or cancel). */
 export function jsonBody(req: Request, kind: Envelope): unknown {
   const raw = req.body as unknown;

@@ -39,6 +39,8 @@ export class NotificationWorker {
   private readonly inFlight = new Set<number>();
   private idleWaiters: (() => void)[] = [];
   private heads: DueHead[] = [];
+  /** Marketplaces with their own clock that may have notifications due at their time. */
+  private readonly dirtySites = new Set<number>();
   private stopped = false;
   /** Bumped by a reset: answers to attempts started before it are dropped, their rows are gone. */
   private epoch = 0;
@@ -65,7 +67,8 @@ export class NotificationWorker {
    * every read of the outbox, it waits for what is written so far to be committed: a notification
    * is never sent for a change that was not kept (a commit that fails on a full disk).
    */
-  send(): void {
+  send(siteId?: number): void {
+    if (siteId !== undefined) this.dirtySites.add(siteId);
     this.ctx.store.afterCommit(() => this.pump());
   }
 
@@ -74,7 +77,8 @@ export class NotificationWorker {
    * what was due is delivered or rescheduled, and so are those it made due (the next of a payment
    * after its predecessor was delivered). A slow receiver holds up only its own payments.
    */
-  deliverDue(): Promise<void> {
+  deliverDue(siteId?: number): Promise<void> {
+    if (siteId !== undefined) this.dirtySites.add(siteId);
     return new Promise((resolve) =>
       this.ctx.store.afterCommit(() => {
         this.pump();
@@ -91,7 +95,11 @@ export class NotificationWorker {
       if (!n) return;
       this.inFlight.add(n.paymentId);
       void this.attempt(n).then(
-        () => this.settle(n.paymentId),
+        () => {
+          // Its payment's next notification runs on the same clock.
+          if (n.clockSiteId != null) this.dirtySites.add(n.clockSiteId);
+          this.settle(n.paymentId);
+        },
         (e: Error) => {
           this.opts.log.error(`notification ${n.id} failed unexpectedly`, { error: e.stack });
           // Its attempt could not be recorded, so it is still due: sending it again at once would
@@ -127,7 +135,7 @@ export class NotificationWorker {
     for (;;) {
       let h = this.heads.shift();
       if (!h) {
-        this.heads = this.ctx.store.notifications.dueHeads(this.clock.now(), HEAD_BATCH).filter((d) => !this.inFlight.has(d.paymentId));
+        this.heads = this.readHeads();
         h = this.heads.shift();
         if (!h) return undefined;
       }
@@ -135,10 +143,29 @@ export class NotificationWorker {
       // Read whole only now; one changed since its batch was read (redelivered, reset) is left.
       const n = this.ctx.store.notifications.get(h.id);
       if (n?.state !== 'pending') continue;
-      if (shapeNotification(this.ctx, n, this.opts.log)) return n;
+      if (shapeNotification(this.ctx.forSite?.(n.siteId) ?? this.ctx, n, this.opts.log)) return n;
       // Dropped (a final state) or held back: those waiting for a final notification look again.
       this.events.emit('journaled');
     }
+  }
+
+  /** Due heads not on the wire: the sandbox clock's, then those of marketplaces' own clocks that may have some. */
+  private readHeads(): DueHead[] {
+    const fresh = (heads: DueHead[]) => heads.filter((d) => !this.inFlight.has(d.paymentId));
+    const heads = fresh(this.ctx.store.notifications.dueHeads(this.clock.now(), HEAD_BATCH));
+    if (heads.length > 0) return heads;
+    for (const site of this.dirtySites) {
+      const clock = this.ctx.siteClocks?.get(site);
+      const own = clock ? fresh(this.ctx.store.notifications.dueHeads(clock.now(), HEAD_BATCH, site)) : [];
+      if (own.length > 0) return own;
+      this.dirtySites.delete(site);
+    }
+    return [];
+  }
+
+  /** The clock a notification runs on: its marketplace's own, or the sandbox's. */
+  private clockOf(n: NotificationRecord): Clock {
+    return (n.clockSiteId != null && this.ctx.siteClocks?.get(n.clockSiteId)) || this.clock;
   }
 
   /** After a reset: attempts on the wire no longer belong to anything; their answers are dropped. */
@@ -162,7 +189,8 @@ export class NotificationWorker {
     const epoch = this.epoch;
     const site = this.ctx.store.sites.get(n.siteId);
     const url = notificationUrl(this.ctx, n.siteId, this.opts.defaultUrl);
-    const at = this.clock.now();
+    const clock = this.clockOf(n);
+    const at = clock.now();
     const started = performance.now();
     let httpStatus: number | null = null;
     let error: string | null = null;
@@ -199,11 +227,11 @@ export class NotificationWorker {
     const store = this.ctx.store;
     store.tx(() => {
       store.notifications.recordAttempt({ notificationId: n.id, at, url: url ?? '', httpStatus, error: ok ? null : error, durationMs });
-      if (ok) store.notifications.markDelivered(n, this.clock.now());
+      if (ok) store.notifications.markDelivered(n, clock.now());
       else {
         const failures = n.attempts + 1;
         const givenUp = own !== null || failures >= this.opts.retry.maxAttempts;
-        store.notifications.markFailedAttempt(n, this.clock.now() + retryDelay(this.opts.retry, failures), givenUp);
+        store.notifications.markFailedAttempt(n, clock.now() + retryDelay(this.opts.retry, failures), givenUp);
       }
     });
     this.opts.log.info(`notify ${ok ? 'delivered' : 'failed'}`, {

@@ -14,6 +14,8 @@ export interface MerchantView {
   NotifyStatuses: number[] | null;
   /** Method IDs assigned to the merchant; null for every method of the catalogue. */
   Methods: number[] | null;
+  /** manual: its own manual clock; sandbox: the sandbox's. */
+  Clock: 'manual' | 'sandbox';
 }
 
 export function listMerchants(ctx: ServiceContext): MerchantView[] {
@@ -29,6 +31,7 @@ export function listMerchants(ctx: ServiceContext): MerchantView[] {
       DefaultScenario: s.defaultScenario,
       NotifyStatuses: s.notifyStatuses,
       Methods: s.methods,
+      Clock: ctx.siteClocks?.get(s.siteId) ? 'manual' : 'sandbox',
     }));
 }
 
@@ -43,7 +46,7 @@ export function checkNotificationUrl(ctx: ServiceContext, url: string | null | u
 export function updateMerchant(
   ctx: ServiceContext,
   siteId: number,
-  patch: { NotificationURL?: string | null; DefaultScenario?: string | null; NotifyStatuses?: number[] | null; Methods?: number[] | null },
+  patch: { NotificationURL?: string | null; DefaultScenario?: string | null; NotifyStatuses?: number[] | null; Methods?: number[] | null; Clock?: 'manual' | 'sandbox' },
 ): MerchantView {
   return ctx.store.tx(() => {
     const site = ctx.store.sites.get(siteId);
@@ -59,6 +62,7 @@ export function updateMerchant(
       checkAssignable(ctx, patch.Methods);
       ctx.store.sites.setMethods(siteId, patch.Methods);
     }
+    if (patch.Clock !== undefined) setClock(ctx, siteId, patch.Clock);
     return listMerchants(ctx).find((m) => m.SiteID === siteId)!;
   });
 }
@@ -72,6 +76,14 @@ export interface NewMerchant {
   NotifyStatuses?: number[] | null;
   /** The methods the new merchant may use; every method when absent or null. */
   Methods?: number[] | null;
+  /** manual: a clock of its own, starting at the sandbox's time. */
+  Clock?: 'manual' | 'sandbox';
+}
+
+/** Gives the marketplace its own manual clock at the sandbox's time, or puts it back on the sandbox's. Inside a transaction. */
+function setClock(ctx: ServiceContext, siteId: number, clock: 'manual' | 'sandbox'): void {
+  if (!ctx.siteClocks) throw new HttpError(400, 'Clock: this sandbox keeps no clocks of marketplaces');
+  ctx.siteClocks.set(siteId, clock === 'manual' ? ctx.clock.now() : null);
 }
 
 /**
@@ -109,6 +121,7 @@ export function createMerchant(ctx: ServiceContext, input: NewMerchant): Merchan
         defaultScenario: null,
       });
     }
+    if (input.Clock !== undefined) setClock(ctx, next, input.Clock);
     return getMerchant(ctx, next);
   });
 }

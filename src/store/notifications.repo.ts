@@ -19,6 +19,8 @@ export interface NotificationRecord {
   fault: string | null;
   /** Held back by a fault until nextAttemptAt, out of its payment's queue: later ones go first. */
   held: boolean;
+  /** The marketplace whose own clock it runs on; null: the sandbox's. */
+  clockSiteId?: number | null;
 }
 
 export interface AttemptRecord {
@@ -45,6 +47,7 @@ interface NotificationRow {
   delivered_at: number | null;
   fault: string | null;
   held: number;
+  clock_site_id: number | null;
 }
 
 const toRecord = (r: NotificationRow): NotificationRecord => ({
@@ -61,6 +64,7 @@ const toRecord = (r: NotificationRow): NotificationRecord => ({
   deliveredAt: r.delivered_at,
   fault: r.fault,
   held: r.held === 1,
+  clockSiteId: r.clock_site_id,
 });
 
 export interface NotificationFilter {

@@ -1,6 +1,6 @@
 // The store: the repositories over one database, and the one way to run a transaction.
 import { type Db, openDatabase } from './db';
-import { ClockRepo } from './clock.repo';
+import { ClockRepo, SiteClocksRepo } from './clock.repo';
 import { CountersRepo } from './counters.repo';
 import { FaultsRepo } from './faults.repo';
 import { RolledBack } from './failures';
@@ -37,6 +37,7 @@ export class Store {
   readonly notifications: NotificationsRepo;
   readonly faults: FaultsRepo;
   readonly clockState: ClockRepo;
+  readonly siteClocks: SiteClocksRepo;
   readonly stories: StoriesRepo;
   private readonly replacedListeners = new Set<(why: DataReplaced) => void>();
   private readonly siteListeners = new Set<(siteId: number, why: SiteReplaced) => void>();
@@ -54,6 +55,7 @@ export class Store {
     this.notifications = new NotificationsRepo(db);
     this.faults = new FaultsRepo(db);
     this.clockState = new ClockRepo(db);
+    this.siteClocks = new SiteClocksRepo(db);
     this.stories = new StoriesRepo(db);
     this.retention = new RetentionRepo(db);
     this.stmt = {

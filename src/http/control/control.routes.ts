@@ -86,6 +86,11 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
     if (!ctx.scheduler) throw new HttpError(400, 'this sandbox runs without a scheduler');
     return ctx.scheduler;
   };
+  /** The services as the work of a payment's marketplace sees them (its own clock, when it has one). */
+  const ofPayment = (paymentId: number | undefined) => {
+    const owner = paymentId === undefined ? undefined : s.store.payments.getAny(paymentId)?.ownerSiteId;
+    return owner === undefined ? s : (s.forSite?.(owner) ?? s);
+  };
   const clockView = () => ({
     Mode: scheduler().manual ? 'manual' : 'real',
     Now: formatTimestamp(s.clock.now()),
@@ -184,7 +189,8 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
     '/_sandbox/payments/:id/events',
     route(ctx, 'message', (req, body) => {
       const { Event } = checked<{ Event: PaymentEvent }>(paymentEventRequest, body);
-      const view = applyPaymentEvent(s, idParam(req, 'id', 'Payment'), Event);
+      const id = idParam(req, 'id', 'Payment');
+      const view = applyPaymentEvent(ofPayment(id), id, Event);
       return { status: 200, body: { Payment: paymentToWire(view, wireOf(ctx)) } };
     }),
   );
@@ -193,7 +199,8 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
     '/_sandbox/refunds/:id/events',
     route(ctx, 'message', (req, body) => {
       const { Event } = checked<{ Event: 'succeed' | 'fail' }>(refundEventRequest, body);
-      return { status: 200, body: { Refund: refundToWire(applyRefundEvent(s, idParam(req, 'id', 'Refund'), Event)) } };
+      const id = idParam(req, 'id', 'Refund');
+      return { status: 200, body: { Refund: refundToWire(applyRefundEvent(ofPayment(s.store.refunds.get(id)?.paymentId), id, Event)) } };
     }),
   );
 
@@ -242,8 +249,9 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
       const id = idParam(req, 'id', 'Notification');
       const n = s.store.notifications.get(id);
       if (!n) throw notFound('Notification');
-      s.store.tx(() => s.store.notifications.redeliver(n, s.clock.now()));
-      s.wake?.();
+      const own = ofPayment(n.paymentId);
+      s.store.tx(() => s.store.notifications.redeliver(n, own.clock.now()));
+      own.wake?.();
       return { status: 202, body: { Notification: notificationView(s, s.store.notifications.get(id)!) } };
     }),
   );

@@ -2,12 +2,15 @@
 // journal and fault rules. The guard lets in the control API's clients and the marketplace's own
 // Basic credentials; what a route reaches is that marketplace alone.
 import type { Request, Router } from 'express';
+import { formatTimestamp } from '../../domain/time';
 import { HttpError, notFound } from '../../errors/errors';
+import { RealClock } from '../../scheduler/clock';
+import { clockAdvanceRequest } from '../../schemas/control';
 import { marketplaceOf, removeMarketplace, resetMarketplace } from '../../marketplaces/marketplace.service';
 import { notificationPage } from '../../services/journal.service';
 import { parseId } from '../../services/lookup';
-import { type HttpContext, route } from '../pipeline';
-import { idParam, journalPaging, notificationFilter } from './control.routes';
+import { type HttpContext, route, routeAsync } from '../pipeline';
+import { checked, idParam, journalPaging, notificationFilter } from './control.routes';
 
 export function mountMarketplaceRoutes(router: Router, ctx: HttpContext): void {
   const s = ctx.services;
@@ -22,6 +25,36 @@ export function mountMarketplaceRoutes(router: Router, ctx: HttpContext): void {
     if (n === null) throw notFound('Fault');
     return n;
   };
+
+  /** The clock the marketplace's payments run on: its own (Own true), or the sandbox's. */
+  const clockView = (site: number) => {
+    const own = s.siteClocks?.get(site);
+    const clock = own ?? s.clock;
+    return {
+      Mode: own || ctx.scheduler?.manual ? 'manual' : 'real',
+      Own: own !== undefined,
+      Now: formatTimestamp(clock.now()),
+      NowMs: clock.now(),
+      Speed: clock instanceof RealClock ? clock.speed : null,
+    };
+  };
+
+  router.get('/_sandbox/merchants/:siteId/clock', route(ctx, 'message', (req) => ({ status: 200, body: clockView(siteOf(req)) })));
+
+  router.post(
+    '/_sandbox/merchants/:siteId/clock/advance',
+    // As the sandbox's advance: every step of this marketplace due on the way runs, and its
+    // notifications are delivered, before the answer. Nobody else's time moves.
+    routeAsync(ctx, 'message', async (req, body) => {
+      const site = siteOf(req);
+      const { Seconds } = checked<{ Seconds: number }>(clockAdvanceRequest, body);
+      if (!s.siteClocks?.get(site) || !ctx.scheduler) {
+        throw new HttpError(400, `SiteID ${site} runs on the sandbox's clock: give it its own with PATCH /_sandbox/merchants/${site} {"Clock":"manual"}`);
+      }
+      await ctx.scheduler.advanceSite(site, Math.round(Seconds * 1000));
+      return { status: 200, body: clockView(site) };
+    }),
+  );
 
   router.post(
     '/_sandbox/merchants/:siteId/reset',
