@@ -12,6 +12,7 @@ import { createOutbox } from './notifications/outbox';
 import { NotificationWorker } from './notifications/worker';
 import { OwnListeners } from './notifications/own-listeners';
 import { SiteClocks } from './marketplaces/site-clocks';
+import { SiteSnapshots } from './marketplaces/site-snapshots';
 import { SHIPPED_SCENARIOS_DIR, ScenarioCatalogue } from './scenarios/loader';
 import { createClock } from './scheduler/clock-keeper';
 import { Scheduler } from './scheduler/scheduler';
@@ -233,6 +234,8 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
   ctx.scheduler = scheduler;
   const snapshots = new Snapshots(store, config.db, services.clock);
   ctx.snapshots = snapshots;
+  const siteSnapshots = new SiteSnapshots(services, config.db);
+  ctx.siteSnapshots = siteSnapshots;
   if (config.retainMs !== undefined) scheduler.addJob(retentionJob(services, { retainMs: config.retainMs, log }));
   const servers: Server[] = [];
   try {
@@ -334,7 +337,10 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
           store.rememberIds();
           store.close();
         })
-        .then(() => snapshots.close());
+        .then(() => {
+          snapshots.close();
+          siteSnapshots.close();
+        });
       return stopped;
     },
   };

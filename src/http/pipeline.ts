@@ -6,6 +6,7 @@ import { MalformedJson, parseJsonBody } from '../schemas/json-body';
 import type { Logger } from '../log';
 import type { Scheduler } from '../scheduler/scheduler';
 import type { Snapshots } from '../snapshots/snapshots';
+import type { SiteSnapshots } from '../marketplaces/site-snapshots';
 import type { ServiceContext } from '../services/context';
 import { authenticate } from '../services/auth.service';
 import { ListRejected } from '../services/list.service';
@@ -35,6 +36,8 @@ export interface HttpContext {
   scheduler?: Scheduler;
   /** Named copies of the whole database; absent in worlds without a scheduler. */
   snapshots?: Snapshots;
+  /** Each marketplace's own named copies of its data and clock. */
+  siteSnapshots?: SiteSnapshots;
 }
 
 export const wireOf = (ctx: HttpContext): WireOptions => ({ baseUrl: ctx.urls.baseUrl, cardBaseUrl: ctx.urls.cardBaseUrl });

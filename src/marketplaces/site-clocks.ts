@@ -55,6 +55,22 @@ export class SiteClocks {
     s.notifications.moveToClock(siteId, at === null ? null : siteId);
   }
 
+  /**
+   * A snapshot of the marketplace was restored: its clock is the one the snapshot kept (a new clock
+   * object, so that an advance under way ends), or none. Its restored rows already say their clock.
+   * Run it inside the restore's transaction.
+   */
+  restore(siteId: number, ms: number | null): void {
+    this.views.delete(siteId);
+    if (ms === null) {
+      this.store.siteClocks.delete(siteId);
+      this.clocks.delete(siteId);
+    } else {
+      this.store.siteClocks.save(siteId, ms);
+      this.clocks.set(siteId, new ManualClock(ms));
+    }
+  }
+
   /** Keeps the marketplace's time in the store (a restart resumes from it). Run it inside a transaction. */
   save(siteId: number): void {
     const clock = this.clocks.get(siteId);

@@ -6,6 +6,7 @@ import { formatTimestamp } from '../../domain/time';
 import { HttpError, notFound } from '../../errors/errors';
 import { RealClock } from '../../scheduler/clock';
 import { clockAdvanceRequest } from '../../schemas/control';
+import { snapshotRequest } from '../../schemas/reproduce';
 import { marketplaceOf, removeMarketplace, resetMarketplace } from '../../marketplaces/marketplace.service';
 import { notificationPage } from '../../services/journal.service';
 import { parseId } from '../../services/lookup';
@@ -69,6 +70,40 @@ export function mountMarketplaceRoutes(router: Router, ctx: HttpContext): void {
     '/_sandbox/merchants/:siteId',
     route(ctx, 'message', (req) => {
       removeMarketplace(s, siteOf(req));
+      return { status: 204 };
+    }),
+  );
+
+  const snapshots = () => {
+    if (!ctx.siteSnapshots) throw new HttpError(400, 'this sandbox keeps no snapshots');
+    return ctx.siteSnapshots;
+  };
+  const snapshotName = (req: Request) => String(req.params.name);
+
+  router.post(
+    '/_sandbox/merchants/:siteId/snapshots',
+    route(ctx, 'message', (req, body) => {
+      const site = siteOf(req);
+      const { Name } = checked<{ Name: string }>(snapshotRequest, body);
+      return { status: 201, body: { Snapshot: snapshots().save(site, Name) } };
+    }),
+  );
+
+  router.get('/_sandbox/merchants/:siteId/snapshots', route(ctx, 'message', (req) => ({ status: 200, body: { Snapshots: snapshots().list(siteOf(req)) } })));
+
+  router.post(
+    '/_sandbox/merchants/:siteId/snapshots/:name/restore',
+    route(ctx, 'message', (req) => {
+      const site = siteOf(req);
+      const restored = snapshots().restore(site, snapshotName(req));
+      return { status: 200, body: { Snapshot: restored, Clock: clockView(site) } };
+    }),
+  );
+
+  router.delete(
+    '/_sandbox/merchants/:siteId/snapshots/:name',
+    route(ctx, 'message', (req) => {
+      snapshots().remove(siteOf(req), snapshotName(req));
       return { status: 204 };
     }),
   );
