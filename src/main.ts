@@ -13,6 +13,7 @@ import { NotificationWorker } from './notifications/worker';
 import { OwnListeners } from './notifications/own-listeners';
 import { SiteClocks } from './marketplaces/site-clocks';
 import { SiteSnapshots } from './marketplaces/site-snapshots';
+import { marketplaces } from './marketplaces/handle';
 import { SHIPPED_SCENARIOS_DIR, ScenarioCatalogue } from './scenarios/loader';
 import { createClock } from './scheduler/clock-keeper';
 import { Scheduler } from './scheduler/scheduler';
@@ -84,6 +85,12 @@ export interface Sandbox {
     /** Resolves at the next time a fault acts (a rule, or a request's X-Sandbox-Fault header). */
     nextHit(): Promise<FaultHit>;
   };
+  /**
+   * Marketplaces of their own: `await sandbox.merchants.create({ clock: 'manual' })` gives one with
+   * fresh credentials, its own clock, reset, snapshots, journal and fault rules, for tests running in
+   * parallel in one sandbox.
+   */
+  merchants: ReturnType<typeof marketplaces>;
   /** Empties all data (fault rules too) and loads the fixtures again; the configuration stays. */
   reset(): Promise<void>;
   /**
@@ -302,6 +309,7 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
       clear: () => services.faults!.clear(),
       nextHit: () => new Promise((resolve) => services.faults!.events.once('hit', resolve)),
     },
+    merchants: marketplaces(services, scheduler, siteSnapshots),
     async reset() {
       resetSandbox(services, services.fixtures!);
     },
