@@ -193,7 +193,7 @@ export class Store {
    */
   clear(): void {
     // The payment tree in the order retention deletes it (each table before the rows it points at).
-    const tables = ['story_scenarios', ...PRUNED_TABLES, 'sites', 'methods', 'faults'];
+    const tables = ['story_scenarios', ...PRUNED_TABLES, 'site_clocks', 'sites', 'methods', 'faults'];
     for (const t of tables) this.db.prepare(`DELETE FROM ${t}`).run();
     // Payment, split and refund IDs go on (an application's database may hold them); fault rules
     // are the sandbox's own settings, numbered afresh like the merchants made at run time.

@@ -31,8 +31,8 @@ describe('a marketplace on its own', () => {
     await rx?.close();
   });
 
-  const make = async (): Promise<Made> => {
-    const res = await request(sb.baseUrl).post('/_sandbox/merchants').set(control).send({ LinkedSites: 1, NotificationURL: rx.url });
+  const make = async (extra: Record<string, unknown> = {}): Promise<Made> => {
+    const res = await request(sb.baseUrl).post('/_sandbox/merchants').set(control).send({ LinkedSites: 1, NotificationURL: rx.url, ...extra });
     expect(res.status).toBe(201);
     const m = res.body.Merchant;
     return { SiteID: m.SiteID, APIKey: m.APIKey, LinkedSiteIDs: m.LinkedSiteIDs, auth: basic(m.SiteID, m.APIKey) };
@@ -126,11 +126,13 @@ describe('a marketplace on its own', () => {
     expect(c.SiteID).toBeGreaterThan(b.LinkedSiteIDs[0]!);
   });
 
-  it('a whole-sandbox reset clears both', async () => {
+  it('a whole-sandbox reset clears both, and a marketplace with its own clock', async () => {
     await start();
     const { a, b } = await twoBusy();
+    const c = await make({ Clock: 'manual' });
+    await pay(c, 1);
     await request(sb.baseUrl).post('/_sandbox/reset').expect(200);
-    for (const m of [a, b]) {
+    for (const m of [a, b, c]) {
       const rows = rowsOf(m);
       for (const t of [...OWNED_TABLES, ...MARKETPLACE_TABLES]) expect([t.table, rows[t.table]]).toEqual([t.table, []]);
     }

@@ -36,6 +36,7 @@ describe("a marketplace's own clock", () => {
     const res = await request(sb.baseUrl).post('/_sandbox/merchants').send({ LinkedSites: 1, NotificationURL: rx.url, ...body });
     expect(res.status).toBe(201);
     const m = res.body.Merchant;
+    expect(m.Clock).toBe(body.Clock ?? 'sandbox');
     return { SiteID: m.SiteID, APIKey: m.APIKey, LinkedSiteIDs: m.LinkedSiteIDs, auth: basic(m.SiteID, m.APIKey), rx };
   };
   const pay = async (m: Made, n: number) => {
@@ -76,6 +77,10 @@ describe("a marketplace's own clock", () => {
     expect(a.rx.received.map((r) => [r.body.Payment.ID, r.body.Payment.Status.ID])).toEqual([[pa.ID, 9]]);
     expect(await statusOf(b, pb.ID)).toBe(1);
     expect(b.rx.received).toEqual([]);
+    // The dashboard shows a marketplace its own time.
+    const dash = request.agent(sb.baseUrl);
+    await dash.post('/dashboard/login').type('form').send({ SiteID: String(a.SiteID), APIKey: a.APIKey }).expect(303);
+    expect((await dash.get('/dashboard')).text).toContain(`SiteID ${a.SiteID} · its own time 2026-01-15 10:00:02</span>`);
 
     // The sandbox's clock moves, and nobody's own time with it.
     await request(sb.baseUrl).post('/_sandbox/clock/advance').send({ Seconds: 60 }).expect(200);

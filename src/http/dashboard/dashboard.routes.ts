@@ -71,7 +71,7 @@ export function mountDashboardRoutes(router: Router, ctx: HttpContext): void {
   const chromeOf = (a: Signed, extra: Partial<Chrome> = {}): Chrome => {
     const flash = a.session.flash;
     a.session.flash = undefined;
-    return { site: a.site, csrf: a.session.csrf, flash, ...extra };
+    return { site: a.site, csrf: a.session.csrf, flash, ownTime: s.siteClocks?.get(a.site.siteId)?.now(), ...extra };
   };
 
   const failed = (res: Response, e: unknown, a?: Signed) => {
