@@ -90,6 +90,8 @@ export class Scheduler {
     }
     // The marketplaces' own clocks: late steps and notifications due at their time go out.
     for (const site of this.ctx.siteClocks?.sites() ?? []) {
+      const due = this.nextDue(site);
+      if (due === null || due > this.ctx.siteClocks!.get(site)!.now()) continue;
       this.advanceSite(site, 0).catch((e: Error) => this.log.error(`due work of marketplace ${site} at the start failed`, { error: e.message }));
     }
     if (this.manual) {
