@@ -10,6 +10,9 @@ import type { ServiceContext } from '../../services/context';
 import { madeByThisProcess } from '../../notifications/own-listeners';
 import { clientTest } from './networks';
 
+/** The control path anyone may call: health, for readiness checks (the document marks it open). */
+export const UNGUARDED_CONTROL_PATH = /^\/_sandbox\/health\/?$/i;
+
 function sameText(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
@@ -24,7 +27,7 @@ export function ownRouteSite(path: string): string | null {
 /**
  * Basic credentials on a marketplace's own route decide alone, whoever the client is: its own
  * credentials pass, any others are a 404 as if the marketplace did not exist (never its data, nor
- * a hint that it exists). Undefined when the request carries no Basic credentials.
+ * a hint that it exists).
  */
 function byOwnCredentials(services: ServiceContext, siteText: string, header: string): boolean {
   try {
@@ -38,7 +41,7 @@ function byOwnCredentials(services: ServiceContext, siteText: string, header: st
 export function controlGuard(token: string | undefined, from?: readonly string[], services?: ServiceContext) {
   const trusted = clientTest(from ?? (token === undefined ? ['loopback'] : []));
   return (req: Request, res: Response, next: NextFunction) => {
-    if (/^\/_sandbox\/health\/?$/i.test(req.baseUrl + req.path)) return next();
+    if (UNGUARDED_CONTROL_PATH.test(req.baseUrl + req.path)) return next();
     // A request the sandbox made itself (a notification pointed at its own address) is nobody's:
     // its loopback address and its merchant's credentials are not a client's.
     if (madeByThisProcess(req.socket.remoteAddress, req.socket.remotePort)) {
