@@ -40,6 +40,13 @@ export class SiteSnapshots {
     services.store.onSiteReplaced((site, why) => {
       if (why === 'remove') this.removeAll(site);
     });
+    // A whole reset removes the marketplaces made at run time: their snapshots go with them.
+    services.store.onDataReplaced((why) => {
+      if (why !== 'reset' || this.root === null || !existsSync(this.root)) return;
+      for (const entry of readdirSync(this.root)) {
+        if (/^[0-9]+$/.test(entry) && !services.store.sites.get(Number(entry))) this.removeAll(Number(entry));
+      }
+    });
   }
 
   /** Copies the marketplace's data and clock under `name` (replacing a snapshot of that name). */

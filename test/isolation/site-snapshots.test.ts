@@ -1,6 +1,6 @@
 // A marketplace's own snapshots: its data and its clock as they were, nobody else's touched; names in
 // its own space, a bounded number, and a file that is not its copy refused with nothing changed.
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -115,9 +115,12 @@ describe("a marketplace's own snapshots", () => {
     expect((await call(a, 'delete', '/snapshots/s1')).status).toBe(404);
     expect((await call(a, 'post', '/snapshots/nothing/restore')).status).toBe(404);
     expect((await call(a, 'post', '/snapshots').send({ Name: '../x' })).status).toBe(400);
-    // Removing the marketplace removes its snapshots.
+    // Removing the marketplace removes its snapshots; a whole reset, those of every marketplace it removes.
     await request(sb.baseUrl).delete(`/_sandbox/merchants/${a.SiteID}`).expect(204);
+    expect(existsSync(join(`${db}.merchant-snapshots`, String(a.SiteID)))).toBe(false);
     expect((await call(b, 'get', '/snapshots')).body.Snapshots).toHaveLength(1);
+    await request(sb.baseUrl).post('/_sandbox/reset').expect(200);
+    expect(existsSync(join(`${db}.merchant-snapshots`, String(b.SiteID)))).toBe(false);
   });
 
   it("refuses another marketplace's copy, a file that is no copy, and a copy with bad values: 400, nothing changed", async () => {
