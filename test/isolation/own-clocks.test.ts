@@ -102,6 +102,22 @@ describe("a marketplace's own clock", () => {
     expect(refused.body.Message).toMatch(/runs on the sandbox's clock/);
   });
 
+  it('a fast real clock (--speed) moves the sandbox and its marketplaces, never one with its own clock', async () => {
+    await start({ clock: 'real', speed: 1000, startTime: undefined });
+    const a = await make({ Clock: 'manual' });
+    const b = await make({});
+    const aAt = (await clockOf(a)).NowMs as number;
+    const pa = await pay(a, 1);
+    const pb = await pay(b, 1);
+    // B's step runs on the sandbox's fast clock: its Authorized notification comes by itself.
+    await sb.notifications.waitFor({ PaymentID: pb.ID, StatusID: 9 }, 10_000);
+    expect(await statusOf(a, pa.ID)).toBe(1);
+    expect((await clockOf(a)).NowMs).toBe(aAt);
+    expect((await clockOf(b)).Own).toBe(false);
+    await advance(a, 2).expect(200);
+    expect(await statusOf(a, pa.ID)).toBe(9);
+  });
+
   it("both marketplaces' clocks survive a restart with their times, and their pending steps go on", async () => {
     dir = mkdtempSync(join(tmpdir(), 'own-clocks-'));
     const db = join(dir, 'sandbox.db');
