@@ -38,6 +38,8 @@ export interface HttpContext {
   snapshots?: Snapshots;
   /** Each marketplace's own named copies of its data and clock. */
   siteSnapshots?: SiteSnapshots;
+  /** How long a request waits for a restore under way before a 503 (restoring.middleware.ts). */
+  restoreWaitMs?: number;
 }
 
 export const wireOf = (ctx: HttpContext): WireOptions => ({ baseUrl: ctx.urls.baseUrl, cardBaseUrl: ctx.urls.cardBaseUrl });
