@@ -1,8 +1,10 @@
 // A marketplace's own copy: its rows of every table it owns (owned.ts) in a small SQLite file, with
 // its clock, written and read back through ATTACH on the live connection. A copy is checked before
-// anything is replaced: its schema, whose rows it holds, and its values (the live tables' STRICT
-// types and constraints refuse the rest inside the transaction, which then changes nothing).
+// anything is replaced: its tables, whose rows it holds, and its values as a whole snapshot's are
+// (copy-check.ts); the live tables' STRICT types and constraints refuse the rest inside the
+// transaction, which then changes nothing.
 import Database from 'better-sqlite3';
+import { badValueMessage, valueChecks } from './copy-check';
 import { MIGRATIONS } from './migrations';
 import { OWNED_TABLES, ownedRows } from './owned';
 import type { Store } from './store';
@@ -19,13 +21,6 @@ export interface SiteCopyInfo {
 
 /** A copy that is not one of this marketplace, or that this sandbox cannot read: the reason says which table and row. */
 export class SiteCopyRefused extends Error {}
-
-/** Columns holding JSON text: a copy's must parse, or the pages showing them would fail later. */
-const JSON_COLUMNS: Record<string, readonly string[]> = {
-  payments: ['customer', 'billing_address', 'shipping_address', 'details', 'card'],
-  notifications: ['body'],
-  faults: ['match_json', 'action_json'],
-};
 
 const LATEST = () => MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
@@ -101,10 +96,13 @@ export function restoreSite(store: Store, siteId: number, file: string, apply: (
         : `${t.via!.column} IS NULL OR ${t.via!.column} NOT IN (SELECT id FROM snap."${t.via!.parent}")`;
       const stray = db.prepare(`SELECT rowid FROM snap."${t.table}" WHERE ${foreign} LIMIT 1`).pluck().get({ site: siteId });
       if (stray !== undefined) throw new SiteCopyRefused(`${t.table}: row ${String(stray)} is not of SiteID ${siteId}`);
-      for (const c of JSON_COLUMNS[t.table] ?? []) {
-        const bad = db.prepare(`SELECT rowid FROM snap."${t.table}" WHERE "${c}" IS NOT NULL AND NOT json_valid("${c}") LIMIT 1`).pluck().get();
-        if (bad !== undefined) throw new SiteCopyRefused(`${t.table}: row ${String(bad)} has ${c} that is not JSON`);
-      }
+    }
+    // The values a whole snapshot's restore checks (copy-check.ts knows them from the schema), on the owned tables.
+    const owned = new Set(OWNED_TABLES.map((t) => t.table));
+    for (const check of valueChecks('snap')) {
+      if (!owned.has(check.table)) continue;
+      const row = db.prepare(check.sql).get() as Record<string, unknown> | undefined;
+      if (row) throw new SiteCopyRefused(badValueMessage(check, row));
     }
     try {
       store.tx(() => {

@@ -126,7 +126,7 @@ describe("a marketplace's own snapshots", () => {
   it("refuses another marketplace's copy, a file that is no copy, and a copy with bad values: 400, nothing changed", async () => {
     const a = await make();
     const b = await make();
-    await pay(a, 1);
+    const firstOfA = await pay(a, 1);
     await pay(b, 1);
     await call(b, 'post', '/snapshots').send({ Name: 'of-b' }).expect(201);
     await call(a, 'post', '/snapshots').send({ Name: 'good' }).expect(201);
@@ -147,7 +147,7 @@ describe("a marketplace's own snapshots", () => {
       ['stolen', `copy_of: it is a copy of SiteID ${b.SiteID}`],
       ['empty', "it is not a marketplace's copy: no such table: copy_of"],
       ['other', "it is not a marketplace's copy"],
-      ['bad-json', 'payments: row 1 has customer that is not JSON'],
+      ['bad-json', `table payments, row id ${firstOfA}: customer is not a JSON object`],
     ]) {
       const res = await call(a, 'post', `/snapshots/${name}/restore`);
       expect([name, res.status]).toEqual([name, 400]);
