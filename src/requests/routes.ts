@@ -6,6 +6,7 @@ import type { HttpContext } from '../http/pipeline';
 import { route } from '../http/pipeline';
 import { type JournalPaging, checkedPaging } from '../services/journal.service';
 import type { RequestFilter } from '../store/requests.repo';
+import { marketplaceOf } from '../marketplaces/marketplace.service';
 import { type RequestJournal, type RequestQuery, filterOf, requestView } from './journal';
 
 /** The query names the journal is filtered by (any case), and how each is read. */
@@ -123,14 +124,14 @@ export function mountRequestRoutes(router: Router, ctx: HttpContext): void {
 /**
  * `{prefix}/requests…` of one marketplace (`prefix` names it by `:siteId`): the entries of the
  * marketplace and its linked sites, with the same filters. A site that is not a marketplace's own is
- * a 404, as if it did not exist. Whoever may call them is decided in front of them, by a guard
- * mounted on the same prefix before this.
+ * a 404, as if it did not exist. Whoever may call them is decided in front of them (the control
+ * guard lets in the control API's clients and the marketplace's own Basic credentials).
  */
 export function mountScopedRequestRoutes(router: Router, ctx: HttpContext, prefix = '/_sandbox/merchants/:siteId'): void {
   const sitesOf = (req: Request): number[] => {
     const id = String(req.params.siteId);
-    const site = /^[0-9]{1,10}$/.test(id) ? ctx.services.store.sites.get(Number(id)) : undefined;
-    if (!site || site.apiKey === null) throw notFound('Merchant');
+    if (!/^[0-9]{1,10}$/.test(id)) throw notFound('Merchant');
+    const site = marketplaceOf(ctx.services, Number(id));
     return [site.siteId, ...ctx.services.store.sites.linkedTo(site.siteId).map((s) => s.siteId)];
   };
   mountJournal(router, ctx, prefix, sitesOf);

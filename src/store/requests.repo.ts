@@ -53,12 +53,6 @@ export interface RequestFilter {
   afterId?: number;
 }
 
-/**
- * The table a marketplace's rows are found in by site, for the list of what a marketplace owns (its
- * reset, its snapshots): requests are the marketplace's by the SiteID they authenticated as (or tried to).
- */
-export const REQUESTS_SITE_COLUMN = { table: 'requests', column: 'site_id' } as const;
-
 interface Row {
   id: number;
   at: number;

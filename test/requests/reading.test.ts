@@ -95,6 +95,14 @@ describe('GET /_sandbox/requests and /count', () => {
     expect((await request(w.api).delete(`/_sandbox/merchants/${PLAIN.SiteID}/requests`)).status).toBe(204);
     expect(await count(w, '')).toBe(1);
   });
+
+  it('scoped: a marketplace reads its own journal with its own Basic credentials; another’s credentials get a 404', async () => {
+    await createPayment(w);
+    const own = await request(w.api).get(`/_sandbox/merchants/${MARKETPLACE.SiteID}/requests/count`).set('Authorization', w.auth);
+    expect([own.status, own.body]).toEqual([200, { Count: 1 }]);
+    const other = await request(w.api).get(`/_sandbox/merchants/${MARKETPLACE.SiteID}/requests`).set('Authorization', basic(PLAIN.SiteID, PLAIN.APIKey));
+    expect([other.status, other.body]).toEqual([404, { Message: 'Merchant not found.' }]);
+  });
 });
 
 describe('what the journal tells', () => {
