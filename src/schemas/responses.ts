@@ -411,7 +411,7 @@ const requestOut = exact({
   ID: int,
   At: timestampOut,
   AtMs: int,
-  WallTime: { type: 'string', format: 'date-time' },
+  WallTime: { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z$', description: 'Real time, ISO 8601 (UTC)' },
   Address: { type: 'string', enum: ['api', 'card'] },
   Method: str,
   Path: str,
