@@ -14,45 +14,45 @@ const param = (req: Request, name: string) => String(req.params[name]);
 
 export function mountCardRoutes(router: Router, ctx: HttpContext): void {
   const s = ctx.services;
-  const card = (view: PaymentView) => ({ Payment: cardPaymentToWire(view.payment, wireOf(ctx), view.splits) });
+  const card = (req: Request, view: PaymentView) => ({ Payment: cardPaymentToWire(view.payment, wireOf(ctx, req), view.splits) });
   // The hosted card form is the payer's page, reached without the merchant's credentials.
   mountPayerRoutes(router, ctx, { path: CARD_FORM_PATH, surface: 'card' });
   router.use('/v1', requireSite(ctx));
 
   router.post(
     '/v1/payments',
-    route(ctx, 'card-payment', (req, body) => ({ status: 201, body: card(createCardPayment(s, siteOf(req), body ?? {})) })),
+    route(ctx, 'card-payment', (req, body) => ({ status: 201, body: card(req, createCardPayment(s, siteOf(req), body ?? {})) })),
   );
 
   router.get(
     '/v1/payments',
     route(ctx, 'list', (req) => {
       const page = listCardPayments(s, siteOf(req), req.query as Record<string, unknown>);
-      return { status: 200, body: listToWire({ ...page, items: page.items.map((p) => cardPaymentToWire(p, wireOf(ctx))) }) };
+      return { status: 200, body: listToWire({ ...page, items: page.items.map((p) => cardPaymentToWire(p, wireOf(ctx, req))) }) };
     }),
   );
 
   router.get(
     '/v1/payments/:id',
-    route(ctx, 'card-payment', (req) => ({ status: 200, body: card(getCardPayment(s, siteOf(req), param(req, 'id'))) })),
+    route(ctx, 'card-payment', (req) => ({ status: 200, body: card(req, getCardPayment(s, siteOf(req), param(req, 'id'))) })),
   );
 
   router.get(
     '/v1/payments/:id/status',
-    route(ctx, 'card-payment', (req) => ({ status: 200, body: card(getCardPayment(s, siteOf(req), param(req, 'id'))) })),
+    route(ctx, 'card-payment', (req) => ({ status: 200, body: card(req, getCardPayment(s, siteOf(req), param(req, 'id'))) })),
   );
 
   router.post(
     '/v1/payments/:id/capture',
     route(ctx, 'card-payment', (req, body) => ({
       status: 200,
-      body: card(captureCardPayment(s, siteOf(req), param(req, 'id'), queryParam(req, 'amount'), body)),
+      body: card(req, captureCardPayment(s, siteOf(req), param(req, 'id'), queryParam(req, 'amount'), body)),
     })),
   );
 
   router.post(
     '/v1/payments/:id/cancel',
-    route(ctx, 'card-payment', (req) => ({ status: 200, body: card(cancelCardPayment(s, siteOf(req), param(req, 'id'))) })),
+    route(ctx, 'card-payment', (req) => ({ status: 200, body: card(req, cancelCardPayment(s, siteOf(req), param(req, 'id'))) })),
   );
 
   router.post(

@@ -96,10 +96,10 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
 
   router.get(
     '/_sandbox/health',
-    route(ctx, 'message', () => ({
-      status: 200,
-      body: { Status: 'ok', BaseURL: ctx.urls.baseUrl, CardBaseURL: ctx.urls.cardBaseUrl, ...databaseHealth(s) },
-    })),
+    route(ctx, 'message', (req) => {
+      const urls = wireOf(ctx, req);
+      return { status: 200, body: { Status: 'ok', BaseURL: urls.baseUrl, CardBaseURL: urls.cardBaseUrl ?? urls.baseUrl, ...databaseHealth(s) } };
+    }),
   );
 
   router.get(
@@ -107,7 +107,8 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
     route(ctx, 'message', (req) => {
       const surface = queryValue(req, 'surface') ?? 'api';
       if (surface !== 'api' && surface !== 'card') throw new HttpError(400, 'surface must be api or card');
-      return { status: 200, body: openApiDocument(surface, surface === 'api' ? ctx.urls.baseUrl : ctx.urls.cardBaseUrl) };
+      const urls = wireOf(ctx, req);
+      return { status: 200, body: openApiDocument(surface, surface === 'api' ? urls.baseUrl : (urls.cardBaseUrl ?? urls.baseUrl)) };
     }),
   );
 
@@ -162,7 +163,7 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
       return {
         status: 200,
         body: {
-          Payment: paymentToWire(view, wireOf(ctx)),
+          Payment: paymentToWire(view, wireOf(ctx, req)),
           Scenario: payment.scenario,
           Refunds: s.store.refunds.ofPayment(id).map(refundToWire),
           ...paymentStory(s, id),
@@ -185,7 +186,7 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
     route(ctx, 'message', (req, body) => {
       const { Event } = checked<{ Event: PaymentEvent }>(paymentEventRequest, body);
       const view = applyPaymentEvent(s, idParam(req, 'id', 'Payment'), Event);
-      return { status: 200, body: { Payment: paymentToWire(view, wireOf(ctx)) } };
+      return { status: 200, body: { Payment: paymentToWire(view, wireOf(ctx, req)) } };
     }),
   );
 
