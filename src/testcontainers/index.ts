@@ -1,4 +1,10 @@
 // `split-sandbox/testcontainers`: the sandbox's image under Testcontainers (an optional peer dependency).
+try {
+  require.resolve('testcontainers');
+} catch {
+  throw new Error('split-sandbox/testcontainers needs the testcontainers package, 11.x: npm install --save-dev testcontainers@11');
+}
+
 export {
   SplitSandboxContainer,
   StartedSplitSandboxContainer,

@@ -3,8 +3,12 @@
 // this process for the notifications. Skipped, saying why, where there is no engine or no image.
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { StartedSplitSandboxContainer } from 'split-sandbox/testcontainers';
+import ts from 'typescript';
+import type { NotificationView, StartedSplitSandboxContainer } from 'split-sandbox/testcontainers';
 import { type Engine, startEngine, whyNoEngine } from '../helpers/container-engine';
+import { block } from '../readme/readme';
+
+const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...args: string[]) => (...a: unknown[]) => Promise<void>;
 
 const why = whyNoEngine();
 if (why !== null) console.warn(`Testcontainers module tests skipped: ${why}`);
@@ -122,4 +126,31 @@ maybe('SplitSandboxContainer on the image', () => {
     expect((await sandbox.notifications.list()).TotalCount).toBe(0);
     await expect(sandbox.clock.advance(-1)).rejects.toThrow(/answered 400/);
   });
+
+  test("the README's Testcontainers snippet runs as written (on this image)", async () => {
+    const code = block('Testcontainers', 'ts');
+    const imports = ["import { createServer } from 'node:http';", "import { SplitSandboxContainer, notificationUrlOnHost } from 'split-sandbox/testcontainers';"];
+    for (const line of imports) expect(code).toContain(line);
+    const js = ts.transpileModule(imports.reduce((c, line) => c.replace(line, ''), code), { compilerOptions: { target: ts.ScriptTarget.ES2022 } }).outputText;
+    const mod = await import('split-sandbox/testcontainers');
+    const seen: { started?: StartedSplitSandboxContainer; waited?: NotificationView; stopped?: boolean } = {};
+    // The snippet's image is the one `docker build -t split-sandbox .` makes; here, the one under test.
+    class OnThisImage extends mod.SplitSandboxContainer {
+      constructor() {
+        super(process.env.SANDBOX_IMAGE);
+      }
+      override async start() {
+        const started = await super.start();
+        seen.started = started;
+        const waitFor = started.control.notifications.waitFor;
+        started.control.notifications.waitFor = async (...a) => (seen.waited = await waitFor(...a));
+        return started;
+      }
+    }
+    await new AsyncFunction('createServer', 'SplitSandboxContainer', 'notificationUrlOnHost', js)(createServer, OnThisImage, mod.notificationUrlOnHost);
+    expect(seen.waited).toMatchObject({ StatusID: 9, State: 'delivered', Attempts: [{ HTTPStatus: 204 }] });
+    expect(seen.waited!.Attempts[0]!.URL).toMatch(/^http:\/\/host\.(containers|docker)\.internal:\d+\/notify$/);
+    // Stopped: its mapped port answers no more.
+    await expect(fetch(`${seen.started!.getBaseUrl()}/_sandbox/health`)).rejects.toThrow();
+  }, 120_000);
 });
