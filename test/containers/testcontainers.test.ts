@@ -53,6 +53,7 @@ maybe('SplitSandboxContainer on the image', () => {
 
   afterAll(async () => {
     await sandbox?.stop();
+    receiver?.closeAllConnections();
     await new Promise((r) => receiver?.close(r));
     await engine?.stop();
   }, 60_000);
@@ -77,20 +78,20 @@ maybe('SplitSandboxContainer on the image', () => {
     expect(sandbox.getMerchant()).toMatchObject({ SiteID: 30201, LinkedSiteIDs: [30202, 30203, 30204] });
   });
 
-  test('create a payment, follow its RedirectURL, advance the clock, receive the notification', async () => {
+  const createPayment = async (mtid: string) => {
     const created = await fetch(`${sandbox.getBaseUrl()}/v1/payments`, {
       method: 'POST',
       headers: { Authorization: sandbox.basicAuth(), 'Content-Type': 'application/json' },
       body: JSON.stringify({
         Payment: {
-          MerchantTransactionID: 'tc-1',
+          MerchantTransactionID: mtid,
           Amount: '1000',
           Currency: 'EUR',
           MethodID: 42,
           ReturnURL: 'https://shop.example/return',
           Splits: [
-            { SiteID: 30202, Amount: '600', MerchantTransactionID: 'tc-1-a' },
-            { SiteID: 30203, Amount: '400', MerchantTransactionID: 'tc-1-b' },
+            { SiteID: 30202, Amount: '600', MerchantTransactionID: `${mtid}-a` },
+            { SiteID: 30203, Amount: '400', MerchantTransactionID: `${mtid}-b` },
           ],
         },
       }),
@@ -99,21 +100,44 @@ maybe('SplitSandboxContainer on the image', () => {
     const payment = ((await created.json()) as { Payment: { ID: number; Status: unknown; RedirectURL: string } }).Payment;
     expect(payment.Status).toEqual({ ID: 1, Info: 'Open', Reasons: null });
     expect(payment.RedirectURL).toMatch(new RegExp(`^${sandbox.getBaseUrl()}/Home\\?PaymentToken=[0-9A-F]{32}\\.${payment.ID}$`));
+    return payment;
+  };
 
+  const receivedFor = async (id: number, statusId: number) => {
+    const n = await sandbox.notifications.waitFor({ PaymentID: id, StatusID: statusId }, { delivered: true, timeoutMs: 10_000 });
+    expect(n).toMatchObject({ PaymentID: id, StatusID: statusId, State: 'delivered' });
+    expect(n.Attempts[0]).toMatchObject({ URL: notifyUrl, HTTPStatus: 204 });
+    const got = received.find((r) => r.body?.Payment?.ID === id && r.body.Payment.Status.ID === statusId);
+    expect(got).toMatchObject({ path: '/notify', authorization: sandbox.basicAuth(), body: { Payment: { ID: id, Status: { ID: statusId } } } });
+  };
+
+  test('create a payment, follow its RedirectURL: the payer authorizes on the page; the notification is received', async () => {
+    const payment = await createPayment('tc-page');
     const page = await fetch(payment.RedirectURL);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/text\/html/);
-    expect(await page.text()).toContain(String(payment.ID));
+    const html = await page.text();
+    expect(html).toContain('tc-page');
+    // The page's Authorize button, pressed as a browser does: its form, relative to the page's address.
+    const form = /<form method="post" action="([^"]+\/authorize)"><input type="hidden" name="PaymentToken" value="([^"]+)">/.exec(html)!;
+    const pressed = await fetch(new URL(form[1]!, payment.RedirectURL), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ PaymentToken: form[2]!, action: 'authorize' }).toString(),
+      redirect: 'manual',
+    });
+    expect(pressed.status).toBe(303);
+    expect(pressed.headers.get('location')).toBe('https://shop.example/return');
+    await receivedFor(payment.ID, 9);
+  });
 
+  test('create a payment, advance the clock: the scenario authorizes it; the notification is received', async () => {
+    const payment = await createPayment('tc-clock');
     const clock = await sandbox.clock.advance(2);
     expect(clock.Mode).toBe('manual');
-    const n = await sandbox.notifications.waitFor({ PaymentID: payment.ID, StatusID: 9 }, { delivered: true, timeoutMs: 10_000 });
-    expect(n).toMatchObject({ PaymentID: payment.ID, StatusID: 9, StatusInfo: 'Authorized', State: 'delivered' });
-    expect(n.Attempts[0]).toMatchObject({ URL: notifyUrl, HTTPStatus: 204 });
-    const got = received.find((r) => r.body?.Payment?.ID === payment.ID);
-    expect(got).toMatchObject({ path: '/notify', authorization: sandbox.basicAuth(), body: { Payment: { ID: payment.ID, Status: { ID: 9, Info: 'Authorized' } } } });
-    const page1 = await sandbox.notifications.list({ PaymentID: payment.ID });
-    expect(page1.TotalCount).toBe(1);
+    await receivedFor(payment.ID, 9);
+    const page = await sandbox.notifications.list({ PaymentID: payment.ID });
+    expect(page.TotalCount).toBe(1);
   });
 
   test('merchants.create and reset over HTTP, typed', async () => {
