@@ -191,7 +191,7 @@ maybe('CI recipes (examples/ci), their commands as written', () => {
       const file = join(dir, '.sandbox.json');
       if (existsSync(file)) process.kill(JSON.parse(readFileSync(file, 'utf8')).PID, 'SIGTERM');
     }
-  }, 900_000);
+  }, 1_200_000);
 
   test('GitLab CI: the image as a service, reached by its alias from the job', async () => {
     const doc = parse(readFileSync(join(RECIPES, 'gitlab-ci.yml'), 'utf8'));

@@ -171,7 +171,13 @@ maybe('SplitSandboxContainer on the image', () => {
         return started;
       }
     }
-    await new AsyncFunction('createServer', 'SplitSandboxContainer', 'notificationUrlOnHost', js)(createServer, OnThisImage, mod.notificationUrlOnHost);
+    try {
+      await new AsyncFunction('createServer', 'SplitSandboxContainer', 'notificationUrlOnHost', js)(createServer, OnThisImage, mod.notificationUrlOnHost);
+      seen.stopped = true;
+    } finally {
+      // Without Ryuk nothing else removes it: a snippet that failed half-way leaves its container to us.
+      if (!seen.stopped) await seen.started?.stop().catch(() => undefined);
+    }
     expect(seen.waited).toMatchObject({ StatusID: 9, State: 'delivered', Attempts: [{ HTTPStatus: 204 }] });
     expect(seen.waited!.Attempts[0]!.URL).toMatch(/^http:\/\/host\.(containers|docker)\.internal:\d+\/notify$/);
     // Stopped: its mapped port answers no more.
