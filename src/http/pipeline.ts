@@ -41,6 +41,8 @@ export interface HttpContext {
   scheduler?: Scheduler;
   /** Named copies of the whole database; absent in worlds without a scheduler. */
   snapshots?: Snapshots;
+  /** How long a request waits for a restore under way before a 503 (restoring.middleware.ts). */
+  restoreWaitMs?: number;
 }
 
 /** The addresses an answer to `req` names (RedirectURL, BaseURL…). */

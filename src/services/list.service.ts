@@ -1,8 +1,9 @@
 // The payment lists of both addresses: query parameters, filters and paging.
 import { parseAmount } from '../domain/money';
 import { CATALOGUE_STATUS_IDS } from '../domain/statuses';
-import { parseTimestamp } from '../domain/time';
+import { TIMESTAMP_EXPECTED, parseTimestamp } from '../domain/time';
 import { CURRENCIES, COUNTRIES } from '../schemas/codes';
+import { MAX_PAGE_SIZE } from '../schemas/queries';
 import type { PaymentFilter, SortBy } from '../store/payments.repo';
 import type { PaymentRecord, SiteRecord, Surface } from '../store/records';
 import type { ListPage } from '../wire/serializers';
@@ -18,7 +19,7 @@ export class ListRejected extends Error {
   }
 }
 
-export const MAX_PAGE_SIZE = 1000;
+export { MAX_PAGE_SIZE };
 const SORTS: readonly SortBy[] = ['merchanttransactionid', 'inputdatetime', 'amount'];
 
 /** Query parameter names are matched case-insensitively, as official clients send both forms. */
@@ -49,7 +50,7 @@ function filterOf(q: Query, site: SiteRecord, surface: Surface): PaymentFilter {
     const v = q.get(key);
     if (v === undefined) continue;
     const ms = parseTimestamp(v);
-    if (ms === null) throw new ListRejected(`Invalid ${name}: expected yyyyMMddHHmmss (14 digits, UTC)`, 112);
+    if (ms === null) throw new ListRejected(`Invalid ${name}: ${TIMESTAMP_EXPECTED}`, 112);
     if (key === 'startdate') f.startMs = ms;
     else f.endMs = ms + 999; // the whole last second
   }
