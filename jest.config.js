@@ -3,7 +3,7 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test', '<rootDir>/examples'],
   // Examples import the package by name, as its users do.
-  moduleNameMapper: { '^split-sandbox$': '<rootDir>/src/index.ts' },
+  moduleNameMapper: { '^split-sandbox$': '<rootDir>/src/index.ts', '^split-sandbox/testcontainers$': '<rootDir>/src/testcontainers/index.ts' },
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': 'ts-jest' },
   testTimeout: 20000,

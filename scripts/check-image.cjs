@@ -17,6 +17,9 @@ const TOOLS = process.env.SANDBOX_CONTAINER_TOOLS || path.resolve(ROOT, '..', 's
 const PODMAN = path.join(TOOLS, 'podman.sh');
 const usePodman = fs.existsSync(PODMAN);
 const NAME = `split-sandbox-check-${process.pid}`;
+/** `--keep-image <tag>`: the image built here stays, under that tag, for the tests that run it next (.ci/run removes it). */
+const keepAt = process.argv.indexOf('--keep-image');
+const KEEP = keepAt === -1 ? null : process.argv[keepAt + 1];
 const IMAGE = `localhost/split-sandbox:check-${process.pid}`;
 const VOLUME = `${NAME}-data`;
 const TOKEN = 'ci-control-token';
@@ -158,8 +161,9 @@ async function main() {
     check((await call('GET', `${b.base}/v1/payments/${id}`, { auth: true })).status === 200, 'the payment did not survive in the volume');
     const refused = await call('GET', `${b.base}/_sandbox/merchants`);
     check(refused.status === 403, `the control API answered the host ${refused.status} by default`);
-    check((await call('GET', `${b.base}/_sandbox/health`)).body.BaseURL === 'http://127.0.0.1:8080', 'default BaseURL');
-    step('defaults: the payment kept in the volume; control API 403 to the host; BaseURL the container\'s own');
+    // No public URL: the answers name the address the request came in on (the published port).
+    check((await call('GET', `${b.base}/_sandbox/health`)).body.BaseURL === b.base, 'default BaseURL');
+    step('defaults: the payment kept in the volume; control API 403 to the host; BaseURL the published address reached');
     stop(b.name);
 
     // 3. A trusted network, explicitly: the control API answers without a token.
@@ -168,11 +172,16 @@ async function main() {
     check(opened.status === 200, `SANDBOX_CONTROL_FROM=private: the control API answered ${opened.status}`);
     step('SANDBOX_CONTROL_FROM=private: control API 200 without a token');
     stop(c.name);
+    if (KEEP) {
+      engine(['tag', IMAGE, KEEP], 60_000);
+      step(`kept as ${KEEP}`);
+    }
     console.log(`check-image: ok (${((Date.now() - started) / 1000).toFixed(0)} s)`);
   } finally {
     for (const suffix of ['token', 'default', 'private']) quietly(['rm', '-f', `${NAME}-${suffix}`]);
     quietly(['volume', 'rm', '-f', VOLUME]);
-    quietly(['rmi', '-f', IMAGE]);
+    // A kept image loses only this run's own tag.
+    quietly(KEEP ? ['rmi', IMAGE] : ['rmi', '-f', IMAGE]);
   }
 }
 

@@ -6,6 +6,7 @@ import { type Config, DEFAULT_CONFIG } from './config';
 import { completeMethodCatalogue, loadFixtures, readFixtures } from './fixtures';
 import { createApp } from './http/app';
 import { serverFor } from './http/server';
+import { AnswerUrls } from './http/answer-urls';
 import type { HttpContext } from './http/pipeline';
 import { createIds } from './ids';
 import { createOutbox } from './notifications/outbox';
@@ -241,8 +242,10 @@ function listen(app: ReturnType<typeof createApp>, port: number, host: string): 
   });
 }
 
+const portOf = (server: Server) => (server.address() as AddressInfo).port;
+
 function urlOf(server: Server, host: string): string {
-  const { port } = server.address() as AddressInfo;
+  const port = portOf(server);
   const h = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
   return `http://${h}:${port}`;
 }
@@ -292,6 +295,10 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
   services.ownListener = (url) => own.reasonFor(url);
   ctx.urls.baseUrl = config.publicUrl ?? listening.baseUrl;
   ctx.urls.cardBaseUrl = config.publicCardUrl ?? listening.cardBaseUrl;
+  ctx.answerUrls = new AnswerUrls(
+    { port: portOf(servers[0]!), publicUrl: config.publicUrl, ownUrl: ctx.urls.baseUrl },
+    { port: portOf(servers[1]!), publicUrl: config.publicCardUrl, ownUrl: ctx.urls.cardBaseUrl },
+  );
   scheduler.start();
   // The WAL is copied into the database file off the main thread (the main connection's own
   // checkpoints, at SQLite's limit, are the fallback should the thread fail).

@@ -13,6 +13,7 @@ import { ListRejected } from '../services/list.service';
 import { isStorageFailure } from '../store/failures';
 import type { SiteRecord } from '../store/records';
 import type { WireOptions } from '../wire/serializers';
+import type { AnswerUrls } from './answer-urls';
 import { type Envelope, listError, rejectionBody } from './envelopes';
 import { sendJson, sendJsonText } from './reply';
 
@@ -25,8 +26,13 @@ export interface Reply {
 
 export interface HttpContext {
   services: ServiceContext;
-  /** The addresses, known once both listeners are up. */
+  /** The sandbox's own addresses (public, else bound), known once both listeners are up. */
   urls: { baseUrl: string; cardBaseUrl: string };
+  /**
+   * The addresses answers name, per request (its Host header) where no public URL is set; absent,
+   * answers name `urls`.
+   */
+  answerUrls?: AnswerUrls;
   log: Logger;
   /** When set, the control API needs `Authorization: Bearer <token>`; otherwise it answers loopback only. */
   controlToken?: string | undefined;
@@ -42,7 +48,8 @@ export interface HttpContext {
   restoreWaitMs?: number;
 }
 
-export const wireOf = (ctx: HttpContext): WireOptions => ({ baseUrl: ctx.urls.baseUrl, cardBaseUrl: ctx.urls.cardBaseUrl });
+/** The addresses an answer to `req` names (RedirectURL, BaseURL…). */
+export const wireOf = (ctx: HttpContext, req: Request): WireOptions => (ctx.answerUrls === undefined ? ctx.urls : ctx.answerUrls.of(req));
 
 const sites = new WeakMap<Request, SiteRecord>();
 
@@ -130,7 +137,7 @@ export function renderError(ctx: HttpContext, kind: Envelope, e: unknown, body: 
   }
   if (e instanceof Rejection) {
     const id = ctx.services.ids.invalidRequestId();
-    sendJson(res, 400, rejectionBody(kind, e, body, id, wireOf(ctx)));
+    sendJson(res, 400, rejectionBody(kind, e, body, id, wireOf(ctx, res.req)));
   } else if (e instanceof ListRejected) {
     sendJson(res, 400, listError(e.message));
   } else if (e instanceof HttpError) {

@@ -25,7 +25,7 @@ export function mountPaymentRoutes(router: Router, ctx: HttpContext): void {
     route(ctx, 'payment', (req, body) => {
       const scenario = req.get('x-sandbox-scenario') ?? null;
       const view = createPayment(servicesOf(ctx, req), siteOf(req), body ?? {}, { scenario });
-      return { status: 201, body: { Payment: paymentToWire(view, wireOf(ctx)) } };
+      return { status: 201, body: { Payment: paymentToWire(view, wireOf(ctx, req)) } };
     }),
   );
 
@@ -33,11 +33,13 @@ export function mountPaymentRoutes(router: Router, ctx: HttpContext): void {
     '/v1/payments',
     route(ctx, 'list', (req) => {
       const site = siteOf(req);
+      const urls = wireOf(ctx, req);
       return {
         status: 200,
-        json: lists.get(`${site.siteId} ${req.originalUrl}`, () => {
+        // Kept per address too: the items' RedirectURLs name the one this request came in on.
+        json: lists.get(`${site.siteId} ${urls.baseUrl} ${req.originalUrl}`, () => {
           const page = listPayments(s, site, req.query as Record<string, unknown>);
-          return listToWire({ ...page, items: page.items.map((p) => listItemToWire(p, wireOf(ctx))) });
+          return listToWire({ ...page, items: page.items.map((p) => listItemToWire(p, urls)) });
         }),
       };
     }),
@@ -47,7 +49,7 @@ export function mountPaymentRoutes(router: Router, ctx: HttpContext): void {
     '/v1/payments/:id',
     route(ctx, 'payment', (req) => ({
       status: 200,
-      body: { Payment: paymentToWire(loadPayment(servicesOf(ctx, req), siteOf(req), param(req, 'id')), wireOf(ctx)) },
+      body: { Payment: paymentToWire(loadPayment(servicesOf(ctx, req), siteOf(req), param(req, 'id')), wireOf(ctx, req)) },
     })),
   );
 
@@ -63,7 +65,7 @@ export function mountPaymentRoutes(router: Router, ctx: HttpContext): void {
     '/v1/payments/:id/capture',
     route(ctx, 'payment', (req, body) => ({
       status: 200,
-      body: { Payment: paymentToWire(capturePayment(servicesOf(ctx, req), siteOf(req), param(req, 'id'), body), wireOf(ctx)) },
+      body: { Payment: paymentToWire(capturePayment(servicesOf(ctx, req), siteOf(req), param(req, 'id'), body), wireOf(ctx, req)) },
     })),
   );
 
@@ -71,7 +73,7 @@ export function mountPaymentRoutes(router: Router, ctx: HttpContext): void {
     '/v1/payments/:id/splits/:splitId/capture',
     route(ctx, 'payment', (req) => {
       const done = captureSplit(servicesOf(ctx, req), siteOf(req), param(req, 'id'), param(req, 'splitId'), queryParam(req, 'amount'));
-      return { status: 200, body: { Payment: paymentToWire(done.view, wireOf(ctx), [done.split]) } };
+      return { status: 200, body: { Payment: paymentToWire(done.view, wireOf(ctx, req), [done.split]) } };
     }),
   );
 
@@ -79,7 +81,7 @@ export function mountPaymentRoutes(router: Router, ctx: HttpContext): void {
     '/v1/payments/:id/cancel',
     route(ctx, 'payment', (req) => ({
       status: 200,
-      body: { Payment: paymentToWire(cancelPayment(servicesOf(ctx, req), siteOf(req), param(req, 'id')), wireOf(ctx)) },
+      body: { Payment: paymentToWire(cancelPayment(servicesOf(ctx, req), siteOf(req), param(req, 'id')), wireOf(ctx, req)) },
     })),
   );
 
@@ -87,7 +89,7 @@ export function mountPaymentRoutes(router: Router, ctx: HttpContext): void {
     '/v1/payments/:id/status',
     route(ctx, 'payment', (req) => ({
       status: 200,
-      body: { Payment: paymentToWire(loadPayment(servicesOf(ctx, req), siteOf(req), param(req, 'id')), wireOf(ctx)) },
+      body: { Payment: paymentToWire(loadPayment(servicesOf(ctx, req), siteOf(req), param(req, 'id')), wireOf(ctx, req)) },
     })),
   );
 

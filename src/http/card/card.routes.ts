@@ -13,45 +13,45 @@ import { queryParam } from '../query';
 const param = (req: Request, name: string) => String(req.params[name]);
 
 export function mountCardRoutes(router: Router, ctx: HttpContext): void {
-  const card = (view: PaymentView) => ({ Payment: cardPaymentToWire(view.payment, wireOf(ctx), view.splits) });
+  const card = (req: Request, view: PaymentView) => ({ Payment: cardPaymentToWire(view.payment, wireOf(ctx, req), view.splits) });
   // The hosted card form is the payer's page, reached without the merchant's credentials.
   mountPayerRoutes(router, ctx, { path: CARD_FORM_PATH, surface: 'card' });
   router.use('/v1', requireSite(ctx));
 
   router.post(
     '/v1/payments',
-    route(ctx, 'card-payment', (req, body) => ({ status: 201, body: card(createCardPayment(servicesOf(ctx, req), siteOf(req), body ?? {})) })),
+    route(ctx, 'card-payment', (req, body) => ({ status: 201, body: card(req, createCardPayment(servicesOf(ctx, req), siteOf(req), body ?? {})) })),
   );
 
   router.get(
     '/v1/payments',
     route(ctx, 'list', (req) => {
       const page = listCardPayments(servicesOf(ctx, req), siteOf(req), req.query as Record<string, unknown>);
-      return { status: 200, body: listToWire({ ...page, items: page.items.map((p) => cardPaymentToWire(p, wireOf(ctx))) }) };
+      return { status: 200, body: listToWire({ ...page, items: page.items.map((p) => cardPaymentToWire(p, wireOf(ctx, req))) }) };
     }),
   );
 
   router.get(
     '/v1/payments/:id',
-    route(ctx, 'card-payment', (req) => ({ status: 200, body: card(getCardPayment(servicesOf(ctx, req), siteOf(req), param(req, 'id'))) })),
+    route(ctx, 'card-payment', (req) => ({ status: 200, body: card(req, getCardPayment(servicesOf(ctx, req), siteOf(req), param(req, 'id'))) })),
   );
 
   router.get(
     '/v1/payments/:id/status',
-    route(ctx, 'card-payment', (req) => ({ status: 200, body: card(getCardPayment(servicesOf(ctx, req), siteOf(req), param(req, 'id'))) })),
+    route(ctx, 'card-payment', (req) => ({ status: 200, body: card(req, getCardPayment(servicesOf(ctx, req), siteOf(req), param(req, 'id'))) })),
   );
 
   router.post(
     '/v1/payments/:id/capture',
     route(ctx, 'card-payment', (req, body) => ({
       status: 200,
-      body: card(captureCardPayment(servicesOf(ctx, req), siteOf(req), param(req, 'id'), queryParam(req, 'amount'), body)),
+      body: card(req, captureCardPayment(servicesOf(ctx, req), siteOf(req), param(req, 'id'), queryParam(req, 'amount'), body)),
     })),
   );
 
   router.post(
     '/v1/payments/:id/cancel',
-    route(ctx, 'card-payment', (req) => ({ status: 200, body: card(cancelCardPayment(servicesOf(ctx, req), siteOf(req), param(req, 'id'))) })),
+    route(ctx, 'card-payment', (req) => ({ status: 200, body: card(req, cancelCardPayment(servicesOf(ctx, req), siteOf(req), param(req, 'id'))) })),
   );
 
   router.post(

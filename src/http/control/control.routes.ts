@@ -101,10 +101,10 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
 
   router.get(
     '/_sandbox/health',
-    route(ctx, 'message', () => ({
-      status: 200,
-      body: { Status: 'ok', BaseURL: ctx.urls.baseUrl, CardBaseURL: ctx.urls.cardBaseUrl, ...databaseHealth(s) },
-    })),
+    route(ctx, 'message', (req) => {
+      const urls = wireOf(ctx, req);
+      return { status: 200, body: { Status: 'ok', BaseURL: urls.baseUrl, CardBaseURL: urls.cardBaseUrl ?? urls.baseUrl, ...databaseHealth(s) } };
+    }),
   );
 
   router.get(
@@ -112,7 +112,8 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
     route(ctx, 'message', (req) => {
       const surface = queryValue(req, 'surface') ?? 'api';
       if (surface !== 'api' && surface !== 'card') throw new HttpError(400, 'surface must be api or card');
-      return { status: 200, body: openApiDocument(surface, surface === 'api' ? ctx.urls.baseUrl : ctx.urls.cardBaseUrl) };
+      const urls = wireOf(ctx, req);
+      return { status: 200, body: openApiDocument(surface, surface === 'api' ? urls.baseUrl : (urls.cardBaseUrl ?? urls.baseUrl)) };
     }),
   );
 
@@ -167,7 +168,7 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
       return {
         status: 200,
         body: {
-          Payment: paymentToWire(view, wireOf(ctx)),
+          Payment: paymentToWire(view, wireOf(ctx, req)),
           Scenario: payment.scenario,
           Refunds: s.store.refunds.ofPayment(id).map(refundToWire),
           ...paymentStory(s, id),
@@ -191,7 +192,7 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
       const { Event } = checked<{ Event: PaymentEvent }>(paymentEventRequest, body);
       const id = idParam(req, 'id', 'Payment');
       const view = applyPaymentEvent(ofPayment(id), id, Event);
-      return { status: 200, body: { Payment: paymentToWire(view, wireOf(ctx)) } };
+      return { status: 200, body: { Payment: paymentToWire(view, wireOf(ctx, req)) } };
     }),
   );
 

@@ -3,7 +3,7 @@
 import type { Router } from 'express';
 import { assignedMethods, getMethod, listMethods, methodsQuery } from '../../services/methods.service';
 import { methodToWire } from '../../wire/methods';
-import { type HttpContext, requireSite, route, siteOf } from '../pipeline';
+import { type HttpContext, requireSite, route, siteOf, wireOf } from '../pipeline';
 import { sendJson, sendSvg } from '../reply';
 import { logoSvg } from './logos';
 
@@ -16,7 +16,7 @@ export function mountMethodRoutes(router: Router, ctx: HttpContext): void {
     '/v1/methods',
     route(ctx, 'message', (req) => {
       const q = methodsQuery(req.query as Record<string, unknown>);
-      return { status: 200, body: { Methods: listMethods(s, q).map((m) => methodToWire(m, ctx.urls.baseUrl, q.details)) } };
+      return { status: 200, body: { Methods: listMethods(s, q).map((m) => methodToWire(m, wireOf(ctx, req).baseUrl, q.details)) } };
     }),
   );
 
@@ -24,13 +24,13 @@ export function mountMethodRoutes(router: Router, ctx: HttpContext): void {
     '/v1/methods/assigned',
     route(ctx, 'message', (req) => {
       const q = methodsQuery(req.query as Record<string, unknown>);
-      return { status: 200, body: { Methods: assignedMethods(s, siteOf(req), q).map((m) => methodToWire(m, ctx.urls.baseUrl, q.details)) } };
+      return { status: 200, body: { Methods: assignedMethods(s, siteOf(req), q).map((m) => methodToWire(m, wireOf(ctx, req).baseUrl, q.details)) } };
     }),
   );
 
   router.get(
     '/v1/methods/:id',
-    route(ctx, 'message', (req) => ({ status: 200, body: { Method: methodToWire(getMethod(s, String(req.params.id)), ctx.urls.baseUrl, true) } })),
+    route(ctx, 'message', (req) => ({ status: 200, body: { Method: methodToWire(getMethod(s, String(req.params.id)), wireOf(ctx, req).baseUrl, true) } })),
   );
 
   router.get('/images/methods/:file', (req, res) => {
