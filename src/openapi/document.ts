@@ -723,7 +723,7 @@ export function openApiDocument(surface: Surface, serverUrl: string): Record<str
           type: 'http',
           scheme: 'bearer',
           description:
-            'The token the sandbox was started with (--control-token). Without one, the control API answers only the clients --control-from names (loopback by default), with no credentials.',
+            'The token the sandbox was started with (--control-token). The clients --control-from names need none: by default loopback when no token is set, nobody when one is.',
         },
         ...(surface === 'api' ? { dashboardSession: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'Set by POST /dashboard/login' } } : {}),
       },
