@@ -569,13 +569,13 @@ const SECURITY: Record<Guard, Record<string, string[]>[]> = {
 /**
  * Answers every operation may give, whatever its route: the request body is read before routing
  * (a route that answers 400 in an envelope of its own says so instead), and every answer waits for
- * its changes to be committed (a full disk: 503).
+ * a restore under way and for its changes to be committed (503 when either fails).
  */
 const EVERY_ROUTE = {
   400: { $ref: '#/components/responses/UnreadableBody' },
   413: { $ref: '#/components/responses/BodyTooLarge' },
   415: { $ref: '#/components/responses/UnsupportedBody' },
-  503: { $ref: '#/components/responses/CannotSave' },
+  503: { $ref: '#/components/responses/Unavailable' },
 };
 
 /** Answers of a fault (the X-Sandbox-Fault header, or a fault rule): every /v1 request may get one. */
@@ -734,7 +734,10 @@ export function openApiDocument(surface: Surface, serverUrl: string): Record<str
           content: json(messageResponse),
         },
         UnreadableBody: { description: 'The request body could not be read: not JSON, or not in the charset it names', content: json(messageResponse) },
-        CannotSave: { description: 'The change could not be saved (a full disk): nothing of it was kept', content: json(messageResponse) },
+        Unavailable: {
+          description: 'The change could not be saved (a full disk), or a snapshot being restored took too long (Retry-After): nothing was done',
+          content: json(messageResponse),
+        },
         UnsupportedBody: { description: 'The body’s charset or content encoding is not one the sandbox reads', content: json(messageResponse) },
       }, schemas),
       schemas,
