@@ -9,6 +9,11 @@ import { UNGUARDED_CONTROL_PATH } from '../http/control/guard';
 import { COOKIE as SESSION_COOKIE } from '../http/dashboard/session';
 import { QUERY_PARAMETERS } from '../schemas/queries';
 import { REQUEST_FILTERS } from '../requests/journal';
+import { amountIn, countryIn, currencyIn } from '../schemas/common';
+import * as controlSchemas from '../schemas/control';
+import * as reproduceSchemas from '../schemas/reproduce';
+import * as requestSchemas from '../schemas/requests';
+import * as responseSchemas from '../schemas/responses';
 import { clockAdvanceRequest, faultRequest, merchantCreateRequest, merchantPatchRequest, paymentEventRequest, refundEventRequest } from '../schemas/control';
 import { replayResponse, snapshotRequest, snapshotResponse, snapshotsResponse, storyFile } from '../schemas/reproduce';
 import {
@@ -747,13 +752,13 @@ const SECURITY: Record<Guard, Record<string, string[]>[]> = {
 /**
  * Answers every operation may give, whatever its route: the request body is read before routing
  * (a route that answers 400 in an envelope of its own says so instead), and every answer waits for
- * its changes to be committed (a full disk: 503).
+ * a restore under way and for its changes to be committed (503 when either fails).
  */
 const EVERY_ROUTE = {
   400: { $ref: '#/components/responses/UnreadableBody' },
   413: { $ref: '#/components/responses/BodyTooLarge' },
   415: { $ref: '#/components/responses/UnsupportedBody' },
-  503: { $ref: '#/components/responses/CannotSave' },
+  503: { $ref: '#/components/responses/Unavailable' },
 };
 
 /** Answers of a fault (the X-Sandbox-Fault header, or a fault rule): every /v1 request may get one. */
@@ -825,6 +830,30 @@ const REASONS: Record<string, string> = {
   503: 'The change could not be saved',
 };
 
+/**
+ * The exported schemas, each under the name of its export (PaymentResponse, SplitOut, …): the
+ * document holds each once, in components/schemas, and generators make one named type of it.
+ */
+const NAMED = new Map<object, string>();
+for (const [name, value] of Object.entries({ amountIn, countryIn, currencyIn, ...controlSchemas, ...reproduceSchemas, ...requestSchemas, ...responseSchemas })) {
+  if (typeof value === 'object' && value !== null && !Array.isArray(value) && !NAMED.has(value)) NAMED.set(value, name[0]!.toUpperCase() + name.slice(1));
+}
+
+/** A copy of `value` in which every named schema is a $ref to components/schemas, which it fills. */
+function referenced(value: unknown, schemas: Record<string, unknown>, self?: object): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map((v) => referenced(v, schemas, self));
+  const name = value === self ? undefined : NAMED.get(value);
+  if (name !== undefined) {
+    if (!(name in schemas)) {
+      schemas[name] = {}; // taken before its parts are walked, so a schema that holds itself ends
+      schemas[name] = referenced(value, schemas, value);
+    }
+    return { $ref: `#/components/schemas/${name}` };
+  }
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, referenced(v, schemas, self)]));
+}
+
 export function openApiDocument(surface: Surface, serverUrl: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   const named = new Set<string>();
@@ -856,6 +885,7 @@ export function openApiDocument(surface: Surface, serverUrl: string): Record<str
       },
     };
   }
+  const schemas: Record<string, unknown> = {};
   return {
     openapi: '3.1.0',
     info: {
@@ -879,21 +909,25 @@ export function openApiDocument(surface: Surface, serverUrl: string): Record<str
           type: 'http',
           scheme: 'bearer',
           description:
-            'The token the sandbox was started with (--control-token). Without one, the control API answers only the clients --control-from names (loopback by default), with no credentials.',
+            'The token the sandbox was started with (--control-token). The clients --control-from names need none: by default loopback when no token is set, nobody when one is.',
         },
         ...(surface === 'api' ? { dashboardSession: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'Set by POST /dashboard/login' } } : {}),
       },
-      responses: {
+      responses: referenced({
         BodyTooLarge: { description: 'The request body is larger than 1 MiB', content: json(messageResponse) },
         Fault: {
           description: 'Sandbox only: the answer of a fault that X-Sandbox-Fault or a fault rule asked for (503 also: the change could not be saved)',
           content: json(messageResponse),
         },
         UnreadableBody: { description: 'The request body could not be read: not JSON, or not in the charset it names', content: json(messageResponse) },
-        CannotSave: { description: 'The change could not be saved (a full disk): nothing of it was kept', content: json(messageResponse) },
+        Unavailable: {
+          description: 'The change could not be saved (a full disk), or a snapshot being restored took too long (Retry-After): nothing was done',
+          content: json(messageResponse),
+        },
         UnsupportedBody: { description: 'The body’s charset or content encoding is not one the sandbox reads', content: json(messageResponse) },
-      },
+      }, schemas),
+      schemas,
     },
-    paths,
+    paths: referenced(paths, schemas),
   };
 }

@@ -8,6 +8,9 @@ export const MAX_PAGE_SIZE = 1000;
 /** The largest page of the notification journal (PageSize). */
 export const MAX_JOURNAL_PAGE_SIZE = 1000;
 
+/** The delivery states of a notification in the journal. */
+export const NOTIFICATION_STATES = ['pending', 'delivered', 'failed', 'no-url', 'dropped'] as const;
+
 export interface QueryParameter {
   schema: Schema;
   description: string;
@@ -47,7 +50,7 @@ export const QUERY_PARAMETERS: Record<string, QueryParameter> = {
   PaymentID: whole(1, INT32_MAX, 'Of this payment'),
   RefundID: whole(1, INT32_MAX, 'Of this refund'),
   StatusID: whole(1, INT32_MAX, 'Announcing this status'),
-  State: { schema: { type: 'string', enum: ['pending', 'delivered', 'failed', 'no-url', 'dropped'] }, description: 'In this delivery state' },
+  State: { schema: { type: 'string', enum: [...NOTIFICATION_STATES] }, description: 'In this delivery state' },
   PageSize: whole(1, MAX_JOURNAL_PAGE_SIZE, `Notifications per page, 1 to ${MAX_JOURNAL_PAGE_SIZE} (default 100)`),
   PageIndex: whole(1, INT32_MAX, 'The page, counted from 1'),
   SortDirection: direction('asc or desc (any case); desc, newest first, when absent'),

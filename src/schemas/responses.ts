@@ -12,6 +12,7 @@ import {
   str,
   timestampOut,
 } from './common';
+import { NOTIFICATION_STATES } from './queries';
 
 const reasonOut = exact({ Code: int, Info: str });
 
@@ -379,7 +380,7 @@ const notificationOut = exact({
   SiteID: int,
   StatusID: int,
   StatusInfo: str,
-  State: { type: 'string', enum: ['pending', 'delivered', 'failed', 'no-url', 'dropped'] },
+  State: { type: 'string', enum: [...NOTIFICATION_STATES] },
   Created: timestampOut,
   NextAttempt: nullableTimestampOut,
   Delivered: nullableTimestampOut,

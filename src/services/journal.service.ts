@@ -3,7 +3,7 @@ import { statusInfo } from '../domain/statuses';
 import { formatTimestamp } from '../domain/time';
 import type { NotificationFilter, NotificationRecord, NotificationState } from '../store/notifications.repo';
 import { HttpError } from '../errors/errors';
-import { MAX_JOURNAL_PAGE_SIZE } from '../schemas/queries';
+import { MAX_JOURNAL_PAGE_SIZE, NOTIFICATION_STATES as JOURNAL_STATES } from '../schemas/queries';
 import { heldNote } from './payer-hold.service';
 import type { ServiceContext } from './context';
 
@@ -32,7 +32,7 @@ export function notificationView(ctx: ServiceContext, n: NotificationRecord) {
   };
 }
 
-export const NOTIFICATION_STATES: readonly NotificationState[] = ['pending', 'delivered', 'failed', 'no-url', 'dropped'];
+export const NOTIFICATION_STATES: readonly NotificationState[] = JOURNAL_STATES;
 
 export function listNotifications(ctx: ServiceContext, f: NotificationFilter) {
   return ctx.store.notifications.list(f).map((n) => notificationView(ctx, n));

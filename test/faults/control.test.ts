@@ -147,7 +147,8 @@ describe('fault rules and the rest of the control API', () => {
         const doc = (await request(w.api).get(`/_sandbox/openapi.json?surface=${surface}`)).body;
         expect(Object.keys(doc.paths['/_sandbox/faults'])).toEqual(['post', 'get', 'delete']);
         expect(Object.keys(doc.paths['/_sandbox/faults/{id}'])).toEqual(['get', 'delete']);
-        expect(doc.paths['/_sandbox/faults'].post.requestBody.content['application/json'].schema.required).toEqual(['Channel', 'Action']);
+        expect(doc.paths['/_sandbox/faults'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/FaultRequest' });
+        expect(doc.components.schemas.FaultRequest.required).toEqual(['Channel', 'Action']);
         expect(doc.paths['/_sandbox/faults/{id}'].delete.responses['204']).toEqual({ description: 'No content' }); // no body
         for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
           if (!path.startsWith('/v1/')) continue;

@@ -24,7 +24,7 @@ interface Route {
 
 const docs = new Map<Surface, { doc: any; routes: Route[] }>();
 const ajv = createAjv({ strict: false, allErrors: false, verbose: false });
-const validators = new Map<object, ValidateFunction>();
+const validators = new Map<unknown, ValidateFunction>();
 
 function documentOf(surface: Surface) {
   let entry = docs.get(surface);
@@ -85,8 +85,10 @@ export function nonConformity(surface: Surface, a: Answer): string | undefined {
   if (!(a.contentType ?? '').startsWith(media)) return `${name} answered ${a.status} as ${a.contentType ?? 'no content type'}, the document says ${media}`;
   const schema = content[media]!.schema;
   if (media !== 'application/json' || !schema) return undefined;
-  let validate = validators.get(schema);
-  if (!validate) validators.set(schema, (validate = ajv.compile(schema)));
+  // Named schemas are $refs into the document's components: compiled with them at hand, once each.
+  const key = (schema as { $ref?: string }).$ref ?? schema;
+  let validate = validators.get(key);
+  if (!validate) validators.set(key, (validate = ajv.compile({ allOf: [schema], components: doc.components })));
   if (validate(body)) return undefined;
   const excerpt = JSON.stringify(body).slice(0, 300);
   return `${name} answered ${a.status} with a body its schema refuses: ${ajv.errorsText(validate.errors)}\n  body: ${excerpt}`;

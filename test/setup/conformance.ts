@@ -23,7 +23,7 @@ const byOrigin = new Map<string, Promise<Surface | undefined>>();
 function surfaceAt(origin: string): Promise<Surface | undefined> {
   let found = byOrigin.get(origin);
   if (!found) {
-    found = fetch(`${origin}/dashboard/login`)
+    found = fetch(`${origin}/dashboard/login`, { signal: AbortSignal.timeout(10_000) })
       .then(async (r) => {
         if (r.status === 200) return 'api' as const;
         const body = (await r.json().catch(() => null)) as { Message?: unknown } | null;
