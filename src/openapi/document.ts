@@ -192,8 +192,8 @@ const CONTROL: Operation[] = [
   {
     method: 'post',
     path: '/_sandbox/notifications/{id}/redeliver',
-    summary: 'Send a notification again',
-    responses: { 202: undefined, 404: messageResponse },
+    summary: 'Send a notification again; 400 when there is no notification URL to send it to',
+    responses: { 202: undefined, 400: messageResponse, 404: messageResponse },
     control: true,
   },
   {

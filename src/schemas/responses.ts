@@ -297,6 +297,10 @@ export const merchantsResponse = exact({
       DefaultScenario: nstr,
       NotifyStatuses: { type: ['array', 'null'], items: int },
       Methods: { type: ['array', 'null'], items: int },
+      InEffect: exact({
+        NotificationURL: exact({ Value: nstr, From: { type: 'string', enum: ['merchant', 'sandbox', 'none'] }, SandboxDefault: nstr }),
+        DefaultScenario: exact({ Value: nstr, From: { type: 'string', enum: ['merchant', 'sandbox', 'method'] }, SandboxDefault: nstr }),
+      }),
     }),
   },
 });

@@ -12,7 +12,7 @@ import type { MethodRecord, RefundRecord, SiteRecord } from '../store/records';
 import type { PaymentView } from '../wire/serializers';
 import type { ServiceContext } from './context';
 import { applyPaymentEvent } from './events.service';
-import { listNotifications, paymentStory } from './journal.service';
+import { listNotifications, paymentStory, redeliverNotification as redeliver } from './journal.service';
 import { loadAnyPayment, parseId } from './lookup';
 import { type MerchantView, getMerchant, updateMerchant } from './merchants.service';
 
@@ -97,14 +97,11 @@ export function dashboardEvent(ctx: ServiceContext, site: SiteRecord, rawId: str
 
 /** Sends a notification of one of the merchant's payments again (as `POST /_sandbox/notifications/{id}/redeliver`). */
 export function redeliverNotification(ctx: ServiceContext, site: SiteRecord, rawPaymentId: string, rawNotificationId: string): void {
-  ctx.store.tx(() => {
-    const view = loadAnyPayment(ctx, site, rawPaymentId);
-    const id = parseId(rawNotificationId);
-    const n = id === null ? undefined : ctx.store.notifications.get(id);
-    if (!n || n.paymentId !== view.payment.id) throw notFound('Notification');
-    ctx.store.notifications.redeliver(n, ctx.clock.now());
-  });
-  ctx.wake?.();
+  const view = loadAnyPayment(ctx, site, rawPaymentId);
+  const id = parseId(rawNotificationId);
+  const n = id === null ? undefined : ctx.store.notifications.get(id);
+  if (!n || n.paymentId !== view.payment.id) throw notFound('Notification');
+  redeliver(ctx, n);
 }
 
 export function merchantSettings(ctx: ServiceContext, site: SiteRecord): MerchantView {

@@ -14,6 +14,30 @@ export interface MerchantView {
   NotifyStatuses: number[] | null;
   /** Method IDs assigned to the merchant; null for every method of the catalogue. */
   Methods: number[] | null;
+  /** What applies to the merchant's payments, and where it comes from: its own setting or the sandbox's default. */
+  InEffect: InEffect;
+}
+
+export interface InEffect {
+  /** Where its notifications go: its own URL, else the sandbox's `--notify-url`; none: journaled as no-url. */
+  NotificationURL: { Value: string | null; From: 'merchant' | 'sandbox' | 'none'; SandboxDefault: string | null };
+  /** The scenario of payments no header or magic amount chooses one for: its own, else the sandbox's `--scenario`, else the method's flow. */
+  DefaultScenario: { Value: string | null; From: 'merchant' | 'sandbox' | 'method'; SandboxDefault: string | null };
+}
+
+function inEffect(ctx: ServiceContext, own: { notificationUrl: string | null; defaultScenario: string | null }): InEffect {
+  const url = ctx.settings.defaultNotificationUrl ?? null;
+  const scenario = ctx.settings.defaultScenario ?? null;
+  return {
+    NotificationURL:
+      own.notificationUrl !== null
+        ? { Value: own.notificationUrl, From: 'merchant', SandboxDefault: url }
+        : { Value: url, From: url !== null ? 'sandbox' : 'none', SandboxDefault: url },
+    DefaultScenario:
+      own.defaultScenario !== null
+        ? { Value: own.defaultScenario, From: 'merchant', SandboxDefault: scenario }
+        : { Value: scenario, From: scenario !== null ? 'sandbox' : 'method', SandboxDefault: scenario },
+  };
 }
 
 export function listMerchants(ctx: ServiceContext): MerchantView[] {
@@ -29,6 +53,7 @@ export function listMerchants(ctx: ServiceContext): MerchantView[] {
       DefaultScenario: s.defaultScenario,
       NotifyStatuses: s.notifyStatuses,
       Methods: s.methods,
+      InEffect: inEffect(ctx, s),
     }));
 }
 

@@ -174,6 +174,10 @@ describe('dashboard payment actions', () => {
     const q = await authorizedPayment(w);
     const [n] = w.store.notifications.list({ paymentId: p.ID });
     expect(n!.state).toBe('no-url');
+    // Nowhere to send it: refused, and it stays as it was.
+    await refused(p.ID, `/notifications/${n!.id}/redeliver`, {}, `Notification ${n!.id} cannot be redelivered: merchant 30201 has no notification URL`);
+    expect(w.store.notifications.get(n!.id)!.state).toBe('no-url');
+    w.store.sites.setNotificationUrl(30201, 'http://127.0.0.1:9/hook');
     const page = await done(p.ID, `/notifications/${n!.id}/redeliver`);
     expect(w.store.notifications.get(n!.id)!.state).toBe('pending');
     expect(page).toContain(`Notification ${n!.id} will be sent again.`);

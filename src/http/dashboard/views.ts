@@ -77,6 +77,33 @@ export function messagePage(title: string, message: string, chrome: Chrome = {})
   return layout(title, chrome, `<h1>${escape(title)}</h1><p>${escape(message)}</p><p><a href="/dashboard">Back to the payments</a></p>`);
 }
 
+/** The values that apply to the merchant's payments, each with where it comes from. */
+function inEffectRows(m: MerchantView): string {
+  const { NotificationURL: url, DefaultScenario: scenario } = m.InEffect;
+  const urlText =
+    url.From === 'none'
+      ? 'none: notifications are journaled as no-url, not sent (no NotificationURL here, and the sandbox was started without --notify-url)'
+      : `${url.Value} (${url.From === 'merchant' ? "the merchant's own" : "the sandbox's default, from its start (--notify-url)"})`;
+  const scenarioText =
+    scenario.From === 'method'
+      ? "none: each payment follows its method's flow (no default scenario here, and the sandbox was started without --scenario)"
+      : `${scenario.Value} (${scenario.From === 'merchant' ? "the merchant's own" : "the sandbox's default, from its start (--scenario)"})`;
+  return `<tr><th>Notifications go to</th><td data-from="${url.From}">${escape(urlText)}</td></tr>
+<tr><th>Default scenario</th><td data-from="${scenario.From}">${escape(scenarioText)}</td></tr>`;
+}
+
+/** What leaving a field empty means, given the sandbox's own defaults. */
+function emptyMeans(m: MerchantView): string {
+  const { NotificationURL: url, DefaultScenario: scenario } = m.InEffect;
+  return (
+    "Empty fields take the sandbox's defaults: " +
+    (url.SandboxDefault !== null ? `notifications go to ${url.SandboxDefault} (--notify-url)` : 'no notifications are sent (they are journaled as no-url)') +
+    '; ' +
+    (scenario.SandboxDefault !== null ? `payments follow ${scenario.SandboxDefault} (--scenario)` : "payments follow their method's flow") +
+    ". An X-Sandbox-Scenario header or a magic amount on the create request still chooses a payment's scenario first."
+  );
+}
+
 export function settingsPage(chrome: Chrome, m: MerchantView, cat: Catalogue, values?: { notificationUrl: string; defaultScenario: string }): string {
   const url = values?.notificationUrl ?? m.NotificationURL ?? '';
   const chosen = values?.defaultScenario ?? m.DefaultScenario ?? '';
@@ -89,10 +116,12 @@ export function settingsPage(chrome: Chrome, m: MerchantView, cat: Catalogue, va
     `<h1>Settings</h1>
 <table class="fields"><tbody><tr><th>SiteID</th><td>${escape(m.SiteID)}</td></tr><tr><th>Name</th><td>${escape(m.Name)}</td></tr>
 <tr><th>Linked sites</th><td>${escape(m.LinkedSiteIDs.join(', ') || '—')}</td></tr></tbody></table>
-<form method="post" action="/dashboard/settings">${csrfField(chrome.csrf)}<fieldset><legend>Notifications and scenario</legend>
+<h2>In effect</h2>
+<table class="fields in-effect"><tbody>${inEffectRows(m)}</tbody></table>
+<form method="post" action="/dashboard/settings">${csrfField(chrome.csrf)}<fieldset><legend>The merchant's own notifications and scenario</legend>
 <label>NotificationURL <input name="NotificationURL" size="50" placeholder="https://shop.example/notify" value="${escape(url)}"></label>
 <label>Default scenario <select name="DefaultScenario">${options}</select></label>
-<p class="note">An empty NotificationURL means no notifications are sent (they are journaled as no-url).</p>
+<p class="note">${escape(emptyMeans(m))}</p>
 <button class="primary" type="submit">Save</button></fieldset></form>`,
   );
 }
