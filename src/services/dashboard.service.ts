@@ -15,6 +15,7 @@ import { applyPaymentEvent } from './events.service';
 import { listNotifications, paymentStory, redeliverNotification as redeliver } from './journal.service';
 import { loadAnyPayment, parseId } from './lookup';
 import { type MerchantView, getMerchant, updateMerchant } from './merchants.service';
+import { type Offers, offersFor } from './dashboard-offers.service';
 
 /** The site whose SiteID and APIKey a sign-in form carries, or undefined (compared in constant time). */
 export function signIn(ctx: ServiceContext, rawSiteId: string, apiKey: string): SiteRecord | undefined {
@@ -62,6 +63,8 @@ export interface PaymentDetail {
   linkedSites: SiteRecord[];
   /** The fault rules that can act on this payment. */
   faults: FaultView[];
+  /** What its page offers now, or why not. */
+  offers: Offers;
 }
 
 /** One payment of `site` (either address) with its splits, refunds, history, steps and notifications; 404 for another site's. */
@@ -70,9 +73,12 @@ export function paymentDetail(ctx: ServiceContext, site: SiteRecord, rawId: stri
   const id = view.payment.id;
   const siteNames = new Map<number, string>();
   for (const s of view.splits) siteNames.set(s.siteId, siteName(ctx, s.siteId));
+  const method = view.payment.methodId === null ? undefined : ctx.store.methods.get(view.payment.methodId);
+  const events = view.payment.surface === 'card' ? CARD_DASHBOARD_EVENTS : DASHBOARD_EVENTS;
   return {
+    offers: offersFor(ctx, site, view, method?.flow ?? null, events),
     view,
-    method: view.payment.methodId === null ? undefined : ctx.store.methods.get(view.payment.methodId),
+    method,
     siteNames,
     refunds: ctx.store.refunds.ofPayment(id),
     story: paymentStory(ctx, id),
@@ -83,6 +89,8 @@ export function paymentDetail(ctx: ServiceContext, site: SiteRecord, rawId: stri
 }
 
 export const DASHBOARD_EVENTS: readonly PaymentEvent[] = ['authorize', 'succeed', 'fail', 'expire', 'settle'];
+/** A card payment's: authorize stands for the card entered on the hosted form. */
+export const CARD_DASHBOARD_EVENTS: readonly PaymentEvent[] = ['authorize', 'fail', 'expire', 'settle'];
 
 /** A provider event on one of the merchant's own payments (the control API's event, scoped). */
 export function dashboardEvent(ctx: ServiceContext, site: SiteRecord, rawId: string, event: string): PaymentView {

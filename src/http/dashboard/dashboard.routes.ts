@@ -23,6 +23,7 @@ import { cancelCardPayment, captureCardPayment, refundCardPayment } from '../../
 import { addSplits } from '../../services/splits.service';
 import type { SiteRecord } from '../../store/records';
 import type { HttpContext } from '../pipeline';
+import { DEFAULT_CONFIG } from '../../config';
 import { type Session, Sessions, clearSessionCookie, sameToken, sessionId, setSessionCookie } from './session';
 import { type Chrome, LIST_FILTERS, type ListFilters, listPage, loginPage, messagePage, paymentPage, settingsPage, stamp } from './views';
 import { sendHtml, sendJsonText } from '../reply';
@@ -66,9 +67,10 @@ export function mountDashboardRoutes(router: Router, ctx: HttpContext): void {
   const sessions = new Sessions();
 
   const chromeOf = (a: Signed, extra: Partial<Chrome> = {}): Chrome => {
-    const flash = a.session.flash;
+    const { flash, error } = a.session;
     a.session.flash = undefined;
-    return { site: a.site, csrf: a.session.csrf, flash, ...extra };
+    a.session.error = undefined;
+    return { site: a.site, csrf: a.session.csrf, flash, error, ...extra };
   };
 
   const failed = (res: Response, e: unknown, a?: Signed) => {
@@ -208,8 +210,9 @@ export function mountDashboardRoutes(router: Router, ctx: HttpContext): void {
   );
 
   /**
-   * An action on a payment: 303 back to its page when done; a refused action is shown on the page
-   * with 400 (the services run in one transaction each, so a refused one changed nothing).
+   * An action on a payment: 303 back to its page, done or refused, so that a reload shows the page
+   * again instead of sending the action twice; the page then says what happened, once (a refused
+   * action changed nothing: the services run in one transaction each).
    */
   const action = (path: string, run: (req: Request, a: Signed, paymentId: string) => string) =>
     router.post(
@@ -227,8 +230,7 @@ export function mountDashboardRoutes(router: Router, ctx: HttpContext): void {
         } catch (e) {
           const lines = readable(e);
           if (!lines) throw e;
-          send(res, 400, paymentPage(chromeOf(a, { error: lines }), paymentDetail(s, a.site, String(id))));
-          return;
+          a.session.error = lines;
         }
         res.redirect(303, `/dashboard/payments/${id}`);
       }),
@@ -364,12 +366,16 @@ export function mountDashboardRoutes(router: Router, ctx: HttpContext): void {
     signed((req, res, a) => {
       const id = ownPayment(req, res, a);
       if (id === undefined) return;
-      const refused = (lines: string[]) => send(res, 400, paymentPage(chromeOf(a, { error: lines }), paymentDetail(s, a.site, String(id))));
+      const back = () => res.redirect(303, `/dashboard/payments/${id}`);
+      const refused = (lines: string[]) => {
+        a.session.error = lines;
+        back();
+      };
       if (!ctx.snapshots) return refused(['This sandbox keeps no snapshots.']);
       ctx.snapshots.save(field(a.form, 'Name') || `payment-${id}`).then(
         (saved) => {
-          a.session.flash = `Snapshot ${saved.Name} saved: ${saved.Payments} payments, sandbox time ${stamp(saved.Created)}. Bring the sandbox back to it with: split-sandbox snapshot restore ${saved.Name}`;
-          res.redirect(303, `/dashboard/payments/${id}`);
+          a.session.flash = `Snapshot ${saved.Name} saved: ${saved.Payments} payments, sandbox time ${stamp(saved.Created)}. Bring the sandbox back to it with: ${restoreCommand(ctx, saved.Name)}`;
+          back();
         },
         (e: unknown) => {
           const lines = readable(e);
@@ -389,4 +395,10 @@ export function mountDashboardRoutes(router: Router, ctx: HttpContext): void {
 
 function statusText(id: number): string {
   return isKnownStatus(id) ? statusInfo(id) : String(id);
+}
+
+/** The command that restores a snapshot of this sandbox, with the address it needs when that is not the default. */
+function restoreCommand(ctx: HttpContext, name: string): string {
+  const base = ctx.urls.baseUrl;
+  return `npx split-sandbox snapshot restore ${name}${base === `http://${DEFAULT_CONFIG.host}:${DEFAULT_CONFIG.port}` ? '' : ` --base-url ${base}`}`;
 }

@@ -5,7 +5,7 @@ import { statusInfo, isKnownStatus } from '../../domain/statuses';
 import { formatTimestamp } from '../../domain/time';
 import type { MerchantView } from '../../services/merchants.service';
 import type { Catalogue, PaymentDetail } from '../../services/dashboard.service';
-import { DASHBOARD_EVENTS } from '../../services/dashboard.service';
+import type { Offer, Offers } from '../../services/dashboard-offers.service';
 import { cardActions, wholeRefundForm } from './card.views';
 import type { PaymentRecord, SiteRecord } from '../../store/records';
 import type { ListPage } from '../../wire/serializers';
@@ -35,7 +35,8 @@ button.primary{background:#1d5bd6;color:#fff;border-color:#1d5bd6}button.link{bo
 .error{background:#fde8e8;border:1px solid #e5a3a3;color:#8a1c1c;padding:.7rem 1rem;border-radius:.4rem;margin:1rem 0}
 .flash{background:#e6f4ea;border:1px solid #9ccfaa;color:#1d5a2c;padding:.7rem 1rem;border-radius:.4rem;margin:1rem 0}
 .note{color:#5b6575;font-size:.85rem}.pager{display:flex;gap:1rem;align-items:center}.login{max-width:24rem;margin:4rem auto}
-.login label{display:block}.login input{width:100%}ul.attempts{margin:0;padding-left:1.1rem;font-size:.85rem}code{font-size:.85rem}`;
+.login label{display:block}.login input{width:100%}ul.attempts{margin:0;padding-left:1.1rem;font-size:.85rem}code{font-size:.85rem}
+.why{color:#8a4b00;font-size:.85rem}button[disabled]{opacity:.5;cursor:not-allowed}`;
 
 export interface Chrome {
   site?: SiteRecord;
@@ -47,6 +48,22 @@ export interface Chrome {
 function errorBox(lines: string[] | undefined): string {
   if (!lines || lines.length === 0) return '';
   return `<div class="error" role="alert"><strong>That did not work.</strong>${lines.map((l) => `<div>${escape(l)}</div>`).join('')}</div>`;
+}
+
+/** A form's submit button; when the payment's state does not allow it, disabled with why not beside it. */
+export function actionButton(label: string, o: Offer, attrs = ''): string {
+  if (o.ok) return `<button${attrs} type="submit">${escape(label)}</button>`;
+  return `<button${attrs} type="submit" disabled>${escape(label)}</button> <span class="why">Not now: ${escape(o.why)}</span>`;
+}
+
+/** The provider events the state allows, as buttons, and a line naming the others with why not. */
+export function eventButtons(events: Offers['events'], label: (event: string) => string): string {
+  const allowed = events.filter((e) => e.offer.ok);
+  const not = events.filter((e) => !e.offer.ok);
+  return (
+    (allowed.length ? allowed.map((e) => `<button type="submit" name="Event" value="${e.event}">${escape(label(e.event))}</button>`).join('') : '<span class="why">No event applies now.</span>') +
+    (not.length ? `<p class="note why">Not offered now: ${not.map((e) => `${escape(label(e.event))} (${escape((e.offer as { why: string }).why)})`).join('; ')}.</p>` : '')
+  );
 }
 
 export const csrfField = (token: string | undefined) => (token ? `<input type="hidden" name="csrf" value="${escape(token)}">` : '');
@@ -240,7 +257,7 @@ export function paymentPage(chrome: Chrome, d: PaymentDetail): string {
             : '<span class="note">none</span>';
           return `<tr><td>${escape(n.ID)}</td><td>${escape(`${n.StatusInfo} (${n.StatusID})`)}</td><td>${escape(n.RefundID ?? '')}</td><td>${escape(n.State)}</td><td>${escape(n.Fault ?? '')}</td>
 <td>${escape(stamp(n.Created))}</td><td>${escape(n.NextAttempt === null ? '—' : stamp(n.NextAttempt))}</td><td>${escape(n.Delivered === null ? '—' : stamp(n.Delivered))}</td><td>${attempts}</td>
-<td><form method="post" action="${base}/notifications/${escape(n.ID)}/redeliver">${csrf}<button type="submit">Redeliver</button></form></td></tr>`;
+<td><form method="post" action="${base}/notifications/${escape(n.ID)}/redeliver">${csrf}${actionButton('Redeliver', d.offers.redeliver)}</form></td></tr>`;
         })
         .join('')}</tbody></table>`
     : '<p class="note">No notifications.</p>';
@@ -249,34 +266,35 @@ export function paymentPage(chrome: Chrome, d: PaymentDetail): string {
   const siteOptions = d.linkedSites.map((s) => `<option value="${escape(s.siteId)}">${escape(s.name)}</option>`).join('');
   const minor = `<span class="note">(minor units: 1000 = ${escape(money(1000n, cur))})</span>`;
 
+  const o = d.offers;
   const apiActions = `<h2>Actions</h2>
 <form method="post" action="${base}/events">${csrf}<fieldset><legend>Provider event</legend>
-${DASHBOARD_EVENTS.map((e) => `<button type="submit" name="Event" value="${e}">${e[0]!.toUpperCase()}${e.slice(1)}</button>`).join('')}
+${eventButtons(o.events, (e) => `${e[0]!.toUpperCase()}${e.slice(1)}`)}
 <span class="note">as the provider or payer would</span></fieldset></form>
 <fieldset><legend>Capture and cancel</legend>
-<form class="inline" method="post" action="${base}/capture">${csrf}<button class="primary" type="submit">Capture in full</button></form>
-<form class="inline" method="post" action="${base}/cancel">${csrf}<button type="submit">Cancel payment</button></form></fieldset>
+<form class="inline" method="post" action="${base}/capture">${csrf}${actionButton('Capture in full', o.capture, ' class="primary"')}</form>
+<form class="inline" method="post" action="${base}/cancel">${csrf}${actionButton('Cancel payment', o.cancel)}</form></fieldset>
 ${
   d.view.splits.length
     ? `<form method="post" action="${base}/capture-split">${csrf}<fieldset><legend>Capture one split</legend>
 <label>Split <select name="SplitID">${splitOptions}</select></label>
 <label>Amount <input name="Amount" inputmode="numeric" size="12" placeholder="whole split"></label> ${minor}
-<button type="submit">Capture split</button></fieldset></form>
+${actionButton('Capture split', o.capture)}</fieldset></form>
 <form method="post" action="${base}/capture-per-split">${csrf}<fieldset><legend>Capture per split</legend>
 ${d.view.splits.map((s) => `<label>Split ${escape(s.id)} <input name="Amount_${escape(s.id)}" inputmode="numeric" size="10"></label>`).join('')} ${minor}
-<button type="submit">Capture these amounts</button></fieldset></form>
+${actionButton('Capture these amounts', o.capture)}</fieldset></form>
 <form method="post" action="${base}/refund">${csrf}<fieldset><legend>Refund a split</legend>
 <label>Split <select name="SplitID">${splitOptions}</select></label>
 <label>Amount <input name="Amount" inputmode="numeric" size="12" required></label>
 <label>Description <input name="Description" size="30"></label> ${minor}
-<button type="submit">Refund</button></fieldset></form>`
+${actionButton('Refund', o.refund)}</fieldset></form>`
     : wholeRefundForm(d, csrf, minor)
 }
 <form method="post" action="${base}/splits">${csrf}<fieldset><legend>Add a split</legend>
 <label>SiteID <input name="SiteID" inputmode="numeric" size="8" list="linked-sites" required></label><datalist id="linked-sites">${siteOptions}</datalist>
 <label>Amount <input name="Amount" inputmode="numeric" size="12" required></label>
 <label>MerchantTransactionID <input name="MerchantTransactionID" required></label> ${minor}
-<button type="submit">Add split</button></fieldset></form>`;
+${actionButton('Add split', o.addSplit)}</fieldset></form>`;
   // A card payment has no story (stories replay split payments); a snapshot holds everything.
   const reproduce = `<fieldset><legend>Reproduce this case</legend>
 ${p.surface === 'card' ? '' : `<form class="inline" method="get" action="${base}/story"><button type="submit">Download story</button></form>`}
