@@ -1,5 +1,6 @@
 // The payment page offers what the payment's state allows: the other buttons are disabled with why
 // not beside them, from the same decisions the services take (a button offered is not refused).
+import request from 'supertest';
 import { type World, authorizedPayment, createPayment, makeWorld } from '../helpers/world';
 import { type Agent, signedIn, submit, withOutbox } from './helpers';
 
@@ -51,6 +52,32 @@ describe('dashboard: the actions a payment is offered', () => {
     expect(await page(p.ID)).toContain(disabled('Redeliver', 'no notification URL: set one in Settings (or start the sandbox with --notify-url)'));
     w.store.sites.setNotificationUrl(30201, 'http://127.0.0.1:9/hook');
     expect(await page(p.ID)).toContain('<button type="submit">Redeliver</button>');
+  });
+
+  it('a card payment: once captured, no second capture and no cancel (with the card host\'s reasons); its refund offered', async () => {
+    const res = await request(w.card)
+      .post('/v1/payments')
+      .set('Authorization', w.auth)
+      .send({
+        Payment: {
+          MerchantTransactionID: 'offers-card-1',
+          Amount: 9000,
+          Currency: 'EUR',
+          Capture: false,
+          Card: { HolderName: 'John Doe', Number: '4111111111111111', ExpirationMonth: '02', ExpirationYear: '2030' },
+        },
+      });
+    const id = res.body.Payment.ID as number;
+    expect(await page(id)).toContain('<button class="primary" type="submit">Capture</button>');
+    expect(await page(id)).toContain(disabled('Refund', 'nothing to refund: no money taken and not yet refunded (it is Authorized)'));
+    expect((await submit(agent, `/dashboard/payments/${id}/card-capture`)).status).toBe(303);
+    const t = await page(id);
+    expect(t).toMatch(/<button class="primary" type="submit" disabled>Capture<\/button> <span class="why">Not now: [^<]+<\/span>/);
+    expect(t).toContain(disabled('Cancel payment', 'Payment is captured: a captured card payment cannot be cancelled; refund it'));
+    expect(t).toContain('<button type="submit">Refund</button>');
+    // A Captured card payment takes no provider event: none is offered, and each says why.
+    expect(t).toContain('<span class="why">No event applies now.</span>');
+    expect(t).toContain('Not offered now: Card entered (only an Open card payment waits for its card (it is Captured))');
   });
 
   it('a reload after a refused action shows the page, not the action again', async () => {
