@@ -111,3 +111,8 @@ export function networks(value: string): string[] {
   }
   return entries;
 }
+
+/** A duration in milliseconds as the help and the README write it: 30000 → "30s". */
+export function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
+}

@@ -7,7 +7,7 @@ import { DEFAULT_CONFIG, type Config } from '../config';
 import { LOG_LEVELS } from '../log';
 import { startSandbox } from '../main';
 import { MAX_PAGE_SIZE } from '../services/list.service';
-import { choice, clockMode, collect, controlToken, duration, httpUrl, networks, port, positiveInt, retention, speed, startTime, wholeNumber } from './options';
+import { choice, clockMode, collect, controlToken, duration, httpUrl, networks, port, positiveInt, retention, seconds, speed, startTime, wholeNumber } from './options';
 import { removeReadyFile, writeReadyFile } from './ready-file';
 
 interface StartOptions {
@@ -41,13 +41,16 @@ interface StartOptions {
   config?: string;
 }
 
-/** Option, its parser and default; the environment variable is SANDBOX_ + the name in upper snake case. */
-function opt(flags: string, description: string, parse?: (v: string, prev: never) => unknown, fallback?: unknown): Option {
+/**
+ * Option, its parser and default; the environment variable is SANDBOX_ + the name in upper snake case.
+ * `shown` is the default as the help and the README write it (30s, not 30000).
+ */
+function opt(flags: string, description: string, parse?: (v: string, prev: never) => unknown, fallback?: unknown, shown?: string): Option {
   const o = new Option(flags, description);
   const long = o.long!.replace(/^--(no-)?/, '');
   o.env(`SANDBOX_${long.toUpperCase().replace(/-/g, '_')}`);
   if (parse) o.argParser(parse as never);
-  if (fallback !== undefined) o.default(fallback);
+  if (fallback !== undefined) o.default(fallback, shown);
   return o;
 }
 
@@ -59,29 +62,29 @@ export function registerStart(program: Command): void {
     .addOption(opt('--card-port <n>', 'card API port (0 picks a free one)', port, DEFAULT_CONFIG.cardPort))
     .addOption(opt('--host <address>', 'address to listen on', undefined, DEFAULT_CONFIG.host))
     .addOption(opt('--db <file>', "SQLite file (':memory:' keeps nothing)", undefined, DEFAULT_CONFIG.db))
-    .addOption(opt('--fixtures <dir>', 'folder with merchants.json and methods.json, loaded into an empty database', undefined, DEFAULT_CONFIG.fixtures))
+    .addOption(opt('--fixtures <dir>', 'folder with merchants.json and methods.json, loaded into an empty database', undefined, DEFAULT_CONFIG.fixtures, "the package's fixtures/"))
     .addOption(opt('--page-size <n>', 'list page size when a request names none', positiveInt(MAX_PAGE_SIZE), DEFAULT_CONFIG.pageSize))
     .addOption(opt('--no-cancel-open', 'let merchants cancel only Authorized payments, not Open ones'))
     .addOption(opt('--scenario <name>', 'scenario of payments that no header, magic amount or merchant default chooses'))
-    .addOption(opt('--scenarios <dir>', 'a folder of your own scenario files (repeatable)', collect, []))
+    .addOption(opt('--scenarios <dir>', 'a folder of your own scenario files (repeatable)', collect, [], 'none'))
     .addOption(opt('--clock <mode>', "'real', or 'manual': time moves only by POST /_sandbox/clock/advance", clockMode, DEFAULT_CONFIG.clock))
     .addOption(opt('--speed <n>', 'real clock: sandbox time runs n times as fast (at 60, a step due after 2 s comes after 33 ms)', speed, DEFAULT_CONFIG.speed))
-    .addOption(opt('--start-time <time>', 'manual clock start of a database without a sandbox time, yyyyMMddHHmmss (UTC) or ISO 8601', startTime))
+    .addOption(opt('--start-time <time>', 'manual clock start of a database without a sandbox time, yyyyMMddHHmmss (UTC) or ISO 8601 (default: now)', startTime))
     .addOption(opt('--seed <n>', 'seed for tokens and InvalidRequestIDs: the same requests give the same responses', positiveInt(2 ** 31)))
     .addOption(opt('--notify-url <url>', 'notification URL of merchants that have none', httpUrl))
-    .addOption(opt('--notify-timeout <duration>', 'how long a notification waits for its 204', duration, DEFAULT_CONFIG.notifyTimeoutMs))
+    .addOption(opt('--notify-timeout <duration>', 'how long a notification waits for its 204', duration, DEFAULT_CONFIG.notifyTimeoutMs, seconds(DEFAULT_CONFIG.notifyTimeoutMs)))
     .addOption(opt('--notify-retries <n>', 'attempts per notification before it is given up', positiveInt(1000), DEFAULT_CONFIG.retry.maxAttempts))
-    .addOption(opt('--notify-backoff <duration>', 'first retry delay; it doubles after each failure, up to 60 s', duration, DEFAULT_CONFIG.retry.baseMs))
+    .addOption(opt('--notify-backoff <duration>', 'first retry delay; it doubles after each failure, up to 60 s', duration, DEFAULT_CONFIG.retry.baseMs, seconds(DEFAULT_CONFIG.retry.baseMs)))
     .addOption(opt('--public-url <url>', 'the API address as clients reach it (RedirectURL), behind a proxy or in a container', httpUrl))
     .addOption(opt('--public-card-url <url>', 'the card API address as clients reach it', httpUrl))
     .addOption(opt('--control-token <token>', 'require Authorization: Bearer <token> on the control API (without it: loopback only)', controlToken))
-    .addOption(opt('--control-from <networks>', 'clients the control API answers without a token: loopback, private, any, none, addresses, CIDR ranges (comma-separated)', networks))
+    .addOption(opt('--control-from <networks>', 'clients the control API answers without a token: loopback, private, any, none, addresses, CIDR ranges (comma-separated) (default: loopback; none with a token)', networks))
     .addOption(opt('--retain <duration>', 'delete payments unchanged for this long in sandbox time (e.g. 7d), with all that hangs off them', retention))
     .addOption(opt('--request-journal <n>', 'requests kept in the request journal (GET /_sandbox/requests), oldest dropped first; 0 keeps none', wholeNumber(100_000_000), DEFAULT_CONFIG.requestJournal))
     .addOption(opt('--ready-file <path>', 'once both listeners are up, write {"BaseURL","CardBaseURL","ListeningBaseURL","ListeningCardBaseURL","PID"} there (removed on stop)'))
     .addOption(opt('--log-level <level>', LOG_LEVELS.join(', '), choice(LOG_LEVELS), DEFAULT_CONFIG.logLevel))
     .addOption(opt('--log-format <format>', 'pretty or json (one JSON object per line)', choice(['pretty', 'json'] as const), DEFAULT_CONFIG.logFormat))
-    .addOption(opt('--quiet', 'no log lines at all'))
+    .addOption(opt('--quiet', 'no log lines (the API, Card and Listening on lines still print: scripts read them)'))
     .addOption(opt('--config <file>', 'a JSON file of option values, e.g. {"port": 9090, "scenario": "two-step"}'))
     .addHelpText(
       'after',

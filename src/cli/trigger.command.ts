@@ -1,9 +1,9 @@
 // `split-sandbox trigger <scenario | file>`: creates a payment on a running sandbox and follows it
 // through the scenario (or replays a story file), printing each state and notification as it happens.
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { DEFAULT_CONFIG } from '../config';
 import { CliError, SandboxClient, controlTokenOption } from './client';
-import { duration, httpUrl, positiveInt } from './options';
+import { duration, httpUrl, positiveInt, seconds } from './options';
 import { looksLikeFile, readStoryFile } from './story-file';
 
 interface TriggerOptions {
@@ -18,8 +18,8 @@ interface Story {
   Payment: { ID: number; RedirectURL: string | null; Status: { ID: number; Info: string } };
   Scenario: string | null;
   History: { At: string; StatusInfo: string; Cause: string; RefundID: number | null }[];
-  Steps: { ID: number; Do: string; State: string; Outcome: string | null }[];
-  Refunds: { ID: number; Status: { ID: number } }[];
+  Steps: { ID: number; Do: string; State: string; Due: string; Outcome: string | null }[];
+  Refunds: { ID: number; Status: { ID: number; Info: string } }[];
 }
 
 interface Journal {
@@ -36,11 +36,23 @@ export function registerTrigger(program: Command): void {
     .option('--base-url <url>', 'the running sandbox', httpUrl, `http://${DEFAULT_CONFIG.host}:${DEFAULT_CONFIG.port}`)
     .option('--amount <n>', 'payment amount in minor units, split over the linked sites', positiveInt(999_999_999_999), 1000)
     .option('--method <id>', 'MethodID of the payment', positiveInt(2 ** 31), 42)
-    .option('--timeout <duration>', 'give up after', duration, 60_000)
+    .addOption(new Option('--timeout <duration>', 'give up after (30s, 2m; a bare number is milliseconds)').argParser(duration).default(60_000, seconds(60_000)))
     .addOption(controlTokenOption())
     .addHelpText(
       'after',
-      '\nExamples:\n  $ split-sandbox trigger two-step\n  $ split-sandbox trigger refund-then-add-splits --base-url http://127.0.0.1:9090\n  $ split-sandbox trigger ./story-3005042.json\n  $ split-sandbox trigger ./my-scenarios/slow-refund.json',
+      `
+On a sandbox with a manual clock, trigger moves the sandbox's clock itself, half a second at a time
+until the payment is done (not while it waits for the payer): time passes for every payment on that
+sandbox, not only this one.
+A scenario that waits for the payer (payer-decides) waits for a press on the payer page trigger
+prints (or for a provider event: POST /_sandbox/payments/{id}/events), until --timeout.
+
+Examples:
+  $ split-sandbox trigger two-step
+  $ split-sandbox trigger refund-then-add-splits --base-url http://127.0.0.1:9090
+  $ split-sandbox trigger payer-decides --timeout 5m
+  $ split-sandbox trigger ./story-3005042.json
+  $ split-sandbox trigger ./my-scenarios/slow-refund.json`,
     )
     .action((scenario: string, opts: TriggerOptions) => trigger(scenario, opts));
 }
@@ -80,7 +92,7 @@ async function trigger(scenario: string, opts: TriggerOptions): Promise<void> {
     const from = isStory && typeof file.Story?.PaymentID === 'number' ? `the story of payment ${file.Story.PaymentID}, ` : '';
     say(`payment ${PaymentID} created from ${scenario} (${from}scenario ${made.Scenario}): ${made.Payment.Status.Info}`);
     if (made.Payment.RedirectURL) say(`payer page ${made.Payment.RedirectURL}`);
-    return follow(api, PaymentID, auth, opts, started, say, !isStory);
+    return follow(api, PaymentID, auth, opts, started, say, !isStory, isStory ? `the story of ${scenario}` : `scenario ${made.Scenario}`);
   }
   const created = await api.call<{ Payment: { ID: number; RedirectURL: string; Status: { Info: string; Reasons: { Code: number; Info: string }[] | null } } }>(
     'POST',
@@ -95,7 +107,7 @@ async function trigger(scenario: string, opts: TriggerOptions): Promise<void> {
   const id = created.body.Payment.ID;
   say(`payment ${id} created (${opts.amount} EUR minor units, ${splits.length} splits, scenario ${scenario}): Open`);
   say(`payer page ${created.body.Payment.RedirectURL}`);
-  return follow(api, id, auth, opts, started, say, true);
+  return follow(api, id, auth, opts, started, say, true, `scenario ${scenario}`);
 }
 
 /**
@@ -110,17 +122,30 @@ async function follow(
   started: number,
   say: (line: string) => void,
   captureWhenAuthorized: boolean,
+  what: string,
 ): Promise<void> {
   const clock = await api.control<{ Mode: string }>('GET', '/_sandbox/clock');
   const manual = clock.Mode === 'manual';
+  if (manual) say(`the sandbox's clock is manual: trigger advances it 0.5 s at a time, for every payment on the sandbox (not while the payment waits for the payer)`);
   let seenHistory = 1;
   const seenSteps = new Set<number>();
   const seenAttempts = new Map<number, number>();
   let captured = false;
+  let waitingSaid = '';
+  let last: { story: Story; journal: Journal } | undefined;
 
   for (;;) {
-    if (Date.now() - started > opts.timeout) throw new CliError(`payment ${id} did not finish its story within ${opts.timeout} ms`);
-    if (manual) await api.control('POST', '/_sandbox/clock/advance', { Seconds: 0.5 });
+    if (Date.now() - started > opts.timeout) {
+      const still = last ? stillWaitingFor(last.story, last.journal, captureWhenAuthorized) : ['its first look at the payment'];
+      throw new CliError(
+        `payment ${id} did not finish ${what} within ${seconds(opts.timeout)}` +
+          (last ? `: it is ${last.story.Payment.Status.Info}` : '') +
+          `, still waiting for ${still.join('; ')}`,
+      );
+    }
+    // While the payment waits for a person, the manual clock is left alone: moving it would only
+    // bring the held steps' fallback (an expiry) closer, for every payment on the sandbox.
+    if (manual && !waitingSaid) await api.control('POST', '/_sandbox/clock/advance', { Seconds: 0.5 });
     else await new Promise((r) => setTimeout(r, 200));
 
     const story = await api.control<Story>('GET', `/_sandbox/payments/${id}`);
@@ -150,6 +175,12 @@ async function follow(
       }
     }
 
+    last = { story, journal };
+    // Said once each: nothing happens until the payer (or the provider) acts.
+    const waiting = payerWaitingNote(story, api.base, id);
+    if (waiting && waiting !== waitingSaid) say(waiting);
+    waitingSaid = waiting ?? '';
+
     // A held step (the payer has the payment page open) is still to come.
     const pendingSteps = story.Steps.some((s) => s.State === 'pending' || s.State === 'held');
     const status = story.Payment.Status.ID;
@@ -168,4 +199,35 @@ async function follow(
       return;
     }
   }
+}
+
+/** When the payment waits for a person: an Open payment with nothing scheduled, or steps held by the open payer page. */
+function payerWaitingNote(story: Story, base: string, id: number): string | undefined {
+  if (story.Payment.Status.ID !== 1) return undefined;
+  if (story.Steps.some((s) => s.State === 'held')) {
+    return 'the payer page is open: the scenario waits for a press there (Authorize, Pay, Fail or Cancel)';
+  }
+  if (story.Steps.some((s) => s.State === 'pending')) return undefined;
+  return (
+    `waiting for the payer: open the payer page and press a button, or send the provider's event: ` +
+    `curl -X POST ${base}/_sandbox/payments/${id}/events -H 'Content-Type: application/json' -d '{"Event": "authorize"}'`
+  );
+}
+
+/** What the payment has not done yet, in words, for a trigger that ran out of time. */
+function stillWaitingFor(story: Story, journal: Journal, scenarioEnds: boolean): string[] {
+  const out: string[] = [];
+  const open = story.Payment.Status.ID === 1;
+  const held = story.Steps.filter((s) => s.State === 'held');
+  const pending = story.Steps.filter((s) => s.State === 'pending');
+  if (held.length > 0) out.push(`a press on the payer page (steps ${held.map((s) => s.Do).join(', ')} held while it is open)`);
+  else if (open && pending.length === 0) out.push('the payer (a press on the payer page) or a provider event (POST /_sandbox/payments/{id}/events)');
+  for (const s of pending) out.push(`step ${s.Do}, due at sandbox time ${s.Due}`);
+  for (const n of journal.Notifications.filter((x) => x.State === 'pending')) {
+    const a = n.Attempts.at(-1);
+    out.push(`notification ${n.ID} (${n.RefundID ? 'refund ' : ''}${n.StatusInfo}) to be delivered` + (a ? ` (${n.Attempts.length} attempts, last: ${a.HTTPStatus ?? a.Error})` : ''));
+  }
+  for (const r of story.Refunds.filter((x) => x.Status.ID === 1)) out.push(`refund ${r.ID} to leave Open`);
+  if (scenarioEnds && !FINAL.has(story.Payment.Status.ID) && out.length === 0) out.push('a final status (Success, Failed, Cancelled, Expired or PartiallyCaptured)');
+  return out.length > 0 ? out : ['nothing more: it ended as the timeout ran out'];
 }

@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type Command, Option } from 'commander';
 import { DEFAULT_CONFIG } from '../config';
 import { CliError, SandboxClient } from './client';
-import { duration, httpUrl } from './options';
+import { duration, httpUrl, seconds } from './options';
 
 interface WaitOptions {
   baseUrl: string;
@@ -27,7 +27,7 @@ export function registerWait(program: Command): void {
     .addOption(
       new Option('--ready-file <path>', "wait for the file `start --ready-file` writes, then for the sandbox it names").conflicts('baseUrl'),
     )
-    .option('--timeout <duration>', 'give up after (30s, 2m; a bare number is milliseconds)', duration, 30_000)
+    .addOption(new Option('--timeout <duration>', 'give up after (30s, 2m; a bare number is milliseconds)').argParser(duration).default(30_000, seconds(30_000)))
     .addHelpText(
       'after',
       `

@@ -296,6 +296,11 @@ const merchantOut = exact({
   NotifyStatuses: { type: ['array', 'null'], items: int },
   Methods: { type: ['array', 'null'], items: int },
   Clock: { type: 'string', enum: ['manual', 'sandbox'], description: "manual: the marketplace's own clock; sandbox: the sandbox's" },
+  /** What applies to the merchant's payments, and where it comes from: its own setting, the sandbox's default, or none. */
+  InEffect: exact({
+    NotificationURL: exact({ Value: nstr, From: { type: 'string', enum: ['merchant', 'sandbox', 'none'] }, SandboxDefault: nstr }),
+    DefaultScenario: exact({ Value: nstr, From: { type: 'string', enum: ['merchant', 'sandbox', 'method'] }, SandboxDefault: nstr }),
+  }),
 });
 export const merchantsResponse = exact({ Merchants: { type: 'array', items: merchantOut } });
 export const merchantResponse = exact({ Merchant: merchantOut });

@@ -16,6 +16,8 @@ export interface ServiceSettings {
   pageSize: number;
   /** The scenario of payments that no header, magic amount or merchant default chooses one for. */
   defaultScenario?: string | undefined;
+  /** Where notifications of merchants without a URL of their own go (`--notify-url`). */
+  defaultNotificationUrl?: string | undefined;
 }
 
 export interface ServiceContext {

@@ -13,9 +13,10 @@ import type { MethodRecord, RefundRecord, SiteRecord } from '../store/records';
 import type { PaymentView } from '../wire/serializers';
 import type { ServiceContext } from './context';
 import { applyPaymentEvent } from './events.service';
-import { listNotifications, paymentStory } from './journal.service';
+import { listNotifications, paymentStory, redeliverNotification as redeliver } from './journal.service';
 import { loadAnyPayment, parseId } from './lookup';
 import { type MerchantView, getMerchant, updateMerchant } from './merchants.service';
+import { type Offers, offersFor } from './dashboard-offers.service';
 
 /** The site whose SiteID and APIKey a sign-in form carries, or undefined (compared in constant time). */
 export function signIn(ctx: ServiceContext, rawSiteId: string, apiKey: string): SiteRecord | undefined {
@@ -65,6 +66,8 @@ export interface PaymentDetail {
   faults: FaultView[];
   /** The requests that named or made it, oldest first (none when the journal is off). */
   requests: RequestEntry[];
+  /** What its page offers now, or why not. */
+  offers: Offers;
 }
 
 /** How many of a payment's requests its page lists, and of a merchant's on its requests page. */
@@ -84,9 +87,12 @@ export function paymentDetail(ctx: ServiceContext, site: SiteRecord, rawId: stri
   const id = view.payment.id;
   const siteNames = new Map<number, string>();
   for (const s of view.splits) siteNames.set(s.siteId, siteName(ctx, s.siteId));
+  const method = view.payment.methodId === null ? undefined : ctx.store.methods.get(view.payment.methodId);
+  const events = view.payment.surface === 'card' ? CARD_DASHBOARD_EVENTS : DASHBOARD_EVENTS;
   return {
+    offers: offersFor(ctx, site, view, method?.flow ?? null, events),
     view,
-    method: view.payment.methodId === null ? undefined : ctx.store.methods.get(view.payment.methodId),
+    method,
     siteNames,
     refunds: ctx.store.refunds.ofPayment(id),
     story: paymentStory(ctx, id),
@@ -98,6 +104,8 @@ export function paymentDetail(ctx: ServiceContext, site: SiteRecord, rawId: stri
 }
 
 export const DASHBOARD_EVENTS: readonly PaymentEvent[] = ['authorize', 'succeed', 'fail', 'expire', 'settle'];
+/** A card payment's: authorize stands for the card entered on the hosted form. */
+export const CARD_DASHBOARD_EVENTS: readonly PaymentEvent[] = ['authorize', 'fail', 'expire', 'settle'];
 
 /** A provider event on one of the merchant's own payments (the control API's event, scoped). */
 export function dashboardEvent(ctx: ServiceContext, site: SiteRecord, rawId: string, event: string): PaymentView {
@@ -112,14 +120,11 @@ export function dashboardEvent(ctx: ServiceContext, site: SiteRecord, rawId: str
 
 /** Sends a notification of one of the merchant's payments again (as `POST /_sandbox/notifications/{id}/redeliver`). */
 export function redeliverNotification(ctx: ServiceContext, site: SiteRecord, rawPaymentId: string, rawNotificationId: string): void {
-  ctx.store.tx(() => {
-    const view = loadAnyPayment(ctx, site, rawPaymentId);
-    const id = parseId(rawNotificationId);
-    const n = id === null ? undefined : ctx.store.notifications.get(id);
-    if (!n || n.paymentId !== view.payment.id) throw notFound('Notification');
-    ctx.store.notifications.redeliver(n, ctx.clock.now());
-  });
-  ctx.wake?.();
+  const view = loadAnyPayment(ctx, site, rawPaymentId);
+  const id = parseId(rawNotificationId);
+  const n = id === null ? undefined : ctx.store.notifications.get(id);
+  if (!n || n.paymentId !== view.payment.id) throw notFound('Notification');
+  redeliver(ctx, n);
 }
 
 export function merchantSettings(ctx: ServiceContext, site: SiteRecord): MerchantView {

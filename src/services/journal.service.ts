@@ -103,3 +103,20 @@ export function paymentStory(ctx: ServiceContext, paymentId: number) {
     }),
   };
 }
+
+/**
+ * Queues a notification to be sent again. Refused, changing nothing, when there is nowhere to send it:
+ * its merchant has no notification URL and the sandbox no default one (each attempt would fail).
+ */
+export function redeliverNotification(ctx: ServiceContext, n: NotificationRecord): void {
+  const url = ctx.store.sites.get(n.siteId)?.notificationUrl ?? ctx.settings.defaultNotificationUrl ?? null;
+  if (url === null) {
+    throw new HttpError(
+      400,
+      `Notification ${n.id} cannot be redelivered: merchant ${n.siteId} has no notification URL, and the sandbox none for it (--notify-url). ` +
+        `Set one with PATCH /_sandbox/merchants/${n.siteId} {"NotificationURL": "…"} first.`,
+    );
+  }
+  ctx.store.tx(() => ctx.store.notifications.redeliver(n, ctx.clock.now()));
+  ctx.wake?.();
+}

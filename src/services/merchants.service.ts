@@ -16,6 +16,30 @@ export interface MerchantView {
   Methods: number[] | null;
   /** manual: its own manual clock; sandbox: the sandbox's. */
   Clock: 'manual' | 'sandbox';
+  /** What applies to the merchant's payments, and where it comes from: its own setting or the sandbox's default. */
+  InEffect: InEffect;
+}
+
+export interface InEffect {
+  /** Where its notifications go: its own URL, else the sandbox's `--notify-url`; none: journaled as no-url. */
+  NotificationURL: { Value: string | null; From: 'merchant' | 'sandbox' | 'none'; SandboxDefault: string | null };
+  /** The scenario of payments no header or magic amount chooses one for: its own, else the sandbox's `--scenario`, else the method's flow. */
+  DefaultScenario: { Value: string | null; From: 'merchant' | 'sandbox' | 'method'; SandboxDefault: string | null };
+}
+
+function inEffect(ctx: ServiceContext, own: { notificationUrl: string | null; defaultScenario: string | null }): InEffect {
+  const url = ctx.settings.defaultNotificationUrl ?? null;
+  const scenario = ctx.settings.defaultScenario ?? null;
+  return {
+    NotificationURL:
+      own.notificationUrl !== null
+        ? { Value: own.notificationUrl, From: 'merchant', SandboxDefault: url }
+        : { Value: url, From: url !== null ? 'sandbox' : 'none', SandboxDefault: url },
+    DefaultScenario:
+      own.defaultScenario !== null
+        ? { Value: own.defaultScenario, From: 'merchant', SandboxDefault: scenario }
+        : { Value: scenario, From: scenario !== null ? 'sandbox' : 'method', SandboxDefault: scenario },
+  };
 }
 
 export function listMerchants(ctx: ServiceContext): MerchantView[] {
@@ -32,6 +56,7 @@ export function listMerchants(ctx: ServiceContext): MerchantView[] {
       NotifyStatuses: s.notifyStatuses,
       Methods: s.methods,
       Clock: ctx.siteClocks?.get(s.siteId) ? 'manual' : 'sandbox',
+      InEffect: inEffect(ctx, s),
     }));
 }
 

@@ -1,4 +1,6 @@
 // Opens the SQLite database, sets it up for durable concurrent use and brings its schema up to date.
+import { accessSync, constants, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from './migrations';
 
@@ -6,8 +8,20 @@ export type Db = Database.Database;
 
 export class DatabaseTooNewError extends Error {}
 
+/** A database file that cannot be opened, with its path and what is wrong with it. */
+export class DatabaseOpenError extends Error {}
+
 export function openDatabase(file: string): Db {
-  const db = new Database(file);
+  let db: Db | undefined;
+  try {
+    db = new Database(file);
+    // The first read: a file that is not a database is found out here.
+    db.pragma('page_count', { simple: true });
+  } catch (e) {
+    db?.close();
+    if (file === ':memory:') throw e;
+    throw new DatabaseOpenError(`cannot open the database file ${file}: ${whyNotOpen(file, e as Error & { code?: string })}`);
+  }
   // A new database lets pages freed by retention go back to the file system a few at a time
   // (PRAGMA incremental_vacuum). Only settable before the first table exists; an older file is
   // switched by useIncrementalVacuum().
@@ -80,3 +94,31 @@ export function useIncrementalVacuum(db: Db): boolean {
 }
 
 const INCREMENTAL = 2;
+
+/** What is wrong with a path SQLite would not open, in words: SQLite's own message names neither. */
+function whyNotOpen(file: string, e: Error & { code?: string }): string {
+  const full = resolve(file);
+  const folder = dirname(full);
+  const kind = (path: string) => {
+    try {
+      return statSync(path).isDirectory() ? 'folder' : 'file';
+    } catch {
+      return 'none';
+    }
+  };
+  if (kind(full) === 'folder') return `it is a folder, not a file (name a file in it, such as ${join(file, 'split-sandbox.db')})`;
+  if (kind(folder) === 'none') return `its folder ${folder} does not exist (the sandbox creates the file, not its folders)`;
+  if (kind(folder) === 'file') return `${folder} is a file, not a folder`;
+  if (e.code === 'SQLITE_NOTADB') return 'it is not a SQLite database (or it is damaged)';
+  const can = (path: string, mode: number) => {
+    try {
+      accessSync(path, mode);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (kind(full) === 'file' && !can(full, constants.R_OK | constants.W_OK)) return 'no permission to read and write it';
+  if (!can(folder, constants.W_OK)) return `no permission to write in its folder ${folder} (SQLite also writes the -wal and -shm files there)`;
+  return e.message;
+}

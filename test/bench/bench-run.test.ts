@@ -125,6 +125,28 @@ exec sleep 600
   }, 90_000);
 });
 
+describe('npm run bench: a run that counts refusals', () => {
+  let bin: string;
+  beforeAll(() => ensureBuilt(), 120_000);
+  beforeEach(() => (bin = mkdtempSync(join(tmpdir(), 'split-sandbox-fakebin-'))));
+  afterEach(() => rmSync(bin, { recursive: true, force: true }));
+
+  it('fails loudly, naming the run and its non-2xx count, and exits 1', async () => {
+    writeFileSync(
+      join(bin, 'wrk'),
+      `#!/bin/sh
+if [ "$1" = "-v" ]; then echo "wrk 0.0 [fake]"; exit 1; fi
+echo 'BENCH {"requests":1000,"rps":1000.0,"p50_ms":1,"p90_ms":1,"p99_ms":1,"p999_ms":1,"max_ms":1,"non2xx":42,"errors":0}'
+`,
+    );
+    chmodSync(join(bin, 'wrk'), 0o755);
+    const run = bench({ PATH: `${bin}:${process.env.PATH}`, ONLY: 'create' });
+    expect(await run.exited).toBe(1);
+    expect(run.stderr()).toContain("bench: FAILED: the createOurs run counted 42 non-2xx answers and 0 socket errors: its figures are not the operation's\n");
+    expect(run.stderr()).toContain('bench: FAILED: the createBase run counted 42 non-2xx answers');
+  }, 90_000);
+});
+
 describe('bench/services.cjs (a create and its step in the services alone)', () => {
   beforeAll(() => ensureBuilt(), 120_000);
 

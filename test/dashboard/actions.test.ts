@@ -1,5 +1,5 @@
-// The payment page's buttons: each calls the API's service and comes back (303) to the page; a
-// refused one shows its reason on the page with 400 and changes nothing.
+// The payment page's buttons: each calls the API's service and comes back (303) to the page, done or
+// refused (a reload never sends it again); a refused one's reason is shown there once, and it changed nothing.
 import { type World, authorizedPayment, createPayment, makeWorld, snapshot } from '../helpers/world';
 import { type Agent, signedIn, submit, withOutbox } from './helpers';
 
@@ -25,12 +25,16 @@ describe('dashboard payment actions', () => {
   async function refused(id: number, path: string, fields: Record<string, string>, message: string) {
     const before = snapshot(w.store);
     const res = await submit(agent, `/dashboard/payments/${id}${path}`, fields);
-    expect(res.status).toBe(400);
-    expect(res.text).toContain('class="error"');
-    expect(res.text).toContain(message);
-    expect(res.text).toContain(`<h1>Payment ${id}`); // the payment's own page, with the message
+    expect([res.status, res.headers.location]).toEqual([303, `/dashboard/payments/${id}`]);
+    const page = await agent.get(`/dashboard/payments/${id}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('class="error"');
+    expect(page.text).toContain(message);
+    expect(page.text).toContain(`<h1>Payment ${id}`); // the payment's own page, with the message
+    // Said once: a reload shows the page without it (and sends nothing).
+    expect((await agent.get(`/dashboard/payments/${id}`)).text).not.toContain('class="error"');
     expect(snapshot(w.store)).toBe(before);
-    return res.text;
+    return page.text;
   }
 
   it('applies provider events: authorize, then succeed of a one-step payment, settle of a capture-requested one', async () => {
@@ -174,6 +178,10 @@ describe('dashboard payment actions', () => {
     const q = await authorizedPayment(w);
     const [n] = w.store.notifications.list({ paymentId: p.ID });
     expect(n!.state).toBe('no-url');
+    // Nowhere to send it: refused, and it stays as it was.
+    await refused(p.ID, `/notifications/${n!.id}/redeliver`, {}, `Notification ${n!.id} cannot be redelivered: merchant 30201 has no notification URL`);
+    expect(w.store.notifications.get(n!.id)!.state).toBe('no-url');
+    w.store.sites.setNotificationUrl(30201, 'http://127.0.0.1:9/hook');
     const page = await done(p.ID, `/notifications/${n!.id}/redeliver`);
     expect(w.store.notifications.get(n!.id)!.state).toBe('pending');
     expect(page).toContain(`Notification ${n!.id} will be sent again.`);

@@ -117,7 +117,10 @@ describe('dashboard payment page', () => {
     for (const a of ['events', 'capture', 'capture-split', 'capture-per-split', 'cancel', 'refund', 'splits']) {
       expect(t).toContain(`action="/dashboard/payments/${p.ID}/${a}"`);
     }
-    for (const e of ['authorize', 'succeed', 'fail', 'expire', 'settle']) expect(t).toContain(`name="Event" value="${e}"`);
+    // An Authorized two-step payment: the events it can take are buttons, the others are named with why not.
+    expect(t).toContain('<button type="submit" name="Event" value="fail">Fail</button>');
+    for (const e of ['authorize', 'succeed', 'expire', 'settle']) expect(t).not.toContain(`name="Event" value="${e}"`);
+    expect(t).toContain('Not offered now: Authorize (only an Open payment can be authorized (it is Authorized)); Succeed (');
     expect(t).toContain('name="csrf"');
     expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(res.headers['cache-control']).toBe('no-store');

@@ -205,6 +205,17 @@ describe('snapshots', () => {
     expect(sb.snapshots.list()).toEqual([saved]);
     const file = join(tmp, 'attached-to-a-bug.db');
     expect((await download(sb.baseUrl, 'hour-later', file)).status).toBe(200);
+    const again = join(tmp, 'opened-with-the-real-clock.db');
+    expect((await download(sb.baseUrl, 'hour-later', again)).status).toBe(200);
+
+    // As the README says: with the real clock the time resumes from now, not from the snapshot's.
+    const before = Date.now();
+    const real = await startSandbox({ port: 0, cardPort: 0, db: again, clock: 'real', quiet: true });
+    try {
+      expect(real.clock.now()).toBeGreaterThanOrEqual(before);
+    } finally {
+      await real.stop();
+    }
 
     const other = await startSandbox({ port: 0, cardPort: 0, db: file, clock: 'manual', quiet: true });
     try {

@@ -8,7 +8,7 @@ import { HttpError, Rejection, notFound } from '../../errors/errors';
 import { notificationWaitQuery, paymentEventRequest, refundEventRequest, clockAdvanceRequest, merchantCreateRequest, merchantPatchRequest } from '../../schemas/control';
 import { validate } from '../../schemas/validator';
 import { applyPaymentEvent } from '../../services/events.service';
-import { type JournalPaging, notificationPage, notificationView, NOTIFICATION_STATES, paymentStory } from '../../services/journal.service';
+import { type JournalPaging, notificationPage, notificationView, NOTIFICATION_STATES, paymentStory, redeliverNotification } from '../../services/journal.service';
 import { parseId, reload } from '../../services/lookup';
 import { createMerchant, getMerchant, listMerchants, updateMerchant } from '../../services/merchants.service';
 import { applyRefundEvent } from '../../services/refunds.service';
@@ -250,9 +250,7 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
       const id = idParam(req, 'id', 'Notification');
       const n = s.store.notifications.get(id);
       if (!n) throw notFound('Notification');
-      const own = ofPayment(n.paymentId);
-      s.store.tx(() => s.store.notifications.redeliver(n, own.clock.now()));
-      own.wake?.();
+      redeliverNotification(ofPayment(n.paymentId), n);
       return { status: 202, body: { Notification: notificationView(s, s.store.notifications.get(id)!) } };
     }),
   );

@@ -70,9 +70,10 @@ export function mountDashboardRoutes(router: Router, ctx: HttpContext): void {
   const siteServices = (a: Signed) => s.forSite?.(a.site.siteId) ?? s;
 
   const chromeOf = (a: Signed, extra: Partial<Chrome> = {}): Chrome => {
-    const flash = a.session.flash;
+    const { flash, error } = a.session;
     a.session.flash = undefined;
-    return { site: a.site, csrf: a.session.csrf, flash, ownTime: s.siteClocks?.get(a.site.siteId)?.now(), ...extra };
+    a.session.error = undefined;
+    return { site: a.site, csrf: a.session.csrf, flash, error, ownTime: s.siteClocks?.get(a.site.siteId)?.now(), ...extra };
   };
 
   const failed = (res: Response, e: unknown, a?: Signed) => {
@@ -217,8 +218,9 @@ export function mountDashboardRoutes(router: Router, ctx: HttpContext): void {
   );
 
   /**
-   * An action on a payment: 303 back to its page when done; a refused action is shown on the page
-   * with 400 (the services run in one transaction each, so a refused one changed nothing).
+   * An action on a payment: 303 back to its page, done or refused, so that a reload shows the page
+   * again instead of sending the action twice; the page then says what happened, once (a refused
+   * action changed nothing: the services run in one transaction each).
    */
   const action = (path: string, run: (req: Request, a: Signed, paymentId: string) => string) =>
     router.post(
@@ -236,8 +238,7 @@ export function mountDashboardRoutes(router: Router, ctx: HttpContext): void {
         } catch (e) {
           const lines = readable(e);
           if (!lines) throw e;
-          send(res, 400, paymentPage(chromeOf(a, { error: lines }), paymentDetail(siteServices(a), a.site, String(id))));
-          return;
+          a.session.error = lines;
         }
         res.redirect(303, `/dashboard/payments/${id}`);
       }),
@@ -373,12 +374,15 @@ export function mountDashboardRoutes(router: Router, ctx: HttpContext): void {
     signed((req, res, a) => {
       const id = ownPayment(req, res, a);
       if (id === undefined) return;
-      const refused = (lines: string[]) => send(res, 400, paymentPage(chromeOf(a, { error: lines }), paymentDetail(s, a.site, String(id))));
+      const refused = (lines: string[]) => {
+        a.session.error = lines;
+        res.redirect(303, `/dashboard/payments/${id}`);
+      };
       // The marketplace's own snapshot, in its own names: never a copy of the whole sandbox.
       if (!ctx.siteSnapshots) return refused(['This sandbox keeps no snapshots.']);
       try {
         const saved = ctx.siteSnapshots.save(a.site.siteId, field(a.form, 'Name') || `payment-${id}`);
-        a.session.flash = `Snapshot ${saved.Name} of SiteID ${a.site.siteId} saved: ${saved.Payments} payments, its time ${stamp(saved.Created)}. Bring your marketplace back to it with: POST /_sandbox/merchants/${a.site.siteId}/snapshots/${saved.Name}/restore`;
+        a.session.flash = `Snapshot ${saved.Name} of SiteID ${a.site.siteId} saved: ${saved.Payments} payments, its time ${stamp(saved.Created)}. Bring your marketplace back to it with: POST ${ctx.urls.baseUrl}/_sandbox/merchants/${a.site.siteId}/snapshots/${saved.Name}/restore`;
         res.redirect(303, `/dashboard/payments/${id}`);
       } catch (e) {
         const lines = readable(e);
@@ -398,3 +402,4 @@ export function mountDashboardRoutes(router: Router, ctx: HttpContext): void {
 function statusText(id: number): string {
   return isKnownStatus(id) ? statusInfo(id) : String(id);
 }
+

@@ -14,6 +14,8 @@ export interface Session {
   csrf: string;
   /** A one-time message for the next page (after a redirect). */
   flash?: string | undefined;
+  /** Why the last action was refused, shown once on the page it redirected to. */
+  error?: string[] | undefined;
   lastSeen: number;
 }
 

@@ -7,7 +7,7 @@ import { statusInfo, isKnownStatus } from '../../domain/statuses';
 import { formatTimestamp } from '../../domain/time';
 import type { MerchantView } from '../../services/merchants.service';
 import type { Catalogue, PaymentDetail } from '../../services/dashboard.service';
-import { DASHBOARD_EVENTS } from '../../services/dashboard.service';
+import type { Offer, Offers } from '../../services/dashboard-offers.service';
 import { cardActions, wholeRefundForm } from './card.views';
 import type { PaymentRecord, SiteRecord } from '../../store/records';
 import type { ListPage } from '../../wire/serializers';
@@ -38,7 +38,8 @@ button.primary{background:#1d5bd6;color:#fff;border-color:#1d5bd6}button.link{bo
 .flash{background:#e6f4ea;border:1px solid #9ccfaa;color:#1d5a2c;padding:.7rem 1rem;border-radius:.4rem;margin:1rem 0}
 .note{color:#5b6575;font-size:.85rem}.pager{display:flex;gap:1rem;align-items:center}.login{max-width:24rem;margin:4rem auto}
 pre.body{white-space:pre-wrap;word-break:break-all;background:#f6f7f9;padding:.4rem;margin:.2rem 0;font-size:.8rem;max-height:24rem;overflow:auto}
-tr.near-miss td.what{color:#8a1c1c}.login label{display:block}.login input{width:100%}ul.attempts{margin:0;padding-left:1.1rem;font-size:.85rem}code{font-size:.85rem}`;
+tr.near-miss td.what{color:#8a1c1c}.login label{display:block}.login input{width:100%}ul.attempts{margin:0;padding-left:1.1rem;font-size:.85rem}code{font-size:.85rem}
+.why{color:#8a4b00;font-size:.85rem}button[disabled]{opacity:.5;cursor:not-allowed}`;
 
 export interface Chrome {
   site?: SiteRecord;
@@ -52,6 +53,22 @@ export interface Chrome {
 function errorBox(lines: string[] | undefined): string {
   if (!lines || lines.length === 0) return '';
   return `<div class="error" role="alert"><strong>That did not work.</strong>${lines.map((l) => `<div>${escape(l)}</div>`).join('')}</div>`;
+}
+
+/** A form's submit button; when the payment's state does not allow it, disabled with why not beside it. */
+export function actionButton(label: string, o: Offer, attrs = ''): string {
+  if (o.ok) return `<button${attrs} type="submit">${escape(label)}</button>`;
+  return `<button${attrs} type="submit" disabled>${escape(label)}</button> <span class="why">Not now: ${escape(o.why)}</span>`;
+}
+
+/** The provider events the state allows, as buttons, and a line naming the others with why not. */
+export function eventButtons(events: Offers['events'], label: (event: string) => string): string {
+  const allowed = events.filter((e) => e.offer.ok);
+  const not = events.filter((e) => !e.offer.ok);
+  return (
+    (allowed.length ? allowed.map((e) => `<button type="submit" name="Event" value="${e.event}">${escape(label(e.event))}</button>`).join('') : '<span class="why">No event applies now.</span>') +
+    (not.length ? `<p class="note why">Not offered now: ${not.map((e) => `${escape(label(e.event))} (${escape((e.offer as { why: string }).why)})`).join('; ')}.</p>` : '')
+  );
 }
 
 export const csrfField = (token: string | undefined) => (token ? `<input type="hidden" name="csrf" value="${escape(token)}">` : '');
@@ -82,6 +99,33 @@ export function messagePage(title: string, message: string, chrome: Chrome = {})
   return layout(title, chrome, `<h1>${escape(title)}</h1><p>${escape(message)}</p><p><a href="/dashboard">Back to the payments</a></p>`);
 }
 
+/** The values that apply to the merchant's payments, each with where it comes from. */
+function inEffectRows(m: MerchantView): string {
+  const { NotificationURL: url, DefaultScenario: scenario } = m.InEffect;
+  const urlText =
+    url.From === 'none'
+      ? 'none: notifications are journaled as no-url, not sent (no NotificationURL here, and the sandbox was started without --notify-url)'
+      : `${url.Value} (${url.From === 'merchant' ? "the merchant's own" : "the sandbox's default, from its start (--notify-url)"})`;
+  const scenarioText =
+    scenario.From === 'method'
+      ? "none: each payment follows its method's flow (no default scenario here, and the sandbox was started without --scenario)"
+      : `${scenario.Value} (${scenario.From === 'merchant' ? "the merchant's own" : "the sandbox's default, from its start (--scenario)"})`;
+  return `<tr><th>Notifications go to</th><td data-from="${url.From}">${escape(urlText)}</td></tr>
+<tr><th>Default scenario</th><td data-from="${scenario.From}">${escape(scenarioText)}</td></tr>`;
+}
+
+/** What leaving a field empty means, given the sandbox's own defaults. */
+function emptyMeans(m: MerchantView): string {
+  const { NotificationURL: url, DefaultScenario: scenario } = m.InEffect;
+  return (
+    "Empty fields take the sandbox's defaults: " +
+    (url.SandboxDefault !== null ? `notifications go to ${url.SandboxDefault} (--notify-url)` : 'no notifications are sent (they are journaled as no-url)') +
+    '; ' +
+    (scenario.SandboxDefault !== null ? `payments follow ${scenario.SandboxDefault} (--scenario)` : "payments follow their method's flow") +
+    ". An X-Sandbox-Scenario header or a magic amount on the create request still chooses a payment's scenario first."
+  );
+}
+
 export function settingsPage(chrome: Chrome, m: MerchantView, cat: Catalogue, values?: { notificationUrl: string; defaultScenario: string }): string {
   const url = values?.notificationUrl ?? m.NotificationURL ?? '';
   const chosen = values?.defaultScenario ?? m.DefaultScenario ?? '';
@@ -94,10 +138,12 @@ export function settingsPage(chrome: Chrome, m: MerchantView, cat: Catalogue, va
     `<h1>Settings</h1>
 <table class="fields"><tbody><tr><th>SiteID</th><td>${escape(m.SiteID)}</td></tr><tr><th>Name</th><td>${escape(m.Name)}</td></tr>
 <tr><th>Linked sites</th><td>${escape(m.LinkedSiteIDs.join(', ') || '—')}</td></tr></tbody></table>
-<form method="post" action="/dashboard/settings">${csrfField(chrome.csrf)}<fieldset><legend>Notifications and scenario</legend>
+<h2>In effect</h2>
+<table class="fields in-effect"><tbody>${inEffectRows(m)}</tbody></table>
+<form method="post" action="/dashboard/settings">${csrfField(chrome.csrf)}<fieldset><legend>The merchant's own notifications and scenario</legend>
 <label>NotificationURL <input name="NotificationURL" size="50" placeholder="https://shop.example/notify" value="${escape(url)}"></label>
 <label>Default scenario <select name="DefaultScenario">${options}</select></label>
-<p class="note">An empty NotificationURL means no notifications are sent (they are journaled as no-url).</p>
+<p class="note">${escape(emptyMeans(m))}</p>
 <button class="primary" type="submit">Save</button></fieldset></form>`,
   );
 }
@@ -224,7 +270,7 @@ export function paymentPage(chrome: Chrome, d: PaymentDetail): string {
             : '<span class="note">none</span>';
           return `<tr><td>${escape(n.ID)}</td><td>${escape(`${n.StatusInfo} (${n.StatusID})`)}</td><td>${escape(n.RefundID ?? '')}</td><td>${escape(n.State)}</td><td>${escape(n.Fault ?? '')}</td>
 <td>${escape(stamp(n.Created))}</td><td>${escape(n.NextAttempt === null ? '—' : stamp(n.NextAttempt))}</td><td>${escape(n.Delivered === null ? '—' : stamp(n.Delivered))}</td><td>${attempts}</td>
-<td><form method="post" action="${base}/notifications/${escape(n.ID)}/redeliver">${csrf}<button type="submit">Redeliver</button></form></td></tr>`;
+<td><form method="post" action="${base}/notifications/${escape(n.ID)}/redeliver">${csrf}${actionButton('Redeliver', d.offers.redeliver)}</form></td></tr>`;
         })
         .join('')}</tbody></table>`
     : '<p class="note">No notifications.</p>';
@@ -233,34 +279,35 @@ export function paymentPage(chrome: Chrome, d: PaymentDetail): string {
   const siteOptions = d.linkedSites.map((s) => `<option value="${escape(s.siteId)}">${escape(s.name)}</option>`).join('');
   const minor = `<span class="note">(minor units: 1000 = ${escape(money(1000n, cur))})</span>`;
 
+  const o = d.offers;
   const apiActions = `<h2>Actions</h2>
 <form method="post" action="${base}/events">${csrf}<fieldset><legend>Provider event</legend>
-${DASHBOARD_EVENTS.map((e) => `<button type="submit" name="Event" value="${e}">${e[0]!.toUpperCase()}${e.slice(1)}</button>`).join('')}
+${eventButtons(o.events, (e) => `${e[0]!.toUpperCase()}${e.slice(1)}`)}
 <span class="note">as the provider or payer would</span></fieldset></form>
 <fieldset><legend>Capture and cancel</legend>
-<form class="inline" method="post" action="${base}/capture">${csrf}<button class="primary" type="submit">Capture in full</button></form>
-<form class="inline" method="post" action="${base}/cancel">${csrf}<button type="submit">Cancel payment</button></form></fieldset>
+<form class="inline" method="post" action="${base}/capture">${csrf}${actionButton('Capture in full', o.capture, ' class="primary"')}</form>
+<form class="inline" method="post" action="${base}/cancel">${csrf}${actionButton('Cancel payment', o.cancel)}</form></fieldset>
 ${
   d.view.splits.length
     ? `<form method="post" action="${base}/capture-split">${csrf}<fieldset><legend>Capture one split</legend>
 <label>Split <select name="SplitID">${splitOptions}</select></label>
 <label>Amount <input name="Amount" inputmode="numeric" size="12" placeholder="whole split"></label> ${minor}
-<button type="submit">Capture split</button></fieldset></form>
+${actionButton('Capture split', o.capture)}</fieldset></form>
 <form method="post" action="${base}/capture-per-split">${csrf}<fieldset><legend>Capture per split</legend>
 ${d.view.splits.map((s) => `<label>Split ${escape(s.id)} <input name="Amount_${escape(s.id)}" inputmode="numeric" size="10"></label>`).join('')} ${minor}
-<button type="submit">Capture these amounts</button></fieldset></form>
+${actionButton('Capture these amounts', o.capture)}</fieldset></form>
 <form method="post" action="${base}/refund">${csrf}<fieldset><legend>Refund a split</legend>
 <label>Split <select name="SplitID">${splitOptions}</select></label>
 <label>Amount <input name="Amount" inputmode="numeric" size="12" required></label>
 <label>Description <input name="Description" size="30"></label> ${minor}
-<button type="submit">Refund</button></fieldset></form>`
+${actionButton('Refund', o.refund)}</fieldset></form>`
     : wholeRefundForm(d, csrf, minor)
 }
 <form method="post" action="${base}/splits">${csrf}<fieldset><legend>Add a split</legend>
 <label>SiteID <input name="SiteID" inputmode="numeric" size="8" list="linked-sites" required></label><datalist id="linked-sites">${siteOptions}</datalist>
 <label>Amount <input name="Amount" inputmode="numeric" size="12" required></label>
 <label>MerchantTransactionID <input name="MerchantTransactionID" required></label> ${minor}
-<button type="submit">Add split</button></fieldset></form>`;
+${actionButton('Add split', o.addSplit)}</fieldset></form>`;
   // A card payment has no story (stories replay split payments); a snapshot holds everything.
   const reproduce = `<fieldset><legend>Reproduce this case</legend>
 ${p.surface === 'card' ? '' : `<form class="inline" method="get" action="${base}/story"><button type="submit">Download story</button></form>`}
