@@ -1,12 +1,14 @@
 // createApp: the Express app of one address ('api' or 'card'). It never listens: main.ts does.
 import express, { type Express, type Request, type Response } from 'express';
 import { mountPaymentRoutes } from './api/payments.routes';
+import { mountPreapprovalRoutes } from './api/preapprovals.routes';
 import { mountCardRoutes } from './card/card.routes';
 import { mountMethodRoutes } from './methods/methods.routes';
 import { mountPayerRoutes } from './payer/payer.routes';
 import { mountDashboardRoutes } from './dashboard/dashboard.routes';
 import { mountControlRoutes } from './control/control.routes';
 import { mountReproduceRoutes } from './control/reproduce.routes';
+import { mountPreapprovalControlRoutes } from './control/preapprovals.control';
 import { controlGuard } from './control/guard';
 import { type HttpContext, bodyErrors } from './pipeline';
 import { answerAfterCommit, readCommitted } from './after-commit';
@@ -45,8 +47,10 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
   router.use('/_sandbox', controlGuard(ctx.controlToken, ctx.controlFrom));
   mountControlRoutes(router, ctx);
   mountReproduceRoutes(router, ctx);
+  mountPreapprovalControlRoutes(router, ctx);
   if (surface === 'api') {
     mountPaymentRoutes(router, ctx);
+    mountPreapprovalRoutes(router, ctx);
     mountMethodRoutes(router, ctx);
     mountPayerRoutes(router, ctx);
     mountDashboardRoutes(router, ctx);

@@ -120,7 +120,7 @@ const paymentFields: Record<string, Schema> = {
   Details: detailsOut,
   ReferenceDetails: nul,
   CustomParameters: nul,
-  PreapprovalID: nul,
+  PreapprovalID: nint,
   Status: statusOut,
   Fraud: nul,
   MethodTransactionID: nul,

@@ -50,10 +50,12 @@ function notificationFilter(req: Request): NotificationFilter {
   const f: NotificationFilter = {};
   const paymentId = intQuery(req, 'PaymentID');
   const refundId = intQuery(req, 'RefundID');
+  const preapprovalId = intQuery(req, 'PreapprovalID');
   const statusId = intQuery(req, 'StatusID');
   const state = queryValue(req, 'State');
   if (paymentId !== undefined) f.paymentId = paymentId;
   if (refundId !== undefined) f.refundId = refundId;
+  if (preapprovalId !== undefined) f.preapprovalId = preapprovalId;
   if (statusId !== undefined) f.statusId = statusId;
   if (state !== undefined) {
     if (!NOTIFICATION_STATES.includes(state as NotificationState)) {
