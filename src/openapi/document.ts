@@ -2,7 +2,7 @@
 // describe responses.
 import type { Schema } from '../schemas/common';
 import { REQUEST_EXAMPLES } from './examples';
-import { clockAdvanceRequest, faultRequest, merchantCreateRequest, merchantPatchRequest, paymentEventRequest, refundEventRequest } from '../schemas/control';
+import { clockAdvanceRequest, faultRequest, merchantCreateRequest, merchantPatchRequest, paymentEventRequest, preapprovalEventRequest, refundEventRequest } from '../schemas/control';
 import { replayResponse, snapshotRequest, snapshotResponse, snapshotsResponse, storyFile } from '../schemas/reproduce';
 import {
   addSplitsRequest,
@@ -10,8 +10,11 @@ import {
   cardRefundRequest,
   createCardPaymentRequest,
   createPaymentRequest,
+  createPreapprovalRequest,
+  recurrentPaymentRequest,
   refundRequest,
 } from '../schemas/requests';
+import { exchangeRateResponse, preapprovalErrorResponse, preapprovalResponse, preapprovalsResponse, refundTypesResponse } from '../schemas/preapprovals';
 import {
   cardListResponse,
   cardPaymentResponse,
@@ -50,6 +53,10 @@ export interface Operation {
   image?: string;
   /** A file of this media type rather than JSON (a snapshot's SQLite file). */
   file?: string;
+  /** The operation's stable name. */
+  operationId?: string;
+  /** Typed query parameters (with their description), beside the untyped `query`. */
+  typedQuery?: Record<string, Schema>;
 }
 
 const unauthorized = { 401: messageResponse, 404: messageResponse };
@@ -297,6 +304,60 @@ const API: Operation[] = [
   },
 ];
 
+/** The recurring-payments API (preapprovals) and the official SDK's other reads. */
+const PREAPPROVALS: Operation[] = [
+  {
+    method: 'post', path: '/v1/preapprovals', operationId: 'createPreapproval',
+    summary: 'Create a preapproval (SDK preapproval_init): 201 Pending with the payer page in RedirectURL; X-Sandbox-Scenario picks preapproval-opens (default), preapproval-declined or preapproval-payer-decides',
+    request: createPreapprovalRequest,
+    responses: { 201: preapprovalResponse, 400: preapprovalErrorResponse, 401: messageResponse, 413: messageResponse },
+  },
+  {
+    method: 'get', path: '/v1/preapprovals', operationId: 'listPreapprovals', summary: 'The site’s preapprovals, newest first (SDK list_all)',
+    typedQuery: {
+      limit: { type: 'integer', minimum: 1, maximum: 1000, description: 'How many (default 50)' },
+      offset: { type: 'integer', minimum: 0, description: 'How many to skip (default 0)' },
+    },
+    responses: { 200: preapprovalsResponse, 400: messageResponse, 401: messageResponse },
+  },
+  { method: 'get', path: '/v1/preapprovals/{id}', operationId: 'getPreapproval', summary: 'One preapproval (SDK preapproval_details)', responses: { 200: preapprovalResponse, ...unauthorized } },
+  {
+    method: 'delete', path: '/v1/preapprovals/{id}', operationId: 'closePreapproval',
+    summary: 'Close a Pending or Open preapproval (SDK preapproval_close): 200 ClosedByCustomer (4); a closed one: 400, reason 12',
+    responses: { 200: preapprovalResponse, 400: preapprovalErrorResponse, ...unauthorized },
+  },
+  {
+    method: 'get', path: '/v1/preapprovals/{id}/payments', operationId: 'listPreapprovalPayments', summary: 'The recurring payments charged under a preapproval, newest first (SDK preapproval_payments)',
+    typedQuery: {
+      pageSize: { type: 'integer', minimum: 1, maximum: 1000, description: 'Items per page (default: --page-size)' },
+      pageIndex: { type: 'integer', minimum: 1, description: 'The page, from 1' },
+    },
+    responses: { 200: listResponse, 400: listErrorResponse, ...unauthorized },
+  },
+  {
+    method: 'post', path: '/v1/payments/recurrent', operationId: 'createRecurringPayment',
+    summary: 'Charge an Open preapproval (SDK payment_recurrent): 201, the payment Success at once with its PreapprovalID; reason 12 (preapproval not Open), 13 (above its maximum)',
+    request: recurrentPaymentRequest,
+    responses: { 201: paymentResponse, 400: paymentErrorResponse, 401: messageResponse, 413: messageResponse },
+  },
+  {
+    method: 'get', path: '/v1/payments/{id}/refunds/types', operationId: 'getRefundTypes', summary: 'The refund types of the payment’s method (SDK refund_types)',
+    responses: { 200: refundTypesResponse, ...unauthorized },
+  },
+  {
+    method: 'get', path: '/v1/exchangerates/{from}/{to}', operationId: 'getExchangeRate', summary: 'An exchange rate from the sandbox’s own table, fixtures/exchange-rates.json (SDK exchangerates)',
+    responses: { 200: exchangeRateResponse, 400: messageResponse, 401: messageResponse, 404: messageResponse },
+  },
+];
+
+const PREAPPROVAL_CONTROL: Operation[] = [
+  { method: 'get', path: '/_sandbox/preapprovals/{id}', operationId: 'sandboxGetPreapproval', summary: 'A preapproval with its scenario, history, steps and recurring payments', responses: { 200: undefined, 404: messageResponse }, control: true },
+  {
+    method: 'post', path: '/_sandbox/preapprovals/{id}/events', operationId: 'sandboxPreapprovalEvent', summary: 'A provider or payer event on a preapproval: open, decline (Closed) or close (ClosedByCustomer)',
+    request: preapprovalEventRequest, responses: { 200: preapprovalResponse, 400: messageResponse, 404: messageResponse }, control: true,
+  },
+];
+
 /** The methods API and the method logos its LogoURLs point to. */
 const METHODS: Operation[] = [
   {
@@ -455,22 +516,29 @@ const CARD_FORM: Operation[] = [
 ];
 
 export function operations(surface: Surface): Operation[] {
-  return [...(surface === 'api' ? [...API, ...METHODS, ...PAYER, ...DASHBOARD] : [...CARD, ...CARD_FORM]), ...CONTROL];
+  return [...(surface === 'api' ? [...API, ...PREAPPROVALS, ...METHODS, ...PAYER, ...DASHBOARD] : [...CARD, ...CARD_FORM]), ...CONTROL, ...PREAPPROVAL_CONTROL];
 }
 
 const json = (schema: Schema | undefined, example?: unknown) => ({
   'application/json': { schema: schema ?? {}, ...(example === undefined ? {} : { example }) },
 });
 
+function pathParamSchema(name: string): Schema {
+  if (name === 'from' || name === 'to') return { type: 'string', pattern: '^[A-Za-z]{3}$', description: 'ISO 4217 currency code' };
+  return { type: name === 'action' || name === 'file' || name === 'name' ? 'string' : 'integer' };
+}
+
 export function openApiDocument(surface: Surface, serverUrl: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations(surface)) {
     const params = [
-      ...[...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: m[1] === 'action' || m[1] === 'file' || m[1] === 'name' ? 'string' : 'integer' } })),
+      ...[...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: pathParamSchema(m[1]!) })),
       ...(op.query ?? []).map((name) => ({ name, in: 'query', required: false, schema: { type: 'string' } })),
+      ...Object.entries(op.typedQuery ?? {}).map(([name, schema]) => ({ name, in: 'query', required: false, description: schema.description, schema })),
       ...(op.path.startsWith('/v1/') ? [FAULT_HEADER] : []),
     ];
     (paths[op.path] ??= {})[op.method] = {
+      ...(op.operationId ? { operationId: op.operationId } : {}),
       summary: op.summary,
       tags: [
         op.html

@@ -1,5 +1,7 @@
 // The official SDK's other reads on the API address: a payment's refund types and exchange rates.
 import request from 'supertest';
+import { exchangeRateResponse, refundTypesResponse } from '../../src/schemas/preapprovals';
+import { compile } from '../../src/schemas/validator';
 import { MARKETPLACE, PLAIN, START_STAMP, type World, basic, makeWorld, paymentBody } from '../helpers/world';
 
 describe('GET /v1/payments/{id}/refunds/types', () => {
@@ -25,6 +27,7 @@ describe('GET /v1/payments/{id}/refunds/types', () => {
 
   it('Bank Transfer: SEPA (with what it needs), SWIFT and local bank transfer; other methods: Native', async () => {
     const bank = await request(w.api).get(`/v1/payments/${await paymentOf(1)}/refunds/types/`).set('Authorization', w.auth);
+    expect(compile(refundTypesResponse)(bank.body)).toBe(true);
     expect(bank.body.RefundTypes.map((t: any) => [t.ID, t.Name])).toEqual([[2, 'SEPABankTransfer'], [3, 'SWIFTBankTransfer'], [7, 'LocalBankTransfer']]);
     expect(bank.body.RefundTypes[0]).toEqual({
       Name: 'SEPABankTransfer', ID: 2, AllowsPartialRefund: true,
@@ -60,6 +63,7 @@ describe('GET /v1/exchangerates/{from}/{to}/', () => {
     const res = await request(w.api).get('/v1/exchangerates/EUR/USD/').set('Authorization', auth());
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ExchangeRate: { From: 'EUR', To: 'USD', DateTime: START_STAMP, Rate: 1.0856 } });
+    expect(compile(exchangeRateResponse)(res.body)).toBe(true);
     // A cross rate, exact to 6 decimals (half up): 0.8532 / 1.0856 = 0.785924…
     expect((await request(w.api).get('/v1/exchangerates/usd/gbp').set('Authorization', auth())).body).toEqual({
       ExchangeRate: { From: 'USD', To: 'GBP', DateTime: START_STAMP, Rate: 0.785925 },

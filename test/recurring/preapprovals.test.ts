@@ -4,6 +4,16 @@
 import request from 'supertest';
 import { basic, PLAIN, START_STAMP } from '../helpers/world';
 import { AUTH, type Rig, advance, boot, shutdown, stamp } from '../lifecycle/harness';
+import { preapprovalErrorResponse, preapprovalResponse, preapprovalsResponse } from '../../src/schemas/preapprovals';
+import { listResponse, paymentErrorResponse, paymentResponse } from '../../src/schemas/responses';
+import type { Schema } from '../../src/schemas/common';
+import { compile } from '../../src/schemas/validator';
+
+/** The answer has the shape the OpenAPI document gives it. */
+function shaped(schema: Schema, body: unknown): void {
+  const check = compile(schema);
+  expect(check(body) ? [] : check.errors).toEqual([]);
+}
 
 const BODY = {
   Preapproval: {
@@ -68,6 +78,7 @@ describe('preapprovals', () => {
         MandateReference: null,
       },
     });
+    shaped(preapprovalResponse, res.body);
     // Stored as answered.
     const stored = rig.sb.services.store.preapprovals.getAny(p.ID)!;
     expect(stored).toMatchObject({ statusId: 1, ownerSiteId: 30201, merchantPreapprovalId: 'sub-1', scenario: 'preapproval-opens' });
@@ -100,6 +111,7 @@ describe('preapprovals', () => {
     const noMethod = await create({ Preapproval: { ...SDK_BODY.Preapproval, MethodID: 0 } });
     expect(noMethod.status).toBe(400);
     expect(noMethod.body.Preapproval).toMatchObject({ ID: null, MerchantPreapprovalID: 'sub-sdk', InvalidRequestID: expect.any(String) });
+    shaped(preapprovalErrorResponse, noMethod.body);
     expect(noMethod.body.Preapproval.Status).toEqual({ ID: null, Info: null, Reasons: [{ Code: 1, Info: 'Preapproval.MethodID is missing' }] });
     const unknown = await create({ Preapproval: { ...SDK_BODY.Preapproval, MethodID: 6 } });
     expect(unknown.body.Preapproval.Status.Reasons).toEqual([{ Code: 5, Info: 'Preapproval.MethodID is invalid: 6 is not a method of this address' }]);
@@ -121,6 +133,7 @@ describe('preapprovals', () => {
     const list = await api().get('/v1/preapprovals/').set('Authorization', AUTH);
     expect(list.status).toBe(200);
     expect(list.body).toEqual({ Preapprovals: [b, a] });
+    shaped(preapprovalsResponse, list.body);
     expect((await api().get('/v1/preapprovals?limit=1').set('Authorization', AUTH)).body.Preapprovals.map((p: any) => p.ID)).toEqual([b.ID]);
     expect((await api().get('/v1/preapprovals?limit=zero').set('Authorization', AUTH)).status).toBe(400);
     const other = basic(PLAIN.SiteID, PLAIN.APIKey);
@@ -144,6 +157,7 @@ describe('preapprovals', () => {
 
     const again = await api().delete(`/v1/preapprovals/${p.ID}`).set('Authorization', AUTH);
     expect(again.status).toBe(400);
+    shaped(preapprovalErrorResponse, again.body);
     expect(again.body.Preapproval).toMatchObject({ ID: p.ID, InvalidRequestID: expect.any(String), MerchantPreapprovalID: 'sub-1' });
     expect(again.body.Preapproval.Status).toEqual({ ID: 4, Info: 'ClosedByCustomer', Reasons: [{ Code: 12, Info: 'Preapproval is invalid: it is closed already (ClosedByCustomer)' }] });
     await advance(rig.sb, 0);
@@ -208,10 +222,12 @@ describe('recurring payments (POST /v1/payments/recurrent)', () => {
       ID: expect.any(Number), MerchantTransactionID: 'rec-1', Amount: '1000', Currency: 'EUR', MethodID: 2, SiteID: 30201,
       PreapprovalID: p.ID, Status: { ID: 2, Info: 'Success', Reasons: null }, RedirectURL: null, Description: 'month 1',
     });
+    shaped(paymentResponse, res.body);
     const id = res.body.Payment.ID;
     expect(rig.sb.services.store.payments.getAny(id)).toMatchObject({ statusId: 2, preapprovalId: p.ID });
     expect((await api().get(`/v1/payments/${id}/`).set('Authorization', AUTH)).body.Payment.PreapprovalID).toBe(p.ID);
     const after = await api().get(`/v1/preapprovals/${p.ID}/payments`).set('Authorization', AUTH);
+    shaped(listResponse, after.body);
     expect(after.body).toMatchObject({ Count: 1, TotalCount: 1, TotalPages: 1, PageIndex: 1, PageSize: 10 });
     expect(after.body.Payments.map((x: any) => [x.ID, x.PreapprovalID, x.Status.ID])).toEqual([[id, p.ID, 2]]);
     // Made in its final status: no notification of it.
@@ -223,6 +239,7 @@ describe('recurring payments (POST /v1/payments/recurrent)', () => {
     const pending = (await api().post('/v1/preapprovals').set('Authorization', AUTH).set('X-Sandbox-Scenario', 'preapproval-payer-decides').send({ Preapproval: { ...BODY.Preapproval, MerchantPreapprovalID: 'pending' } })).body.Preapproval;
     const r1 = await charge(pending.ID, { MerchantTransactionID: 'r1' });
     expect(r1.status).toBe(400);
+    shaped(paymentErrorResponse, r1.body);
     expect(r1.body.Payment).toMatchObject({ ID: null, MerchantTransactionID: 'r1', PreapprovalID: pending.ID });
     expect(r1.body.Payment.Status).toEqual({ ID: null, Info: null, Reasons: [{ Code: 12, Info: 'Preapproval is invalid: only an Open preapproval can be charged (it is Pending)' }] });
     const capped = await openPreapproval({ MerchantPreapprovalID: 'capped', PreapprovedMaximumAmount: 500, Currency: 'EUR' });
