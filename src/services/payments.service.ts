@@ -86,7 +86,7 @@ export function createPayment(ctx: ServiceContext, site: SiteRecord, body: unkno
       description: input.Description ?? null,
       statementDescriptor: null,
       methodId,
-      methodOptionId: input.MethodOptionID ? input.MethodOptionID : null,
+      methodOptionId: input.MethodOptionID ?? null,
       skinId: input.SkinID ?? null,
       clientIp: input.ClientIP ?? null,
       tokenLifetime: input.TokenLifetime ?? null,

@@ -265,6 +265,6 @@ describe('recurring payments (POST /v1/payments/recurrent)', () => {
     expect(refused.body.Payment.Status.Reasons[0].Code).toBe(11);
     const sdk = await api().post('/v1/payments/').set('Authorization', AUTH).send({ Payment: { MerchantTransactionID: 'sdk-1', Amount: 1000, Currency: 'EUR', ReturnURL: 'https://shop.example/r', MethodID: 0, MethodOptionID: 0, Customer: { Email: '' } } });
     expect(sdk.status).toBe(201);
-    expect(sdk.body.Payment).toMatchObject({ MethodID: null, MethodOptionID: null, Status: { ID: 1, Info: 'Open', Reasons: null }, Customer: { Email: '' } });
+    expect(sdk.body.Payment).toMatchObject({ MethodID: null, MethodOptionID: 0, Status: { ID: 1, Info: 'Open', Reasons: null }, Customer: { Email: '' } });
   });
 });

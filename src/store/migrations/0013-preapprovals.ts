@@ -56,4 +56,8 @@ export function up(db: Db): void {
     db.exec(`ALTER TABLE ${name} ADD COLUMN preapproval_id INTEGER REFERENCES preapprovals(id)`);
     db.exec(`CREATE INDEX ${name}_by_preapproval ON ${name} (preapproval_id, id) WHERE preapproval_id IS NOT NULL`);
   }
+  // The heads index names each head's queue (a payment, or a preapproval) so that finding the next
+  // one to send still reads the index alone.
+  db.exec(`DROP INDEX notifications_due;
+    CREATE INDEX notifications_due ON notifications (next_attempt_at, id, payment_id, preapproval_id) WHERE state = 'pending' AND behind = 0;`);
 }
