@@ -5,6 +5,7 @@ import { mountPreapprovalRoutes } from './api/preapprovals.routes';
 import { mountCardRoutes } from './card/card.routes';
 import { mountMethodRoutes } from './methods/methods.routes';
 import { mountPayerRoutes } from './payer/payer.routes';
+import { mountPreapprovalPage } from './payer/preapproval.page';
 import { mountDashboardRoutes } from './dashboard/dashboard.routes';
 import { mountControlRoutes } from './control/control.routes';
 import { mountReproduceRoutes } from './control/reproduce.routes';
@@ -53,6 +54,7 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
     mountPreapprovalRoutes(router, ctx);
     mountMethodRoutes(router, ctx);
     mountPayerRoutes(router, ctx);
+    mountPreapprovalPage(router, ctx);
     mountDashboardRoutes(router, ctx);
   }
   else mountCardRoutes(router, ctx);

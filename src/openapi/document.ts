@@ -350,6 +350,18 @@ const PREAPPROVALS: Operation[] = [
   },
 ];
 
+/** The payer page of a preapproval's RedirectURL. */
+const PREAPPROVAL_PAGE: Operation[] = [
+  {
+    method: 'get', path: '/Home/Preapproval', operationId: 'preapprovalPage', summary: 'The payer page of a Pending preapproval’s RedirectURL (HTML): Approve or Decline',
+    query: ['PreapprovalToken'], responses: { 200: undefined, 404: undefined, 410: undefined }, html: true,
+  },
+  {
+    method: 'post', path: '/Home/Preapproval/{action}', operationId: 'preapprovalPageButton', summary: 'A button of the preapproval page (form field PreapprovalToken): approve (Open) or decline (Closed); then 303 to ReturnURL',
+    responses: { 303: undefined, 404: undefined, 410: undefined }, html: true,
+  },
+];
+
 const PREAPPROVAL_CONTROL: Operation[] = [
   { method: 'get', path: '/_sandbox/preapprovals/{id}', operationId: 'sandboxGetPreapproval', summary: 'A preapproval with its scenario, history, steps and recurring payments', responses: { 200: undefined, 404: messageResponse }, control: true },
   {
@@ -516,7 +528,7 @@ const CARD_FORM: Operation[] = [
 ];
 
 export function operations(surface: Surface): Operation[] {
-  return [...(surface === 'api' ? [...API, ...PREAPPROVALS, ...METHODS, ...PAYER, ...DASHBOARD] : [...CARD, ...CARD_FORM]), ...CONTROL, ...PREAPPROVAL_CONTROL];
+  return [...(surface === 'api' ? [...API, ...PREAPPROVALS, ...METHODS, ...PAYER, ...PREAPPROVAL_PAGE, ...DASHBOARD] : [...CARD, ...CARD_FORM]), ...CONTROL, ...PREAPPROVAL_CONTROL];
 }
 
 const json = (schema: Schema | undefined, example?: unknown) => ({

@@ -163,3 +163,24 @@ export function runPreapprovalStep(ctx: ServiceContext, preapprovalId: number, a
   if (!d.ok) throw new HttpError(400, d.info);
   return preapprovalStatusInfo(movePreapproval(ctx, p, d.value, `scenario ${p.scenario}: ${action}`).statusId);
 }
+
+/** The payer page's preapproval, by the token of its RedirectURL (`<32 hex>.<ID>`): unknown 404, no longer Pending 410. */
+export function openPreapprovalPage(ctx: ServiceContext, token: string | undefined): PreapprovalRecord {
+  const m = /^([0-9A-F]{32})\.([0-9]{1,16})$/.exec(token ?? '');
+  const id = m ? parseId(m[2]!) : null;
+  const p = id === null ? undefined : ctx.store.preapprovals.getAny(id);
+  if (!m || !p || String(p.id) !== m[2]) throw new HttpError(404, 'This preapproval link is not known. It may have been mistyped.');
+  if (p.token !== m[1]) {
+    // Its token went when it stopped being Pending.
+    if (p.statusId !== PreapprovalStatus.Pending) throw new HttpError(410, 'This preapproval has already been answered.');
+    throw new HttpError(404, 'This preapproval link is not known. It may have been mistyped.');
+  }
+  return p;
+}
+
+/** A button of the payer page: approve (Open) or decline (Closed), once. */
+export function pressPreapprovalButton(ctx: ServiceContext, token: string | undefined, action: string): PreapprovalRecord {
+  const event: PreapprovalEvent | undefined = action === 'approve' ? 'open' : action === 'decline' ? 'decline' : undefined;
+  if (!event) throw new HttpError(404, 'This page has no such button.');
+  return ctx.store.tx(() => applyPreapprovalEventTo(ctx, openPreapprovalPage(ctx, token), event, `payer: ${action}`));
+}

@@ -7,7 +7,7 @@ import type { PreapprovalRecord } from '../store/records';
 
 /** The payer page of a Pending preapproval (the sandbox's own address form: the real one is not public). */
 export function preapprovalRedirectUrl(baseUrl: string, p: PreapprovalRecord): string | null {
-  return p.token === null ? null : `${baseUrl}/Home?PreapprovalToken=${p.token}.${p.id}`;
+  return p.token === null ? null : `${baseUrl}/Home/Preapproval?PreapprovalToken=${p.token}.${p.id}`;
 }
 
 export function preapprovalToWire(p: PreapprovalRecord, baseUrl: string) {

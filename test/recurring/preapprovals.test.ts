@@ -72,7 +72,7 @@ describe('preapprovals', () => {
           HouseNumber: null, HouseExtension: null, Country: 'BR',
         },
         Status: { ID: 1, Info: 'Pending', Reasons: null },
-        RedirectURL: expect.stringMatching(new RegExp(`^${rig.sb.baseUrl}/Home\\?PreapprovalToken=[0-9A-F]{32}\\.4201$`)),
+        RedirectURL: expect.stringMatching(new RegExp(`^${rig.sb.baseUrl}/Home/Preapproval\\?PreapprovalToken=[0-9A-F]{32}\\.4201$`)),
         MethodOptionID: 0,
         PreapprovedFrequency: null,
         MandateReference: null,
@@ -266,5 +266,42 @@ describe('recurring payments (POST /v1/payments/recurrent)', () => {
     const sdk = await api().post('/v1/payments/').set('Authorization', AUTH).send({ Payment: { MerchantTransactionID: 'sdk-1', Amount: 1000, Currency: 'EUR', ReturnURL: 'https://shop.example/r', MethodID: 0, MethodOptionID: 0, Customer: { Email: '' } } });
     expect(sdk.status).toBe(201);
     expect(sdk.body.Payment).toMatchObject({ MethodID: null, MethodOptionID: 0, Status: { ID: 1, Info: 'Open', Reasons: null }, Customer: { Email: '' } });
+  });
+});
+
+describe('the preapproval payer page (RedirectURL)', () => {
+  let rig: Rig;
+  beforeEach(async () => {
+    rig = await boot({ seed: 42 });
+  });
+  afterEach(() => shutdown(rig));
+  const api = () => request(rig.sb.baseUrl);
+
+  it('shows a Pending preapproval; Approve opens it (with its notification) and returns to ReturnURL; the link is then used (410)', async () => {
+    const p = (await api().post('/v1/preapprovals').set('Authorization', AUTH).set('X-Sandbox-Scenario', 'preapproval-payer-decides').send(BODY)).body.Preapproval;
+    const link = new URL(p.RedirectURL);
+    const page = await api().get(link.pathname + link.search);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('sub-1');
+    expect(page.text).toContain('1 year subscription');
+    const token = link.searchParams.get('PreapprovalToken')!;
+    const pressed = await api().post('/Home/Preapproval/approve').type('form').send({ PreapprovalToken: token });
+    expect(pressed.status).toBe(303);
+    expect(pressed.headers.location).toBe('https://shop.example/return');
+    expect(rig.sb.services.store.preapprovals.getAny(p.ID)!.statusId).toBe(2);
+    await advance(rig.sb, 0);
+    expect(rig.rx.received.map((r) => r.body.Preapproval.Status)).toEqual([{ ID: 2, Info: 'Open', Reasons: null }]);
+    expect((await api().get(link.pathname + link.search)).status).toBe(410);
+    expect((await api().post('/Home/Preapproval/decline').type('form').send({ PreapprovalToken: token })).status).toBe(410);
+    expect(rig.sb.services.store.history.ofPreapproval(p.ID).map((h) => h.cause)).toEqual(['created', 'payer: approve']);
+  });
+
+  it('Decline closes it (3); an unknown link or button is a 404', async () => {
+    const p = (await api().post('/v1/preapprovals').set('Authorization', AUTH).set('X-Sandbox-Scenario', 'preapproval-payer-decides').send(BODY)).body.Preapproval;
+    const token = new URL(p.RedirectURL).searchParams.get('PreapprovalToken')!;
+    expect((await api().get(`/Home/Preapproval?PreapprovalToken=${'0'.repeat(32)}.${p.ID}`)).status).toBe(404);
+    expect((await api().post('/Home/Preapproval/explode').type('form').send({ PreapprovalToken: token })).status).toBe(404);
+    expect((await api().post('/Home/Preapproval/decline').type('form').send({ PreapprovalToken: token })).status).toBe(303);
+    expect(rig.sb.services.store.preapprovals.getAny(p.ID)!.statusId).toBe(3);
   });
 });
