@@ -427,6 +427,7 @@ const DASHBOARD: Operation[] = [
   { method: 'post', path: '/dashboard/logout', summary: 'Sign out', responses: { 303: undefined }, html: true },
   { method: 'get', path: '/dashboard', summary: 'The merchant’s payments: a paged, filterable table', responses: { 200: undefined, 303: undefined, 400: undefined }, html: true },
   { method: 'get', path: '/dashboard/settings', summary: 'Notification URL and default scenario', responses: { 200: undefined, 303: undefined }, html: true },
+  { method: 'get', path: '/dashboard/preapprovals', operationId: 'dashboardPreapprovals', summary: 'The merchant’s preapprovals, with their status, recurring payments and history', responses: { 200: undefined, 303: undefined }, html: true },
   { method: 'post', path: '/dashboard/settings', summary: 'Save the notification URL and default scenario', responses: { 303: undefined, 400: undefined }, html: true },
   { method: 'get', path: '/dashboard/payments/{id}', summary: 'One payment: splits, refunds, history, steps, notifications and attempts, and its actions', responses: { 200: undefined, 303: undefined, 404: undefined }, html: true },
   { method: 'post', path: '/dashboard/payments/{id}/events', summary: 'Dashboard action events on the payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
