@@ -192,6 +192,32 @@ describe('preapprovals', () => {
   });
 });
 
+describe('preapprovals under fault rules', () => {
+  let rig: Rig;
+  beforeEach(async () => {
+    rig = await boot({ seed: 42 });
+  });
+  afterEach(() => shutdown(rig));
+  const api = () => request(rig.sb.baseUrl);
+
+  it('a rule on the close route answers 503 and closes nothing; a notification rule drops its Open notification', async () => {
+    const p = (await api().post('/v1/preapprovals').set('Authorization', AUTH).send(BODY)).body.Preapproval;
+    const rule = await api().post('/_sandbox/faults').send({ Channel: 'api', Match: { Method: 'DELETE', Path: '/v1/preapprovals/{id}' }, Action: { Status: 503 }, Times: 1 });
+    expect(rule.status).toBe(201);
+    const faulted = await api().delete(`/v1/preapprovals/${p.ID}`).set('Authorization', AUTH);
+    expect(faulted.status).toBe(503);
+    expect(rig.sb.services.store.preapprovals.getAny(p.ID)!.statusId).toBe(1);
+    expect((await api().post('/_sandbox/faults').send({ Channel: 'notifications', Match: { SiteID: 30201, StatusID: 2 }, Action: { Drop: true }, Times: 1 })).status).toBe(201);
+    await advance(rig.sb, 2);
+    expect(rig.rx.received).toEqual([]);
+    const journal = await api().get(`/_sandbox/notifications?PreapprovalID=${p.ID}`);
+    expect(journal.body.Notifications).toMatchObject([{ PreapprovalID: p.ID, StatusID: 2, State: 'dropped', Fault: 'dropped by fault 2' }]);
+    expect((await api().delete(`/v1/preapprovals/${p.ID}`).set('Authorization', AUTH)).status).toBe(200);
+    await advance(rig.sb, 0);
+    expect(rig.rx.received.map((r) => r.body.Preapproval.Status.ID)).toEqual([4]);
+  });
+});
+
 describe('recurring payments (POST /v1/payments/recurrent)', () => {
   let rig: Rig;
   beforeEach(async () => {
