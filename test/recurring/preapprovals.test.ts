@@ -256,6 +256,10 @@ describe('recurring payments (POST /v1/payments/recurrent)', () => {
     shaped(listResponse, after.body);
     expect(after.body).toMatchObject({ Count: 1, TotalCount: 1, TotalPages: 1, PageIndex: 1, PageSize: 10 });
     expect(after.body.Payments.map((x: any) => [x.ID, x.PreapprovalID, x.Status.ID])).toEqual([[id, p.ID, 2]]);
+    // Its request needs the preapproval: no story to replay.
+    const story = await api().get(`/_sandbox/payments/${id}/story`);
+    expect(story.status).toBe(400);
+    expect(story.body).toEqual({ Message: `payment ${id} was charged under preapproval ${p.ID}: a recurring payment has no story` });
     // Made in its final status: no notification of it.
     await advance(rig.sb, 5);
     expect(rig.rx.received.filter((r) => r.body.Payment)).toEqual([]);
