@@ -99,6 +99,12 @@ describe('preapprovals', () => {
     expect(control.body.Steps).toEqual([{ Action: 'open', Due: stamp(2000), State: 'done', Outcome: 'Open', Ran: stamp(2000) }]);
     const journal = await api().get(`/_sandbox/notifications?PreapprovalID=${p.ID}`);
     expect(journal.body.Notifications).toMatchObject([{ PaymentID: null, PreapprovalID: p.ID, StatusID: 2, StatusInfo: 'Open', State: 'delivered' }]);
+    // Waiting for it from a test file, and what a wait that runs out says.
+    await expect(rig.sb.notifications.waitFor({ PreapprovalID: p.ID, StatusID: 2 }, 1000)).resolves.toMatchObject({ PreapprovalID: p.ID, StatusInfo: 'Open', State: 'delivered' });
+    const waited = await api().get(`/_sandbox/notifications/wait?PreapprovalID=${p.ID}&StatusID=4&TimeoutMs=0`);
+    expect(waited.status).toBe(408);
+    expect(waited.body.Message).toContain(`no notification with StatusID 4 for preapproval ${p.ID}; it has 1: `);
+    expect(waited.body.Message).toContain(' Open (delivered)');
   });
 
   it('takes the PHP SDK body as it is: 0 and "" mean not set', async () => {
