@@ -1,6 +1,11 @@
 // Preapprovals live as payments do: retention deletes old ones with their rows, a reset empties
 // them (IDs go on), a snapshot brings them back with their pending steps.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import request from 'supertest';
+import { startReceiver } from '../helpers/receiver';
+import { START } from '../helpers/world';
 import type { Sandbox } from '../../src/main';
 import { AUTH, type Rig, advance, boot, shutdown } from '../lifecycle/harness';
 
@@ -80,5 +85,27 @@ describe('preapprovals over time', () => {
     expect(rowsOf(sb, a.ID)).toEqual({ preapprovals: 0, status_history: 0, scenario_jobs: 0, notifications: 0, notification_attempts: 0 });
     const b = await create(sb, 'a');
     expect(b.ID).toBe(a.ID + 1);
+  });
+
+  it('a step due while the sandbox was stopped runs at the next start, with its notification', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'split-sandbox-preapproval-'));
+    const rx = await startReceiver();
+    try {
+      const db = join(dir, 'sandbox.db');
+      const first = (await boot({ db, startTime: START }, rx)).sb;
+      const p = await create(first, 'resumed');
+      await first.stop();
+      const second = (await boot({ db, startTime: START + 10_000 }, rx)).sb;
+      rig = { sb: second, rx };
+      const waited = await request(second.baseUrl).get(`/_sandbox/notifications/wait?PreapprovalID=${p.ID}&StatusID=2&TimeoutMs=5000`);
+      expect(waited.status).toBe(200);
+      expect(rx.received.map((r) => [r.body.Preapproval.ID, r.body.Preapproval.Status.Info])).toEqual([[p.ID, 'Open']]);
+      expect((await request(second.baseUrl).get(`/_sandbox/preapprovals/${p.ID}`)).body.Steps).toMatchObject([{ Action: 'open', State: 'done', Ran: '20260115100010' }]);
+    } finally {
+      await rig?.sb.stop();
+      rig = undefined;
+      await rx.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
