@@ -1,6 +1,6 @@
 // Response schemas of the recurring-payments API and the SDK's other reads (refund types, exchange
 // rates): the OpenAPI document's, and what the tests check answers against.
-import { type Schema, amountOut, exact, int, nint, nstr, nul, str, timestampOut } from './common';
+import { type Schema, amountOut, exact, int, nint, nstr, nul, nullableTimestampOut, str, timestampOut } from './common';
 import { cardAddressOut, customerOut, statusOut } from './responses';
 
 const rejectedStatus = exact({ ID: nint, Info: nstr, Reasons: { type: 'array', minItems: 1, items: exact({ Code: int, Info: str }) } });
@@ -41,4 +41,16 @@ export const refundTypesResponse = exact({
 
 export const exchangeRateResponse = exact({
   ExchangeRate: exact({ From: { type: 'string', pattern: '^[A-Z]{3}$' }, To: { type: 'string', pattern: '^[A-Z]{3}$' }, DateTime: timestampOut, Rate: { type: 'number', exclusiveMinimum: 0 } }),
+});
+
+/** `GET /_sandbox/preapprovals/{id}`: the preapproval with its scenario, history, steps and recurring payments. */
+export const inspectedPreapprovalResponse = exact({
+  Preapproval: preapprovalOut,
+  Scenario: nstr,
+  History: { type: 'array', items: exact({ At: timestampOut, StatusID: int, StatusInfo: str, Cause: str }) },
+  Steps: {
+    type: 'array',
+    items: exact({ Action: str, Due: timestampOut, State: { type: 'string', enum: ['pending', 'done', 'skipped'] }, Outcome: nstr, Ran: nullableTimestampOut }),
+  },
+  PaymentIDs: { type: 'array', items: int },
 });
