@@ -355,8 +355,9 @@ export const inspectedPaymentResponse = exact({
 
 const notificationOut = exact({
   ID: int,
-  PaymentID: int,
+  PaymentID: { type: ['integer', 'null'], description: 'null for a preapproval’s notification' },
   RefundID: nint,
+  PreapprovalID: { type: ['integer', 'null'], description: 'A preapproval’s notification names it here (PaymentID null)' },
   SiteID: int,
   StatusID: int,
   StatusInfo: str,

@@ -21,7 +21,7 @@ describe("the README's preapproval example", () => {
     const auth = /export AUTH="([^"]+)"/.exec(README)![1]!;
     expect(auth).toBe(`Authorization: ${basic(MARKETPLACE.SiteID, MARKETPLACE.APIKey)}`);
     sb = await startSandbox({ port: 0, cardPort: 0, db: ':memory:', clock: 'manual', startTime: START, quiet: true });
-    const run = await bash(block("The official SDK's calls", 'bash'), { API: sb.baseUrl, AUTH: auth });
+    const run = await bash(block('Preapprovals and recurring payments', 'bash'), { API: sb.baseUrl, AUTH: auth });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     // curl prints each answer with no newline after it: one JSON value after the other.
