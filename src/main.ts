@@ -309,6 +309,8 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
           ),
         )
         .then(() => (checkpointer as Checkpointer | null)?.stop())
+        // A restore under way writes through a connection of its own: it ends before the store closes.
+        .then(() => snapshots.restoring)
         .then(() => {
           store.rememberIds();
           store.close();

@@ -49,6 +49,14 @@ export const API_ROUTES: readonly Route[] = [...operations('api'), ...operations
   .filter((op) => op.path.startsWith('/v1/'))
   .map((op) => ({ method: op.method.toUpperCase(), path: op.path }));
 
+/** Match.Method as routes name it: methods are matched whatever their case, as Path is. */
+function withMethodInCapitals(input: unknown): unknown {
+  const match = (input as { Match?: unknown } | null)?.Match;
+  if (match === null || typeof match !== 'object' || typeof (match as { Method?: unknown }).Method !== 'string') return input;
+  const method = (match as { Method: string }).Method;
+  return { ...(input as object), Match: { ...match, Method: method.toUpperCase() } };
+}
+
 const viewOf = (r: FaultRecord): FaultView => ({
   ID: r.id,
   Channel: r.channel,
@@ -167,7 +175,8 @@ export class Faults {
   }
 
   /** Adds a rule from the body of POST /_sandbox/faults; a 400 HttpError naming the field when it is wrong. */
-  add(input: unknown): FaultView {
+  add(given: unknown): FaultView {
+    const input = withMethodInCapitals(given);
     const problems = validate(faultRequest, input ?? {});
     if (problems.length > 0) throw new HttpError(400, problems.map((p) => p.Info).join('; '));
     const rule = input as FaultInput;

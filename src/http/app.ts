@@ -15,6 +15,7 @@ import { type HttpContext, bodyErrors } from './pipeline';
 import { answerAfterCommit, readCommitted } from './after-commit';
 import { faultsOnRequests } from './faults.middleware';
 import { readBody } from './body';
+import { waitWhileRestoring } from './restoring.middleware';
 import { sendJson } from './reply';
 
 export type Surface = 'api' | 'card';
@@ -28,7 +29,8 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('query parser', 'simple');
-  // Faults first: a delayed or lost answer is shaped once answerAfterCommit has seen it committed.
+  app.use(waitWhileRestoring(ctx));
+  // Faults first (after a restore under way): a delayed or lost answer is shaped once answerAfterCommit has seen it committed.
   app.use(faultsOnRequests(ctx, surface));
   app.use(answerAfterCommit(ctx.services.store));
   if (ctx.log.enabled('info')) {

@@ -35,6 +35,8 @@ export interface HttpContext {
   scheduler?: Scheduler;
   /** Named copies of the whole database; absent in worlds without a scheduler. */
   snapshots?: Snapshots;
+  /** How long a request waits for a restore under way before a 503 (restoring.middleware.ts). */
+  restoreWaitMs?: number;
 }
 
 export const wireOf = (ctx: HttpContext): WireOptions => ({ baseUrl: ctx.urls.baseUrl, cardBaseUrl: ctx.urls.cardBaseUrl });

@@ -82,7 +82,8 @@ export class NotificationWorker {
   }
 
   private pump(): void {
-    if (this.stopped) return;
+    // While a snapshot is restored nothing could record an attempt: what is due goes after it.
+    if (this.stopped || this.ctx.store.writesHeld) return;
     for (let room = PARALLEL - this.inFlight.size; room > 0; room--) {
       const n = this.nextHead();
       if (!n) return;

@@ -10,7 +10,7 @@ import { runJob } from '../services/steps.service';
 import type { DataReplaced } from '../store/store';
 import { ManualClock, RealClock } from './clock';
 import { ClockKeeper } from './clock-keeper';
-import { isStorageFailure } from '../store/failures';
+import { WritesHeld, isStorageFailure } from '../store/failures';
 import { CAUSE } from '../domain/causes';
 
 /** The longest a real-time timer is set for: a wake-up later re-arms it anyway. */
@@ -218,6 +218,8 @@ export class Scheduler {
     if (why !== 'restore' || this.stopped) return;
     this.generation++;
     this.keeper.reload();
+    // A wait for storage (writes held during the restore, say) was set on the clock that is gone.
+    this.retryNotBefore = 0;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     if (this.manual) this.tickLogged('after a restore');
@@ -263,7 +265,8 @@ export class Scheduler {
 
   /** Real time: the database could not store due work. It stays due; the timer tries again in a while. */
   private storageFailed(e: Error): void {
-    this.log.warn(`due steps could not be stored (${e.message}); trying again in ${STORAGE_RETRY_MS / 1000} s`);
+    // Writes held for a restore under way are no trouble to report: the restore reloads the scheduler.
+    if (!(e instanceof WritesHeld)) this.log.warn(`due steps could not be stored (${e.message}); trying again in ${STORAGE_RETRY_MS / 1000} s`);
     this.retryNotBefore = this.ctx.clock.now() + STORAGE_RETRY_MS;
     if (this.timer && this.timerAt < this.retryNotBefore) {
       clearTimeout(this.timer);

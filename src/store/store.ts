@@ -3,7 +3,7 @@ import { type Db, openDatabase } from './db';
 import { ClockRepo } from './clock.repo';
 import { CountersRepo } from './counters.repo';
 import { FaultsRepo } from './faults.repo';
-import { RolledBack } from './failures';
+import { RolledBack, WritesHeld } from './failures';
 import { HistoryRepo } from './history.repo';
 import { JobsRepo } from './jobs.repo';
 import { NotificationsRepo } from './notifications.repo';
@@ -85,6 +85,7 @@ export class Store {
    * Inside another transaction (or a commit group) it is a savepoint: undone alone if it throws.
    */
   tx<T>(fn: () => T): T {
+    if (this.held) throw new WritesHeld();
     const db = this.db;
     // The database rolled the group back by itself (a full disk, say): what waits for it has failed.
     if (this.groupOpen && !db.inTransaction) this.flush();
@@ -138,6 +139,26 @@ export class Store {
    */
   private throwIfRolledBack(): void {
     if (!this.db.inTransaction) throw this.rolledBackBy ?? new RolledBack();
+  }
+
+  private held = false;
+
+  /**
+   * Holds every write of this connection (tx() fails at once as busy, which callers treat as a
+   * storage failure to try again later) while another connection replaces the data: waiting for its
+   * lock would block the main thread for as long as busy_timeout.
+   */
+  holdWrites(): void {
+    this.flush();
+    this.held = true;
+  }
+
+  releaseWrites(): void {
+    this.held = false;
+  }
+
+  get writesHeld(): boolean {
+    return this.held;
   }
 
   /**
