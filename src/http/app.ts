@@ -10,6 +10,7 @@ import { mountDashboardRoutes } from './dashboard/dashboard.routes';
 import { mountControlRoutes } from './control/control.routes';
 import { mountReproduceRoutes } from './control/reproduce.routes';
 import { mountPreapprovalControlRoutes } from './control/preapprovals.control';
+import { mountMarketplaceRoutes } from './control/marketplace.routes';
 import { controlGuard } from './control/guard';
 import { type HttpContext, bodyErrors } from './pipeline';
 import { answerAfterCommit, readCommitted } from './after-commit';
@@ -49,8 +50,9 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
   app.use(readCommitted(ctx.services.store));
 
   const router = express.Router({ caseSensitive: false, strict: false });
-  router.use('/_sandbox', controlGuard(ctx.controlToken, ctx.controlFrom));
+  router.use('/_sandbox', controlGuard(ctx.controlToken, ctx.controlFrom, ctx.services));
   mountControlRoutes(router, ctx);
+  mountMarketplaceRoutes(router, ctx);
   mountReproduceRoutes(router, ctx);
   mountPreapprovalControlRoutes(router, ctx);
   if (surface === 'api') {

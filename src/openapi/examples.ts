@@ -32,7 +32,7 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
       Card: { HolderName: 'Ada Lovelace', Number: '4111111111111111', ExpirationMonth: '12', ExpirationYear: '2030', SecurityCode: '123' },
     },
   },
-  'POST /_sandbox/merchants control': { Name: 'Test marketplace', LinkedSites: 2, NotificationURL: 'http://127.0.0.1:9999/hook' },
+  'POST /_sandbox/merchants control': { Name: 'Test marketplace', LinkedSites: 2, NotificationURL: 'http://127.0.0.1:9999/hook', Clock: 'manual' },
   'PATCH /_sandbox/merchants/{siteId} control': { NotificationURL: 'http://127.0.0.1:9999/hook', DefaultScenario: 'two-step' },
   'POST /_sandbox/payments/{id}/events control': { Event: 'authorize' },
   'POST /_sandbox/refunds/{id}/events control': { Event: 'succeed' },
@@ -53,6 +53,9 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   'POST /_sandbox/clock/advance control': { Seconds: 2 },
   'POST /_sandbox/faults control': { Channel: 'api', Match: { Method: 'POST', Path: '/v1/payments/{id}/capture', SiteID: 30201 }, Action: { Status: 503 }, Times: 1 },
   'POST /_sandbox/snapshots control': { Name: 'before-refund' },
+  'POST /_sandbox/merchants/{siteId}/clock/advance control': { Seconds: 2 },
+  'POST /_sandbox/merchants/{siteId}/snapshots control': { Name: 'baseline' },
+  'POST /_sandbox/merchants/{siteId}/faults control': { Channel: 'notifications', Action: { Drop: true }, Times: 1 },
   'POST /_sandbox/replay control': {
     Name: 'story-3005042',
     Description: 'What happened to payment 3005042 (order-1001): Open → Authorized → PartiallyCaptured; refund 1 Success.',

@@ -35,6 +35,11 @@ export const clockAdvanceRequest: Schema = {
 const merchantSettings: Record<string, Schema> = {
   NotificationURL: { type: ['string', 'null'], maxLength: 2048, pattern: '^https?://[^\\s]+$' },
   DefaultScenario: { type: ['string', 'null'], maxLength: 64 },
+  Clock: {
+    type: 'string',
+    enum: ['manual', 'sandbox'],
+    description: "manual: the marketplace's own manual clock, starting at the sandbox's time (its payments' time moves only by its own advance); sandbox: the sandbox's clock",
+  },
   NotifyStatuses: { type: ['array', 'null'], maxItems: 20, uniqueItems: true, items: { type: 'integer', enum: [2, 3, 4, 5, 9, 11, 13, 33, 34, 35] }, description: 'Status IDs notified; null for all' },
   Methods: {
     type: ['array', 'null'],

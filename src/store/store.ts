@@ -1,6 +1,6 @@
 // The store: the repositories over one database, and the one way to run a transaction.
 import { type Db, openDatabase } from './db';
-import { ClockRepo } from './clock.repo';
+import { ClockRepo, SiteClocksRepo } from './clock.repo';
 import { CountersRepo } from './counters.repo';
 import { FaultsRepo } from './faults.repo';
 import { RolledBack, WritesHeld } from './failures';
@@ -16,9 +16,12 @@ import { SitesRepo } from './sites.repo';
 import { rememberSequences, startSequencesAt } from './sequences';
 import { SplitsRepo } from './splits.repo';
 import { StoriesRepo } from './stories.repo';
+import { deleteOwned } from './owned';
 
 /** Why the data was replaced as a whole: emptied by a reset, or a snapshot restored. */
 export type DataReplaced = 'reset' | 'restore';
+/** Why one marketplace's data was replaced: its reset, its snapshot restored, its removal. */
+export type SiteReplaced = DataReplaced | 'remove';
 
 /** The stores of this process whose commit group is open. */
 const OPEN_GROUPS = new Set<Store>();
@@ -36,8 +39,10 @@ export class Store {
   readonly notifications: NotificationsRepo;
   readonly faults: FaultsRepo;
   readonly clockState: ClockRepo;
+  readonly siteClocks: SiteClocksRepo;
   readonly stories: StoriesRepo;
   private readonly replacedListeners = new Set<(why: DataReplaced) => void>();
+  private readonly siteListeners = new Set<(siteId: number, why: SiteReplaced) => void>();
   readonly retention: RetentionRepo;
 
   constructor(readonly db: Db) {
@@ -53,6 +58,7 @@ export class Store {
     this.notifications = new NotificationsRepo(db);
     this.faults = new FaultsRepo(db);
     this.clockState = new ClockRepo(db);
+    this.siteClocks = new SiteClocksRepo(db);
     this.stories = new StoriesRepo(db);
     this.retention = new RetentionRepo(db);
     this.stmt = {
@@ -211,7 +217,7 @@ export class Store {
    */
   clear(): void {
     // The payment tree in the order retention deletes it (each table before the rows it points at).
-    const tables = ['story_scenarios', ...PRUNED_TABLES, 'preapprovals', 'sites', 'methods', 'faults'];
+    const tables = ['story_scenarios', ...PRUNED_TABLES, 'preapprovals', 'site_clocks', 'sites', 'methods', 'faults'];
     for (const t of tables) this.db.prepare(`DELETE FROM ${t}`).run();
     // Payment, split and refund IDs go on (an application's database may hold them); fault rules
     // are the sandbox's own settings, numbered afresh like the merchants made at run time.
@@ -230,6 +236,37 @@ export class Store {
   onDataReplaced(listener: (why: DataReplaced) => void): () => void {
     this.replacedListeners.add(listener);
     return () => this.replacedListeners.delete(listener);
+  }
+
+  /**
+   * Deletes one marketplace's data (owned.ts lists it), `alsoItself` its clock and sites too. IDs go
+   * on from where they stood. Run it inside tx(), then tell siteReplaced().
+   */
+  clearSite(siteId: number, alsoItself = false): void {
+    deleteOwned(this.db, siteId, alsoItself);
+    this.sites.forget();
+    this.payments.forget();
+  }
+
+  /** Subscribes to "one marketplace's data was replaced"; returns the way to unsubscribe. */
+  onSiteReplaced(listener: (siteId: number, why: SiteReplaced) => void): () => void {
+    this.siteListeners.add(listener);
+    return () => this.siteListeners.delete(listener);
+  }
+
+  /** Tells the holders of data in memory that marketplace `siteId`'s data was replaced; run right after the change. */
+  siteReplaced(siteId: number, why: SiteReplaced): void {
+    this.sites.forget();
+    this.payments.forget();
+    for (const listener of this.siteListeners) listener(siteId, why);
+  }
+
+  /** The next SiteID: past every one handed out before, removed ones too (a removed SiteID never comes back). */
+  nextSiteId(): number {
+    return this.db
+      .prepare(`UPDATE counters SET value = max(value, (SELECT coalesce(max(site_id), 0) FROM sites)) + 1 WHERE name = 'site' RETURNING value`)
+      .pluck()
+      .get() as number;
   }
 
   /** Tells every holder of data in memory that the data was replaced; run right after the change. */

@@ -116,7 +116,8 @@ describe('restoring checks the snapshot first', () => {
       INSERT INTO refunds (id, payment_id, split_id, site_id, merchant_transaction_id, amount, currency, description, type_id, status_id, created_at)
         VALUES (1, 1, 777, 30201, 'r1', 100, 'EUR', 'r', 1, 1, 1764000000000);`);
     db.close();
-    await refused('old', `it could not be brought up to schema ${MIGRATIONS.at(-1)!.version}: migration 5 would leave 1 broken references; nothing was changed`);
+    const latest = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+    await refused('old', `it could not be brought up to schema ${latest}: migration 5 would leave 1 broken references; nothing was changed`);
     // An older one whose rows migrate but hold a bad value: refused after the migration, scratch removed too.
     const bad = new Database(join(folder, 'old-bad.db'));
     migrate(bad, 8);

@@ -59,5 +59,5 @@ export function up(db: Db): void {
   // The heads index names each head's queue (a payment, or a preapproval) so that finding the next
   // one to send still reads the index alone.
   db.exec(`DROP INDEX notifications_due;
-    CREATE INDEX notifications_due ON notifications (next_attempt_at, id, payment_id, preapproval_id) WHERE state = 'pending' AND behind = 0;`);
+    CREATE INDEX notifications_due ON notifications (clock_site_id, next_attempt_at, id, payment_id, preapproval_id) WHERE state = 'pending' AND behind = 0;`);
 }
