@@ -1,8 +1,8 @@
 // Loads the fixture files (merchants and methods) into an empty database.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Flow } from './domain/flows';
-import { merchantsFixture, methodsFixture } from './schemas/fixtures';
+import { exchangeRatesFixture, merchantsFixture, methodsFixture } from './schemas/fixtures';
 import type { Schema } from './schemas/common';
 import { validate } from './schemas/validator';
 import type { MethodCatalogue } from './store/records';
@@ -27,6 +27,8 @@ export type MethodFixture = { ID: number; Name: string; Flow: Flow; Details?: Re
 export interface Fixtures {
   merchants: MerchantFixture[];
   methods: MethodFixture[];
+  /** Units of each currency for one unit of `Base` (fixtures/exchange-rates.json), the sandbox's own table. */
+  exchangeRates?: { Base: string; Rates: Record<string, string> };
 }
 
 /** The catalogue entry of a fixture method: what it holds besides ID, Name, Flow and Details (null when nothing). */
@@ -51,7 +53,10 @@ function readJson(dir: string, file: string, schema: Schema): unknown {
 export function readFixtures(dir: string): Fixtures {
   const merchants = readJson(dir, 'merchants.json', merchantsFixture) as { Merchants: MerchantFixture[] };
   const methods = readJson(dir, 'methods.json', methodsFixture) as { Methods: Fixtures['methods'] };
-  return { merchants: merchants.Merchants, methods: methods.Methods };
+  // A fixtures folder of its own without a rate table uses the package's.
+  const ratesDir = existsSync(join(dir, 'exchange-rates.json')) ? dir : DEFAULT_FIXTURES_DIR;
+  const exchangeRates = readJson(ratesDir, 'exchange-rates.json', exchangeRatesFixture) as Fixtures['exchangeRates'];
+  return { merchants: merchants.Merchants, methods: methods.Methods, exchangeRates };
 }
 
 /** Writes the fixtures in one transaction. */

@@ -140,6 +140,7 @@ export interface Sandbox {
 export interface NotificationQuery {
   PaymentID?: number;
   RefundID?: number;
+  PreapprovalID?: number;
   StatusID?: number;
 }
 
@@ -157,6 +158,7 @@ function filterOf(q: NotificationQuery & { State?: NotificationState } = {}): No
   const f: NotificationFilter = {};
   if (q.PaymentID !== undefined) f.paymentId = q.PaymentID;
   if (q.RefundID !== undefined) f.refundId = q.RefundID;
+  if (q.PreapprovalID !== undefined) f.preapprovalId = q.PreapprovalID;
   if (q.StatusID !== undefined) f.statusId = q.StatusID;
   if (q.State !== undefined) f.state = q.State;
   return f;

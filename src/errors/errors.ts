@@ -1,4 +1,5 @@
 // Error classes that the HTTP layer renders in the wire shapes of the real service.
+import type { PreapprovalRecord } from '../store/records';
 import type { PaymentView } from '../wire/serializers';
 import type { Reason } from './reasons';
 
@@ -13,6 +14,16 @@ export class Rejection extends Error {
     readonly stored?: PaymentView,
   ) {
     super(reasons.map((r) => `${r.Code} - ${r.Info}`).join('; '));
+  }
+}
+
+/** A request about a stored preapproval refused in its state: the answer echoes it, with the reasons. */
+export class PreapprovalRejection extends Rejection {
+  constructor(
+    reasons: Reason[],
+    readonly preapproval: PreapprovalRecord,
+  ) {
+    super(reasons);
   }
 }
 

@@ -6,6 +6,8 @@ export const REASONS = {
   5: 'Method is invalid',
   9: 'Method is unavailable',
   11: 'Action is invalid',
+  12: 'Preapproval is invalid',
+  13: 'Preapproved payment is invalid',
   17: 'Payment is invalid',
   18: 'Refund is invalid',
   20: 'MerchantTransactionID is duplicated',

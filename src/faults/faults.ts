@@ -263,7 +263,7 @@ export class Faults {
   }
 
   /** The notifications rule that acts on a notification, if any (its hit counted). */
-  matchNotification(n: { siteId: number; paymentId: number; statusId: number }): Rule | null {
+  matchNotification(n: { siteId: number; paymentId: number | null; statusId: number }): Rule | null {
     for (const rule of this.notifications.candidates(n.siteId)) {
       if (matchesNotification(rule, n) && this.fires(rule)) return rule;
     }

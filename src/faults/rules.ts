@@ -184,7 +184,7 @@ export function matchesRequest(rule: Rule, req: RequestFacts, siteId: number | n
 }
 
 /** Whether a notifications rule matches a notification (its site is the notified one). */
-export function matchesNotification(rule: Rule, n: { siteId: number; paymentId: number; statusId: number }): boolean {
+export function matchesNotification(rule: Rule, n: { siteId: number; paymentId: number | null; statusId: number }): boolean {
   const m = rule.match;
   if (m.SiteID !== undefined && m.SiteID !== n.siteId) return false;
   if (m.PaymentID !== undefined && m.PaymentID !== n.paymentId) return false;

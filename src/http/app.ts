@@ -1,12 +1,15 @@
 // createApp: the Express app of one address ('api' or 'card'). It never listens: main.ts does.
 import express, { type Express, type Request, type Response } from 'express';
 import { mountPaymentRoutes } from './api/payments.routes';
+import { mountPreapprovalRoutes } from './api/preapprovals.routes';
 import { mountCardRoutes } from './card/card.routes';
 import { mountMethodRoutes } from './methods/methods.routes';
 import { mountPayerRoutes } from './payer/payer.routes';
+import { mountPreapprovalPage } from './payer/preapproval.page';
 import { mountDashboardRoutes } from './dashboard/dashboard.routes';
 import { mountControlRoutes } from './control/control.routes';
 import { mountReproduceRoutes } from './control/reproduce.routes';
+import { mountPreapprovalControlRoutes } from './control/preapprovals.control';
 import { mountMarketplaceRoutes } from './control/marketplace.routes';
 import { controlGuard } from './control/guard';
 import { type HttpContext, authenticatedSite, bodyErrors } from './pipeline';
@@ -59,10 +62,13 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
   mountRequestRoutes(router, ctx);
   // A marketplace's own journal, behind the guard of its own routes.
   mountScopedRequestRoutes(router, ctx);
+  mountPreapprovalControlRoutes(router, ctx);
   if (surface === 'api') {
     mountPaymentRoutes(router, ctx);
+    mountPreapprovalRoutes(router, ctx);
     mountMethodRoutes(router, ctx);
     mountPayerRoutes(router, ctx);
+    mountPreapprovalPage(router, ctx);
     mountDashboardRoutes(router, ctx);
   }
   else mountCardRoutes(router, ctx);

@@ -1,11 +1,12 @@
 // The error bodies of the real service, one per kind of resource a route answers with.
-import { Rejection } from '../errors/errors';
+import { PreapprovalRejection, Rejection } from '../errors/errors';
+import { PREAPPROVAL_KEYS, preapprovalToWire } from '../wire/preapprovals';
 import { PAYMENT_KEYS, cardPaymentOut, refundOut } from '../schemas/responses';
 import { unmark } from '../schemas/json-body';
 import { type WireOptions, cardPaymentToWire, paymentToWire } from '../wire/serializers';
 import { maskCardNumber } from '../services/card.service';
 
-export type Envelope = 'payment' | 'card-payment' | 'splits' | 'refund' | 'list' | 'message';
+export type Envelope = 'payment' | 'card-payment' | 'splits' | 'refund' | 'preapproval' | 'list' | 'message';
 
 const CARD_KEYS = Object.keys(cardPaymentOut.properties as object);
 const REFUND_KEYS = Object.keys(refundOut.properties as object);
@@ -47,6 +48,14 @@ export function rejectionBody(kind: Envelope, r: Rejection, body: unknown, inval
     }
     case 'refund':
       return { Refund: shell(REFUND_KEYS, field(body, 'Refund'), invalidRequestId, r.reasons) };
+    case 'preapproval': {
+      // A refusal on a stored preapproval (closing a closed one) echoes it with its real ID and status.
+      if (r instanceof PreapprovalRejection) {
+        const { ID, Status: status, ...rest } = preapprovalToWire(r.preapproval, wire.baseUrl);
+        return { Preapproval: { ID, InvalidRequestID: invalidRequestId, ...rest, Status: { ID: status.ID, Info: status.Info, Reasons: r.reasons } } };
+      }
+      return { Preapproval: shell(PREAPPROVAL_KEYS, field(body, 'Preapproval'), invalidRequestId, r.reasons) };
+    }
     case 'splits':
       return { Splits: null, InvalidRequestID: invalidRequestId, Reasons: r.reasons };
     case 'list':

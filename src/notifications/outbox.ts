@@ -1,7 +1,8 @@
 // The outbox: each status change writes its notification in the same transaction as the change.
 import type { ChangeSink } from '../services/changes';
 import type { ServiceContext } from '../services/context';
-import type { RefundRecord } from '../store/records';
+import type { PreapprovalRecord, RefundRecord } from '../store/records';
+import { preapprovalToWire } from '../wire/preapprovals';
 import { type PaymentView, cardPaymentToWire, paymentToWire, refundToWire } from '../wire/serializers';
 
 export interface OutboxOptions {
@@ -19,9 +20,13 @@ export function notificationUrl(ctx: ServiceContext, siteId: number, defaultUrl?
   return ctx.store.sites.get(siteId)?.notificationUrl ?? defaultUrl ?? null;
 }
 
+const paymentOf = (view: PaymentView, refundId: number | null) => ({ site: view.payment.ownerSiteId, paymentId: view.payment.id, preapprovalId: null, refundId });
+
 export function createOutbox(opts: OutboxOptions): ChangeSink {
-  const write = (ctx: ServiceContext, view: PaymentView, refundId: number | null, statusId: number, body: unknown) => {
-    const site = view.payment.ownerSiteId;
+  // Whose notification it is: a payment's (and maybe one of its refunds), or a preapproval's.
+  type Of = { site: number; paymentId: number | null; preapprovalId: number | null; refundId: number | null };
+  const write = (ctx: ServiceContext, of: Of, statusId: number, body: unknown) => {
+    const site = of.site;
     // A merchant may choose which statuses it hears of; the others are not written at all.
     const only = ctx.store.sites.get(site)?.notifyStatuses;
     if (only && !only.includes(statusId)) return;
@@ -29,8 +34,9 @@ export function createOutbox(opts: OutboxOptions): ChangeSink {
     // A merchant without a URL gets nothing, but the journal still shows what would have been sent.
     const state = notificationUrl(ctx, site, opts.defaultUrl) === null ? 'no-url' : 'pending';
     ctx.store.notifications.insert({
-      paymentId: view.payment.id,
-      refundId,
+      paymentId: of.paymentId,
+      preapprovalId: of.preapprovalId,
+      refundId: of.refundId,
       siteId: site,
       statusId,
       body: JSON.stringify(body),
@@ -46,10 +52,15 @@ export function createOutbox(opts: OutboxOptions): ChangeSink {
       const wire = { baseUrl: opts.baseUrl(), cardBaseUrl: (opts.cardBaseUrl ?? opts.baseUrl)() };
       // Fidelity: card payments are notified as `{"Payment": …}` too, the card payment as the card API shows it.
       const payment = view.payment.surface === 'card' ? cardPaymentToWire(view.payment, wire, view.splits) : paymentToWire(view, wire);
-      write(ctx, view, null, view.payment.statusId, { Payment: payment });
+      write(ctx, paymentOf(view, null), view.payment.statusId, { Payment: payment });
     },
     refundChanged(ctx, refund: RefundRecord, view) {
-      write(ctx, view, refund.id, refund.statusId, { Refund: refundToWire(refund) });
+      write(ctx, paymentOf(view, refund.id), refund.statusId, { Refund: refundToWire(refund) });
+    },
+    preapprovalChanged(ctx, p: PreapprovalRecord) {
+      // Fidelity: `{"Preapproval": …}`, the preapproval as the API shows it (SDK-NET NotificationType.cs).
+      const of = { site: p.ownerSiteId, paymentId: null, preapprovalId: p.id, refundId: null };
+      write(ctx, of, p.statusId, { Preapproval: preapprovalToWire(p, opts.baseUrl()) });
     },
   };
 }

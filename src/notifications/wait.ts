@@ -2,6 +2,7 @@
 // sleeping. Final is every state but pending: delivered, or journaled without being sent (the merchant
 // has no notification URL, the retries ran out, a fault dropped it). Most embedded and CI users have
 // no receiver, and their notifications are final the moment they are journaled.
+import { preapprovalStatusInfo } from '../domain/preapproval.machine';
 import { statusInfo } from '../domain/statuses';
 import type { NotificationFilter, NotificationRecord } from '../store/notifications.repo';
 import type { Store } from '../store/store';
@@ -57,8 +58,10 @@ export function waitForNotification(
 /** What there is instead, for the message of a wait that timed out. */
 export function whatWasFound(store: Store, filter: Omit<NotificationFilter, 'state' | 'final'>): string {
   if (!store.db.open) return 'the sandbox stopped';
+  // A preapproval's statuses are its own (4 is ClosedByCustomer there, Failed for a payment).
+  const info = (n: NotificationRecord) => (n.preapprovalId === null ? statusInfo(n.statusId) : preapprovalStatusInfo(n.statusId));
   const describe = (n: NotificationRecord) => {
-    const what = `notification ${n.id} (${statusInfo(n.statusId)})`;
+    const what = `notification ${n.id} (${info(n)})`;
     const attempts = `${n.attempts} attempt${n.attempts === 1 ? '' : 's'}`;
     const last = store.notifications.attemptsOf(n.id).at(-1);
     const why = last?.error ? ` (last: ${last.error})` : '';
@@ -75,13 +78,21 @@ export function whatWasFound(store: Store, filter: Omit<NotificationFilter, 'sta
   };
   const any = store.notifications.list(filter, 1)[0];
   if (any) return `found ${describe(any)}`;
-  const owner = filter.refundId !== undefined ? { refundId: filter.refundId } : filter.paymentId !== undefined ? { paymentId: filter.paymentId } : undefined;
-  const whose = filter.refundId !== undefined ? `refund ${filter.refundId}` : `payment ${filter.paymentId}`;
+  const owner =
+    filter.refundId !== undefined
+      ? { refundId: filter.refundId }
+      : filter.paymentId !== undefined
+        ? { paymentId: filter.paymentId }
+        : filter.preapprovalId !== undefined
+          ? { preapprovalId: filter.preapprovalId }
+          : undefined;
+  const whose =
+    filter.refundId !== undefined ? `refund ${filter.refundId}` : filter.paymentId !== undefined ? `payment ${filter.paymentId}` : `preapproval ${filter.preapprovalId}`;
   if (owner) {
     const others = store.notifications.list(owner, 5);
     if (others.length > 0) {
       const total = store.notifications.count(owner);
-      const list = others.map((n) => `${n.id} ${statusInfo(n.statusId)} (${n.state})`).join(', ');
+      const list = others.map((n) => `${n.id} ${info(n)} (${n.state})`).join(', ');
       return `no notification with StatusID ${filter.statusId} for ${whose}; it has ${total}: ${list}${total > others.length ? ', …' : ''}`;
     }
     return `no notification for ${whose} at all`;

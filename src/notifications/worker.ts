@@ -6,7 +6,7 @@ import { shapeNotification } from '../faults/notifications';
 import type { Logger } from '../log';
 import type { Clock } from '../scheduler/clock';
 import type { ServiceContext } from '../services/context';
-import type { DueHead, NotificationRecord } from '../store/notifications.repo';
+import { type DueHead, type NotificationRecord, queueOf } from '../store/notifications.repo';
 import { type RetryPolicy, retryDelay } from './backoff';
 import { notificationUrl } from './outbox';
 import { postJson } from './post';
@@ -94,26 +94,26 @@ export class NotificationWorker {
     for (let room = PARALLEL - this.inFlight.size; room > 0; room--) {
       const n = this.nextHead();
       if (!n) return;
-      this.inFlight.add(n.paymentId);
+      this.inFlight.add(queueOf(n));
       void this.attempt(n).then(
         () => {
           // Its payment's next notification runs on the same clock.
           if (n.clockSiteId != null) this.dirtySites.add(n.clockSiteId);
-          this.settle(n.paymentId);
+          this.settle(queueOf(n));
         },
         (e: Error) => {
           this.opts.log.error(`notification ${n.id} failed unexpectedly`, { error: e.stack });
           // Its attempt could not be recorded, so it is still due: sending it again at once would
           // spin (each failure starting the next) and starve the server. Its payment waits a while.
-          setTimeout(() => this.settle(n.paymentId), UNEXPECTED_FAILURE_PAUSE_MS);
+          setTimeout(() => this.settle(queueOf(n)), UNEXPECTED_FAILURE_PAUSE_MS);
         },
       );
     }
   }
 
   /** An attempt is over: its payment may send its next, and waiters for an idle worker are told. */
-  private settle(paymentId: number): void {
-    this.inFlight.delete(paymentId);
+  private settle(queue: number): void {
+    this.inFlight.delete(queue);
     // What the attempt made due (its payment's next notification) goes once the attempt is on disk,
     // and what a request of this turn wrote goes only once that is kept too.
     this.ctx.store.afterCommit(() => {
@@ -140,7 +140,7 @@ export class NotificationWorker {
         h = this.heads.shift();
         if (!h) return undefined;
       }
-      if (this.inFlight.has(h.paymentId)) continue;
+      if (this.inFlight.has(h.queue)) continue;
       // Read whole only now; one changed since its batch was read (redelivered, reset) is left.
       const n = this.ctx.store.notifications.get(h.id);
       if (n?.state !== 'pending') continue;
@@ -152,7 +152,7 @@ export class NotificationWorker {
 
   /** Due heads not on the wire: the sandbox clock's, then those of marketplaces' own clocks that may have some. */
   private readHeads(): DueHead[] {
-    const fresh = (heads: DueHead[]) => heads.filter((d) => !this.inFlight.has(d.paymentId));
+    const fresh = (heads: DueHead[]) => heads.filter((d) => !this.inFlight.has(d.queue));
     const heads = fresh(this.ctx.store.notifications.dueHeads(this.clock.now(), HEAD_BATCH));
     if (heads.length > 0) return heads;
     for (const site of this.dirtySites) {
@@ -237,7 +237,8 @@ export class NotificationWorker {
     });
     this.opts.log.info(`notify ${ok ? 'delivered' : 'failed'}`, {
       notification: n.id,
-      payment: n.paymentId,
+      payment: n.paymentId ?? undefined,
+      preapproval: n.preapprovalId ?? undefined,
       refund: n.refundId ?? undefined,
       status: n.statusId,
       url: url ?? '(none)',

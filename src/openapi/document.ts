@@ -14,7 +14,7 @@ import * as controlSchemas from '../schemas/control';
 import * as reproduceSchemas from '../schemas/reproduce';
 import * as requestSchemas from '../schemas/requests';
 import * as responseSchemas from '../schemas/responses';
-import { clockAdvanceRequest, faultRequest, merchantCreateRequest, merchantPatchRequest, paymentEventRequest, refundEventRequest } from '../schemas/control';
+import { clockAdvanceRequest, faultRequest, merchantCreateRequest, merchantPatchRequest, paymentEventRequest, preapprovalEventRequest, refundEventRequest } from '../schemas/control';
 import { replayResponse, snapshotRequest, snapshotResponse, snapshotsResponse, storyFile } from '../schemas/reproduce';
 import {
   addSplitsRequest,
@@ -22,8 +22,11 @@ import {
   cardRefundRequest,
   createCardPaymentRequest,
   createPaymentRequest,
+  createPreapprovalRequest,
+  recurrentPaymentRequest,
   refundRequest,
 } from '../schemas/requests';
+import { exchangeRateResponse, inspectedPreapprovalResponse, preapprovalErrorResponse, preapprovalResponse, preapprovalsResponse, refundTypesResponse } from '../schemas/preapprovals';
 import {
   cardListResponse,
   cardPaymentResponse,
@@ -339,7 +342,7 @@ const CONTROL: Operation[] = [
     path: '/_sandbox/notifications',
     operationId: 'listNotifications',
     summary: 'The notification journal, a page at a time (newest first unless SortDirection=asc), with TotalCount',
-    query: ['PaymentID', 'RefundID', 'StatusID', 'State', 'PageSize', 'PageIndex', 'SortDirection'],
+    query: ['PaymentID', 'RefundID', 'PreapprovalID', 'StatusID', 'State', 'PageSize', 'PageIndex', 'SortDirection'],
     responses: { 200: notificationsResponse, 400: messageResponse },
     control: true,
   },
@@ -348,7 +351,7 @@ const CONTROL: Operation[] = [
     path: '/_sandbox/notifications/wait',
     operationId: 'waitForNotification',
     summary: 'Wait until a matching notification reached its final state (delivered, or journaled unsent); Delivered=true insists on a delivery',
-    query: ['PaymentID', 'RefundID', 'StatusID', 'TimeoutMs', 'Delivered'],
+    query: ['PaymentID', 'RefundID', 'PreapprovalID', 'StatusID', 'TimeoutMs', 'Delivered'],
     responses: { 200: notificationResponse, 400: messageResponse, 408: messageResponse },
     control: true,
   },
@@ -548,6 +551,116 @@ const API: Operation[] = [
   },
 ];
 
+/** The scenario of a preapproval, chosen per create request. */
+const PREAPPROVAL_SCENARIO_HEADER = {
+  name: 'X-Sandbox-Scenario',
+  in: 'header',
+  required: false,
+  description: 'Sandbox only: the scenario the new preapproval follows: preapproval-opens (default: Open 2 s later), preapproval-declined or preapproval-payer-decides; refused with reason 2 when unknown.',
+  schema: { type: 'string', enum: ['preapproval-opens', 'preapproval-declined', 'preapproval-payer-decides'] },
+};
+
+/** The recurring-payments API (preapprovals) and the official SDK's other reads. */
+const PREAPPROVALS: Operation[] = [
+  {
+    method: 'post',
+    path: '/v1/preapprovals',
+    operationId: 'createPreapproval',
+    summary: 'Create a preapproval (SDK preapproval_init): 201 Pending, with the payer page in RedirectURL',
+    request: createPreapprovalRequest,
+    headers: [PREAPPROVAL_SCENARIO_HEADER],
+    responses: { 201: preapprovalResponse, 400: preapprovalErrorResponse, 401: messageResponse, 413: messageResponse },
+  },
+  {
+    method: 'get',
+    path: '/v1/preapprovals',
+    operationId: 'listPreapprovals',
+    summary: 'The site’s preapprovals, newest first (SDK list_all)',
+    query: ['limit', 'offset'],
+    responses: { 200: preapprovalsResponse, 400: messageResponse, 401: messageResponse },
+  },
+  { method: 'get', path: '/v1/preapprovals/{id}', operationId: 'getPreapproval', summary: 'One preapproval (SDK preapproval_details)', responses: { 200: preapprovalResponse, ...unauthorized } },
+  {
+    method: 'delete',
+    path: '/v1/preapprovals/{id}',
+    operationId: 'closePreapproval',
+    summary: 'Close a Pending or Open preapproval (SDK preapproval_close): 200 ClosedByCustomer (4); a closed one: 400, reason 12',
+    responses: { 200: preapprovalResponse, 400: preapprovalErrorResponse, ...unauthorized },
+  },
+  {
+    method: 'get',
+    path: '/v1/preapprovals/{id}/payments',
+    operationId: 'listPreapprovalPayments',
+    summary: 'The recurring payments charged under a preapproval, newest first (SDK preapproval_payments)',
+    query: ['pageSize', 'pageIndex'],
+    responses: { 200: listResponse, 400: listErrorResponse, ...unauthorized },
+  },
+  {
+    method: 'post',
+    path: '/v1/payments/recurrent',
+    operationId: 'createRecurringPayment',
+    summary: 'Charge an Open preapproval (SDK payment_recurrent): 201, the payment Success at once with its PreapprovalID; reason 12 (the preapproval not Open), 13 (above its maximum)',
+    request: recurrentPaymentRequest,
+    responses: { 201: paymentResponse, 400: paymentErrorResponse, 401: messageResponse, 413: messageResponse },
+  },
+  {
+    method: 'get',
+    path: '/v1/payments/{id}/refunds/types',
+    operationId: 'getRefundTypes',
+    summary: 'The refund types of the payment’s method (SDK refund_types)',
+    responses: { 200: refundTypesResponse, ...unauthorized },
+  },
+  {
+    method: 'get',
+    path: '/v1/exchangerates/{from}/{to}',
+    operationId: 'getExchangeRate',
+    summary: 'An exchange rate from the sandbox’s own table, fixtures/exchange-rates.json (SDK exchangerates)',
+    responses: { 200: exchangeRateResponse, 400: messageResponse, 401: messageResponse, 404: messageResponse },
+  },
+];
+
+/** The payer page of a preapproval's RedirectURL. */
+const PREAPPROVAL_PAGE: Operation[] = [
+  {
+    method: 'get',
+    path: '/Home/Preapproval',
+    operationId: 'showPreapprovalPage',
+    summary: 'The payer page of a Pending preapproval’s RedirectURL (HTML): Approve or Decline',
+    query: ['PreapprovalToken'],
+    responses: { 200: undefined, 404: undefined, 410: undefined },
+    html: true,
+  },
+  {
+    method: 'post',
+    path: '/Home/Preapproval/{action}',
+    operationId: 'pressPreapprovalPageButton',
+    summary: 'A button of the preapproval page (form field PreapprovalToken): approve (Open) or decline (Closed); then 303 to ReturnURL',
+    responses: { 303: undefined, 404: undefined, 410: undefined },
+    html: true,
+  },
+];
+
+/** The control API of preapprovals (on both addresses, as the rest of the control API). */
+const PREAPPROVAL_CONTROL: Operation[] = [
+  {
+    method: 'get',
+    path: '/_sandbox/preapprovals/{id}',
+    operationId: 'inspectPreapproval',
+    summary: 'A preapproval with its scenario, history, steps and recurring payments',
+    responses: { 200: inspectedPreapprovalResponse, 404: messageResponse },
+    control: true,
+  },
+  {
+    method: 'post',
+    path: '/_sandbox/preapprovals/{id}/events',
+    operationId: 'applyPreapprovalEvent',
+    summary: 'A provider or payer event on a preapproval: open, decline (Closed) or close (ClosedByCustomer)',
+    request: preapprovalEventRequest,
+    responses: { 200: preapprovalResponse, 400: messageResponse, 404: messageResponse },
+    control: true,
+  },
+];
+
 /** The methods API and the method logos its LogoURLs point to. */
 const METHODS: Operation[] = [
   {
@@ -612,6 +725,7 @@ const DASHBOARD: Operation[] = [
   { method: 'get', path: '/dashboard', operationId: 'dashboardPayments', summary: 'The merchant’s payments: a paged, filterable table', responses: { 200: undefined, 303: undefined, 400: undefined }, html: true },
   { method: 'get', path: '/dashboard/requests', operationId: 'dashboardRequests', summary: 'The merchant’s recent requests, near misses included, with their bodies', responses: { 200: undefined, 303: undefined }, html: true },
   { method: 'get', path: '/dashboard/settings', operationId: 'dashboardSettings', summary: 'Notification URL and default scenario', responses: { 200: undefined, 303: undefined }, html: true },
+  { method: 'get', path: '/dashboard/preapprovals', operationId: 'dashboardPreapprovals', summary: 'The merchant’s preapprovals, with their status, recurring payments and history', responses: { 200: undefined, 303: undefined }, html: true },
   { method: 'post', path: '/dashboard/settings', operationId: 'dashboardSaveSettings', summary: 'Save the notification URL and default scenario', responses: { 303: undefined, 400: undefined }, html: true },
   { method: 'get', path: '/dashboard/payments/{id}', operationId: 'dashboardPayment', summary: 'One payment: splits, refunds, history, steps, notifications and attempts, and its actions', responses: { 200: undefined, 303: undefined, 404: undefined }, html: true },
   { method: 'post', path: '/dashboard/payments/{id}/events', operationId: 'dashboardPaymentEvent', summary: 'Dashboard action events on the payment; 303 back to its page, done or refused (the page then says which, once)', responses: { 303: undefined, 404: undefined }, html: true },
@@ -626,7 +740,7 @@ const DASHBOARD: Operation[] = [
   { method: 'post', path: '/dashboard/payments/{id}/card-refund', operationId: 'dashboardCardRefund', summary: 'Dashboard action card-refund (the payment or one split) on a card payment; 303 back to its page, done or refused (the page then says which, once)', responses: { 303: undefined, 404: undefined }, html: true },
   { method: 'post', path: '/dashboard/payments/{id}/splits', operationId: 'dashboardAddSplits', summary: 'Dashboard action splits on the payment; 303 back to its page, done or refused (the page then says which, once)', responses: { 303: undefined, 404: undefined }, html: true },
   { method: 'get', path: '/dashboard/payments/{id}/story', operationId: 'dashboardDownloadStory', summary: 'Download the payment’s story (a JSON file, as GET /_sandbox/payments/{id}/story gives it); 400 for a card payment, which has no story', responses: { 200: storyFile, 303: undefined, 400: undefined, 404: undefined }, html: true },
-  { method: 'post', path: '/dashboard/payments/{id}/snapshot', operationId: 'dashboardSaveSnapshot', summary: 'Save a snapshot of the whole sandbox (form field Name); 303 back to the payment, saved or refused (the page then says which, once)', responses: { 303: undefined, 404: undefined }, html: true },
+  { method: 'post', path: '/dashboard/payments/{id}/snapshot', operationId: 'dashboardSaveSnapshot', summary: 'Save a snapshot of the signed-in marketplace (form field Name; never a whole-sandbox one); 303 back to the payment, saved or refused (the page then says which, once)', responses: { 303: undefined, 404: undefined }, html: true },
   { method: 'post', path: '/dashboard/payments/{id}/notifications/{notificationId}/redeliver', operationId: 'dashboardRedeliverNotification', summary: 'Dashboard action notifications/:notificationId/redeliver on the payment; 303 back to its page, done or refused (the page then says which, once)', responses: { 303: undefined, 404: undefined }, html: true },
 ];
 
@@ -724,7 +838,7 @@ const CARD_FORM: Operation[] = [
 ];
 
 export function operations(surface: Surface): Operation[] {
-  return [...(surface === 'api' ? [...API, ...METHODS, ...PAYER, ...DASHBOARD] : [...CARD, ...CARD_FORM]), ...CONTROL];
+  return [...(surface === 'api' ? [...API, ...PREAPPROVALS, ...METHODS, ...PAYER, ...PREAPPROVAL_PAGE, ...DASHBOARD] : [...CARD, ...CARD_FORM]), ...CONTROL, ...PREAPPROVAL_CONTROL];
 }
 
 const json = (schema: Schema | undefined, example?: unknown) => ({
@@ -788,7 +902,12 @@ function parameters(op: Operation): Record<string, unknown>[] {
       name: m[1],
       in: 'path',
       required: true,
-      schema: m[1] === 'action' || m[1] === 'file' || m[1] === 'name' ? { type: 'string' } : { type: 'integer', minimum: 1 },
+      schema:
+        m[1] === 'from' || m[1] === 'to'
+          ? { type: 'string', pattern: '^[A-Za-z]{3}$', description: 'ISO 4217 currency code (any case)' }
+          : m[1] === 'action' || m[1] === 'file' || m[1] === 'name'
+            ? { type: 'string' }
+            : { type: 'integer', minimum: 1 },
     })),
     ...(op.query ?? []).map((name) => {
       const q = QUERY_PARAMETERS[name];

@@ -36,6 +36,20 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   'PATCH /_sandbox/merchants/{siteId} control': { NotificationURL: 'http://127.0.0.1:9999/hook', DefaultScenario: 'two-step' },
   'POST /_sandbox/payments/{id}/events control': { Event: 'authorize' },
   'POST /_sandbox/refunds/{id}/events control': { Event: 'succeed' },
+  'POST /_sandbox/preapprovals/{id}/events control': { Event: 'open' },
+  'POST /v1/preapprovals api': {
+    Preapproval: {
+      MerchantPreapprovalID: 'subscription-1',
+      Description: '1 year subscription',
+      ReturnURL: 'https://shop.example/return',
+      MethodID: 2,
+      Customer: { FirstName: 'Ada', LastName: 'Lovelace', Email: 'payer@example.com' },
+      BillingAddress: { Country: 'NL' },
+    },
+  },
+  'POST /v1/payments/recurrent api': {
+    Payment: { PreapprovalID: 4201, MerchantTransactionID: 'subscription-1-month-2', Amount: 1000, Currency: 'EUR', Customer: { Email: 'payer@example.com' } },
+  },
   'POST /_sandbox/clock/advance control': { Seconds: 2 },
   'POST /_sandbox/faults control': { Channel: 'api', Match: { Method: 'POST', Path: '/v1/payments/{id}/capture', SiteID: 30201 }, Action: { Status: 503 }, Times: 1 },
   'POST /_sandbox/snapshots control': { Name: 'before-refund' },

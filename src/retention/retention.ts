@@ -25,6 +25,8 @@ export interface PruneReport {
   batches: number;
   /** Free pages given back to the file system. */
   releasedPages: number;
+  /** Preapprovals deleted, when there were any. */
+  preapprovals?: number;
 }
 
 // Sized so that one turn takes about 3 ms with the soak's payments (2 splits, 4 history rows, 3
@@ -83,9 +85,18 @@ export class Retention implements PeriodicJob {
       await yieldToRequests();
     }
 
-    if (report.payments > 0 || report.releasedPages > 0) {
+    // Preapprovals go after the payments charged under them.
+    while (!this.stopped) {
+      const n = store.tx(() => store.retention.deletePreapprovals(cutoff, batch));
+      if (n > 0) report.preapprovals = (report.preapprovals ?? 0) + n;
+      if (n < batch) break;
+      await yieldToRequests();
+    }
+
+    if (report.payments > 0 || report.releasedPages > 0 || (report.preapprovals ?? 0) > 0) {
       this.opts.log.info('retention', {
         pruned: report.payments,
+        preapprovals: report.preapprovals,
         changedBefore: new Date(cutoff).toISOString(),
         pagesReleased: report.releasedPages,
         ms: Math.round(performance.now() - started),

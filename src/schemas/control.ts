@@ -1,4 +1,5 @@
 // JSON Schemas of the control API's requests.
+import { PREAPPROVAL_EVENTS } from '../domain/preapproval.machine';
 import { PAYMENT_EVENTS } from '../domain/payment.machine';
 import type { Schema } from './common';
 
@@ -7,6 +8,13 @@ export const paymentEventRequest: Schema = {
   required: ['Event'],
   additionalProperties: false,
   properties: { Event: { type: 'string', enum: [...PAYMENT_EVENTS] } },
+};
+
+export const preapprovalEventRequest: Schema = {
+  type: 'object',
+  required: ['Event'],
+  additionalProperties: false,
+  properties: { Event: { type: 'string', enum: [...PREAPPROVAL_EVENTS] } },
 };
 
 export const refundEventRequest: Schema = {

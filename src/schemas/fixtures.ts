@@ -86,3 +86,19 @@ export const methodsFixture: Schema = {
     },
   },
 };
+
+/** fixtures/exchange-rates.json: the sandbox's own rates, units of each currency for one unit of Base. */
+export const exchangeRatesFixture: Schema = {
+  type: 'object',
+  required: ['Base', 'Rates'],
+  additionalProperties: false,
+  properties: {
+    Description: { type: 'string' },
+    Base: { type: 'string', pattern: '^[A-Z]{3}$' },
+    Rates: {
+      type: 'object',
+      propertyNames: { pattern: '^[A-Z]{3}$' },
+      additionalProperties: { type: 'string', pattern: '^[0-9]{1,12}(\\.[0-9]{1,6})?$' },
+    },
+  },
+};

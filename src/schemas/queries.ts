@@ -38,17 +38,19 @@ export const QUERY_PARAMETERS: Record<string, QueryParameter> = {
   maximumAmount: { schema: { type: 'string', pattern: '^[0-9]{1,12}$' }, description: 'Amount at most this, in minor units (digits)' },
   merchantTransactionID: { schema: { type: 'string' }, description: 'The merchant’s own ID of the payment, exactly' },
   methodTransactionID: { schema: { type: 'string' }, description: 'The payment method’s ID of the payment, exactly' },
-  limit: whole(1, MAX_PAGE_SIZE, `Card payments per page, 1 to ${MAX_PAGE_SIZE} (default: the sandbox's page size)`),
-  offset: whole(0, INT32_MAX, 'Card payments to skip, newest first'),
+  limit: whole(1, MAX_PAGE_SIZE, `Card payments per page, 1 to ${MAX_PAGE_SIZE} (default: the sandbox's page size); preapprovals listed (default 50)`),
+  offset: whole(0, INT32_MAX, 'Card payments (or preapprovals) to skip, newest first'),
   // Captures (a split's on the API address, a card payment's on the card address).
   amount: { schema: { type: 'string', pattern: '^(?!0+$)[0-9]{1,12}$' }, description: 'The amount to capture in minor units (1 to 12 digits, more than 0); the whole amount when absent' },
   // The methods API.
   additionalDetails: { schema: { type: 'boolean' }, description: 'true (or 1): each method with its validators and options' },
   // The payer pages.
   PaymentToken: { schema: { type: 'string' }, description: 'The token of the payment’s RedirectURL' },
+  PreapprovalToken: { schema: { type: 'string' }, description: 'The token of the preapproval’s RedirectURL' },
   // The notification journal (control API).
   PaymentID: whole(1, INT32_MAX, 'Of this payment'),
   RefundID: whole(1, INT32_MAX, 'Of this refund'),
+  PreapprovalID: whole(1, INT32_MAX, 'Of this preapproval'),
   StatusID: whole(1, INT32_MAX, 'Announcing this status'),
   State: { schema: { type: 'string', enum: [...NOTIFICATION_STATES] }, description: 'In this delivery state' },
   PageSize: whole(1, MAX_JOURNAL_PAGE_SIZE, `Notifications per page, 1 to ${MAX_JOURNAL_PAGE_SIZE} (default 100)`),

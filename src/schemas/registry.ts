@@ -1,14 +1,16 @@
 // Every schema that validates input at run time, by a stable name. The build compiles each into
 // plain JavaScript (scripts/compile-validators.cjs), so a start does not compile schemas at all.
 import type { Schema } from './common';
-import { clockAdvanceRequest, faultRequest, merchantCreateRequest, merchantPatchRequest, notificationWaitQuery, paymentEventRequest, refundEventRequest } from './control';
-import { merchantsFixture, methodsFixture } from './fixtures';
-import { addSplitsRequest, captureRequest, cardCaptureRequest, cardRefundRequest, createCardPaymentRequest, createPaymentRequest, refundRequest } from './requests';
+import { preapprovalEventRequest, clockAdvanceRequest, faultRequest, merchantCreateRequest, merchantPatchRequest, notificationWaitQuery, paymentEventRequest, refundEventRequest } from './control';
+import { exchangeRatesFixture, merchantsFixture, methodsFixture } from './fixtures';
+import { addSplitsRequest, captureRequest, cardCaptureRequest, cardRefundRequest, createCardPaymentRequest, createPaymentRequest, createPreapprovalRequest, recurrentPaymentRequest, refundRequest } from './requests';
 import { snapshotRequest, storyFile } from './reproduce';
 import { scenarioFile } from './scenario';
 
 export const VALIDATED: Record<string, Schema> = {
   createPaymentRequest,
+  recurrentPaymentRequest,
+  createPreapprovalRequest,
   addSplitsRequest,
   captureRequest,
   refundRequest,
@@ -16,6 +18,7 @@ export const VALIDATED: Record<string, Schema> = {
   cardCaptureRequest,
   cardRefundRequest,
   paymentEventRequest,
+  preapprovalEventRequest,
   refundEventRequest,
   clockAdvanceRequest,
   merchantPatchRequest,
@@ -24,6 +27,7 @@ export const VALIDATED: Record<string, Schema> = {
   faultRequest,
   merchantsFixture,
   methodsFixture,
+  exchangeRatesFixture,
   scenarioFile,
   snapshotRequest,
   storyFile,

@@ -18,7 +18,8 @@ export const customerIn: Schema = {
   additionalProperties: false,
   properties: {
     MerchantCustomerID: optText(255),
-    Email: { 'x-reason': 102, type: ['string', 'null'], maxLength: 255, pattern: '^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$' },
+    // Fidelity: "" is taken (and echoed) as the documented preapproval example and the SDK's own sample send it.
+    Email: { 'x-reason': 102, type: ['string', 'null'], maxLength: 255, pattern: '^$|^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$' },
     FirstName: optText(255),
     LastName: optText(255),
     Gender: optText(32),
@@ -70,8 +71,9 @@ export const paymentIn: Schema = {
     OriginatorTransactionID: optText(MTID_MAX),
     Amount: amountIn,
     Currency: currencyIn,
-    MethodID: { type: ['integer', 'null'], minimum: 1, maximum: 2147483647 },
-    MethodOptionID: { type: ['integer', 'null'], minimum: 0, maximum: 2147483647 },
+    // Fidelity: the official PHP SDK sends 0 for a MethodID or MethodOptionID not set: 0 means none chosen.
+    MethodID: { type: ['integer', 'null'], minimum: 0, maximum: 2147483647, description: '0 or null: none chosen (the payer chooses on the payment page)' },
+    MethodOptionID: { type: ['integer', 'null'], minimum: 0, maximum: 2147483647, description: '0 or null: none' },
     SkinID: { type: ['integer', 'null'], minimum: 0, maximum: 2147483647 },
     ClientIP: optText(64),
     ReturnURL: { type: 'string', minLength: 1, maxLength: 2048, pattern: '^https?://[^\\s]+$' },
@@ -85,8 +87,55 @@ export const paymentIn: Schema = {
     PrioritizeMethodIDs: methodIds,
     Articles: nullOnly,
     CustomParameters: nullOnly,
-    PreapprovalID: nullOnly,
+    PreapprovalID: { type: ['integer', 'null'], minimum: 0, maximum: 2147483647, description: 'Only on POST /v1/payments/recurrent: the Open preapproval charged' },
     Splits: splitsIn,
+  },
+};
+
+/** `POST /v1/payments/recurrent`: a payment charged under an Open preapproval (SDK-PHP payment_recurrent). */
+export const recurrentPaymentRequest: Schema = {
+  type: 'object',
+  required: ['Payment'],
+  additionalProperties: false,
+  properties: {
+    Payment: {
+      ...paymentIn,
+      // The SDK makes PreapprovalID, MerchantTransactionID, Amount, Currency and Customer.Email mandatory; no ReturnURL (the payer is not there).
+      required: ['PreapprovalID', 'MerchantTransactionID', 'Amount', 'Currency'],
+      properties: { ...(paymentIn.properties as object), PreapprovalID: id32, ReturnURL: { type: ['string', 'null'], maxLength: 2048, pattern: '^$|^https?://[^\\s]+$' } },
+    },
+  },
+};
+
+/** `POST /v1/preapprovals` (SDK-PHP preapproval_init; docs-apm.nuvei.com "Create a Preapproval"). */
+export const createPreapprovalRequest: Schema = {
+  type: 'object',
+  required: ['Preapproval'],
+  additionalProperties: false,
+  properties: {
+    Preapproval: {
+      type: 'object',
+      required: ['MerchantPreapprovalID', 'MethodID'],
+      additionalProperties: false,
+      properties: {
+        MerchantPreapprovalID: { type: 'string', minLength: 1, maxLength: MTID_MAX },
+        // Fidelity: the PHP SDK sends 0 (and "" for Currency) for what was not set: 0 and "" mean none.
+        MethodID: { type: 'integer', minimum: 0, maximum: 2147483647, description: 'A method of the catalogue (0: missing, reason 1)' },
+        MethodOptionID: { type: ['integer', 'null'], minimum: 0, maximum: 2147483647 },
+        RecurringPeriod: { type: ['integer', 'null'], minimum: 0, maximum: 2147483647 },
+        PreapprovedMaximumAmount: {
+          'x-reason': 118,
+          description: 'Minor units; 0 or null: no maximum',
+          anyOf: [{ type: 'integer', minimum: 0, maximum: 999999999999 }, { type: 'string', pattern: '^[0-9]{1,12}$' }, { type: 'null' }],
+        },
+        Currency: { 'x-reason': 100, anyOf: [currencyIn, { type: 'string', maxLength: 0 }, { type: 'null' }] },
+        ReturnURL: { type: ['string', 'null'], maxLength: 2048, pattern: '^$|^https?://[^\\s]+$' },
+        Description: optText(255),
+        ExecutionDate: optText(32),
+        Customer: customerIn,
+        BillingAddress: addressIn,
+      },
+    },
   },
 };
 

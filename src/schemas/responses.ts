@@ -121,7 +121,7 @@ const paymentFields: Record<string, Schema> = {
   Details: detailsOut,
   ReferenceDetails: nul,
   CustomParameters: nul,
-  PreapprovalID: nul,
+  PreapprovalID: nint,
   Status: statusOut,
   Fraud: nul,
   MethodTransactionID: nul,
@@ -380,8 +380,9 @@ export const inspectedPaymentResponse = exact({
 
 const notificationOut = exact({
   ID: int,
-  PaymentID: int,
+  PaymentID: { type: ['integer', 'null'], description: 'null for a preapproval’s notification' },
   RefundID: nint,
+  PreapprovalID: { type: ['integer', 'null'], description: 'A preapproval’s notification names it here (PaymentID null)' },
   SiteID: int,
   StatusID: int,
   StatusInfo: str,

@@ -1,4 +1,5 @@
 // The notification journal and the payment story, as the control API shows them.
+import { preapprovalStatusInfo } from '../domain/preapproval.machine';
 import { statusInfo } from '../domain/statuses';
 import { formatTimestamp } from '../domain/time';
 import type { NotificationFilter, NotificationRecord, NotificationState } from '../store/notifications.repo';
@@ -12,9 +13,11 @@ export function notificationView(ctx: ServiceContext, n: NotificationRecord) {
     ID: n.id,
     PaymentID: n.paymentId,
     RefundID: n.refundId,
+    /** A preapproval's notification names it here (PaymentID null). */
+    PreapprovalID: n.preapprovalId,
     SiteID: n.siteId,
     StatusID: n.statusId,
-    StatusInfo: statusInfo(n.statusId),
+    StatusInfo: n.preapprovalId === null ? statusInfo(n.statusId) : preapprovalStatusInfo(n.statusId),
     State: n.state,
     Created: formatTimestamp(n.createdAt),
     NextAttempt: n.state === 'pending' ? formatTimestamp(n.nextAttemptAt) : null,

@@ -29,6 +29,7 @@ interface PaymentInput {
   BillingAddress?: Json | null;
   ShippingAddress?: Json | null;
   Splits?: SplitInput[];
+  PreapprovalID?: number | null;
 }
 
 /** Options a create request carries besides its body (the scenario header, later). */
@@ -44,7 +45,11 @@ export function createPayment(ctx: ServiceContext, site: SiteRecord, body: unkno
   const splits = input.Splits ?? [];
 
   const reasons: Reason[] = [];
-  const methodId = input.MethodID ?? null;
+  // Fidelity: the official PHP SDK sends MethodID 0 when none is set: 0 means none chosen.
+  const methodId = input.MethodID ? input.MethodID : null;
+  if (input.PreapprovalID) {
+    reasons.push(reason(11, 'Action is invalid: a payment under a preapproval is made with POST /v1/payments/recurrent'));
+  }
   if (splits.length > 0 && methodId === null) reasons.push(reason(1, 'Payment.MethodID is missing'));
   if (methodId !== null) {
     const method = ctx.store.methods.get(methodId);

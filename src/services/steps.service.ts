@@ -14,6 +14,7 @@ import { reload } from './lookup';
 import { applyRefundEvent, refundPayment, refundSplit } from './refunds.service';
 import { abandonedOnThePage } from './payer-hold.service';
 import { addSplits } from './splits.service';
+import { runPreapprovalStep } from './preapprovals.service';
 import { scenarioOf, trigger } from './triggers.service';
 import { statusInfo } from '../domain/statuses';
 
@@ -21,13 +22,15 @@ const PAYMENT_EVENTS: ReadonlySet<string> = new Set(['authorize', 'succeed', 'fa
 
 /** Runs one job and records its outcome; the step after it is scheduled when it ran. */
 export function runJob(ctx: ServiceContext, job: JobRecord): void {
+  if (job.paymentId === null) return runPreapprovalJob(ctx, job);
+  const paymentId = job.paymentId;
   ctx.store.tx(() => {
     let outcome: string;
     let ran = true;
     // The payment as the step left it, when the step had it at hand (no need to read it again).
     let after: PaymentRecord | undefined;
     try {
-      outcome = perform(ctx, job, (p) => (after = p));
+      outcome = perform(ctx, job, paymentId, (p) => (after = p));
     } catch (e) {
       if (!(e instanceof Rejection || e instanceof HttpError)) throw e;
       ran = false;
@@ -36,14 +39,30 @@ export function runJob(ctx: ServiceContext, job: JobRecord): void {
     ctx.store.jobs.finish(job.id, ran ? 'done' : 'skipped', outcome, ctx.clock.now());
     // The chain goes on after a rejected merchant action too: the rejection is part of the story.
     if (job.stepIndex >= 0) {
-      const payment = after ?? ctx.store.payments.getAny(job.paymentId);
+      const payment = after ?? ctx.store.payments.getAny(paymentId);
       if (payment) trigger(ctx, payment, { kind: 'step', index: job.stepIndex });
     }
   });
 }
 
-function perform(ctx: ServiceContext, job: JobRecord, left: (p: PaymentRecord) => void): string {
-  const view = reload(ctx, job.paymentId);
+/** A preapproval's step: its scenario's event; skipped, with why, when the preapproval moved on meanwhile. */
+function runPreapprovalJob(ctx: ServiceContext, job: JobRecord): void {
+  ctx.store.tx(() => {
+    let outcome: string;
+    let state: 'done' | 'skipped' = 'done';
+    try {
+      outcome = runPreapprovalStep(ctx, job.preapprovalId!, job.action);
+    } catch (e) {
+      if (!(e instanceof HttpError)) throw e;
+      state = 'skipped';
+      outcome = `skipped: ${e.message}`;
+    }
+    ctx.store.jobs.finish(job.id, state, outcome, ctx.clock.now());
+  });
+}
+
+function perform(ctx: ServiceContext, job: JobRecord, paymentId: number, left: (p: PaymentRecord) => void): string {
+  const view = reload(ctx, paymentId);
   const p = view.payment;
   if (isCardStep(job.action)) return runCardStep(ctx, view, job);
   const abandoned = abandonedOnThePage(ctx, job, p);

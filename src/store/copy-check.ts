@@ -25,6 +25,7 @@ const JSON_COLUMNS: Readonly<Record<string, Readonly<Record<string, 'object' | '
   notifications: { body: 'object' },
   faults: { match_json: 'object', action_json: 'object' },
   story_scenarios: { body: 'object' },
+  preapprovals: { customer: 'object', billing_address: 'object' },
 };
 
 /** What one column's values must be, as SQL that is true for a bad value, and the words that say so. */

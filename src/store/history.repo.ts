@@ -4,7 +4,7 @@ import type { HistoryRecord } from './records';
 
 interface HistoryRow {
   id: number;
-  payment_id: number;
+  payment_id: number | null;
   refund_id: number | null;
   status_id: number;
   at: number;
@@ -15,10 +15,15 @@ export class HistoryRepo {
   private readonly insertStmt;
   private readonly ofPaymentStmt;
 
+  private readonly insertPreapprovalStmt;
+  private readonly ofPreapprovalStmt;
+
   constructor(db: Db) {
     this.insertStmt = db.prepare(
       'INSERT INTO status_history (payment_id, refund_id, status_id, at, cause) VALUES (?, ?, ?, ?, ?)',
     );
+    this.insertPreapprovalStmt = db.prepare('INSERT INTO status_history (preapproval_id, status_id, at, cause) VALUES (?, ?, ?, ?)');
+    this.ofPreapprovalStmt = db.prepare<[number], HistoryRow>('SELECT * FROM status_history WHERE preapproval_id = ? ORDER BY id');
     this.ofPaymentStmt = db.prepare<[number], HistoryRow>('SELECT * FROM status_history WHERE payment_id = ? ORDER BY id');
   }
 
@@ -26,10 +31,19 @@ export class HistoryRepo {
     this.insertStmt.run(paymentId, refundId, statusId, at, cause);
   }
 
+  /** A status a preapproval entered. */
+  recordPreapproval(preapprovalId: number, statusId: number, at: number, cause: string): void {
+    this.insertPreapprovalStmt.run(preapprovalId, statusId, at, cause);
+  }
+
+  ofPreapproval(preapprovalId: number): { statusId: number; at: number; cause: string }[] {
+    return this.ofPreapprovalStmt.all(preapprovalId).map((r) => ({ statusId: r.status_id, at: r.at, cause: r.cause }));
+  }
+
   ofPayment(paymentId: number): HistoryRecord[] {
     return this.ofPaymentStmt.all(paymentId).map((r) => ({
       id: r.id,
-      paymentId: r.payment_id,
+      paymentId: r.payment_id!,
       refundId: r.refund_id,
       statusId: r.status_id,
       at: r.at,

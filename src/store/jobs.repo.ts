@@ -3,7 +3,10 @@ import type { Db } from './db';
 
 export interface JobRecord {
   id: number;
-  paymentId: number;
+  /** The payment the step belongs to; null for a preapproval's step. */
+  paymentId: number | null;
+  /** The preapproval the step belongs to, or null. */
+  preapprovalId: number | null;
   refundId: number | null;
   stepIndex: number;
   action: string;
@@ -17,7 +20,8 @@ export interface JobRecord {
 
 interface JobRow {
   id: number;
-  payment_id: number;
+  payment_id: number | null;
+  preapproval_id: number | null;
   refund_id: number | null;
   step_index: number;
   action: string;
@@ -31,6 +35,7 @@ interface JobRow {
 const toRecord = (r: JobRow): JobRecord => ({
   id: r.id,
   paymentId: r.payment_id,
+  preapprovalId: r.preapproval_id,
   refundId: r.refund_id,
   stepIndex: r.step_index,
   action: r.action,
@@ -50,6 +55,8 @@ export class JobsRepo {
   private readonly ofPaymentStmt;
   private readonly holdStmt;
   private readonly heldStmt;
+  private readonly insertPreapprovalStmt;
+  private readonly ofPreapprovalStmt;
   private readonly moveClockStmt;
 
   constructor(db: Db) {
@@ -59,6 +66,10 @@ export class JobsRepo {
        VALUES (@paymentId, @refundId, @stepIndex, @action, @dueAt, 'pending',
                (SELECT c.site_id FROM payments p JOIN site_clocks c ON c.site_id = p.owner_site_id WHERE p.id = @paymentId))`,
     );
+    this.insertPreapprovalStmt = db.prepare(
+      `INSERT INTO scenario_jobs (preapproval_id, step_index, action, due_at, state) VALUES (?, ?, ?, ?, 'pending')`,
+    );
+    this.ofPreapprovalStmt = db.prepare<[number], JobRow>('SELECT * FROM scenario_jobs WHERE preapproval_id = ? ORDER BY id');
     // Each clock's own due rows, through scenario_jobs_due (clock_site_id IS NULL: the sandbox's).
     this.nextDueStmt = db.prepare<[number, number | null], JobRow>(
       `SELECT * FROM scenario_jobs WHERE state = 'pending' AND due_at <= ? AND clock_site_id IS ? ORDER BY due_at, id LIMIT 1`,
@@ -99,6 +110,15 @@ export class JobsRepo {
 
   schedule(paymentId: number, refundId: number | null, stepIndex: number, action: string, dueAt: number): void {
     this.insertStmt.run({ paymentId, refundId, stepIndex, action, dueAt });
+  }
+
+  /** A step of a preapproval's scenario. */
+  schedulePreapproval(preapprovalId: number, stepIndex: number, action: string, dueAt: number): void {
+    this.insertPreapprovalStmt.run(preapprovalId, stepIndex, action, dueAt);
+  }
+
+  ofPreapproval(preapprovalId: number): JobRecord[] {
+    return this.ofPreapprovalStmt.all(preapprovalId).map(toRecord);
   }
 
   /**

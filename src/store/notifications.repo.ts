@@ -5,7 +5,10 @@ export type NotificationState = 'pending' | 'delivered' | 'failed' | 'no-url' | 
 
 export interface NotificationRecord {
   id: number;
-  paymentId: number;
+  /** The payment it tells of; null for a preapproval's notification. */
+  paymentId: number | null;
+  /** The preapproval it tells of, or null. */
+  preapprovalId: number | null;
   refundId: number | null;
   siteId: number;
   statusId: number;
@@ -35,7 +38,8 @@ export interface AttemptRecord {
 
 interface NotificationRow {
   id: number;
-  payment_id: number;
+  payment_id: number | null;
+  preapproval_id: number | null;
   refund_id: number | null;
   site_id: number;
   status_id: number;
@@ -53,6 +57,7 @@ interface NotificationRow {
 const toRecord = (r: NotificationRow): NotificationRecord => ({
   id: r.id,
   paymentId: r.payment_id,
+  preapprovalId: r.preapproval_id,
   refundId: r.refund_id,
   siteId: r.site_id,
   statusId: r.status_id,
@@ -70,6 +75,7 @@ const toRecord = (r: NotificationRow): NotificationRecord => ({
 export interface NotificationFilter {
   paymentId?: number;
   refundId?: number;
+  preapprovalId?: number;
   state?: NotificationState;
   statusId?: number;
   /** Only notifications in a final state: every state but pending. */
@@ -78,21 +84,33 @@ export interface NotificationFilter {
   siteId?: number;
 }
 
-/** A notification at the head of its payment's queue, due to be sent. */
+/**
+ * A notification at the head of its object's queue, due to be sent. `queue` names the queue: a
+ * payment's ID, or a preapproval's ID negated (the two kinds never share a queue).
+ */
 export interface DueHead {
   id: number;
-  paymentId: number;
+  queue: number;
 }
+
+/** A notification as far as its queue goes: a payment's (no preapprovalId) or a preapproval's. */
+export type QueuedRef = Pick<NotificationRecord, 'id' | 'paymentId'> & { preapprovalId?: number | null };
+
+/** The queue a notification waits in (DueHead.queue). */
+export const queueOf = (n: Omit<QueuedRef, 'id'>): number => n.paymentId ?? -(n.preapprovalId ?? 0);
+
+/** Whose queue: the object a notification tells of, as the statements below bind it. */
+const owner = (n: Omit<QueuedRef, 'id'>) => ({ paymentId: n.paymentId, preapprovalId: n.preapprovalId ?? null });
 
 /**
  * Due heads in due order, from the heads index alone (the tests check the plan). Only the keys: the
  * heads on the wire are due too and come back on every call, and reading their bodies each time
  * took a fifth of the server's time under load.
  */
-export const DUE_HEADS_SQL = `SELECT id, payment_id AS paymentId FROM notifications INDEXED BY notifications_due
+export const DUE_HEADS_SQL = `SELECT id, coalesce(payment_id, -preapproval_id) AS queue FROM notifications INDEXED BY notifications_due
   WHERE state = 'pending' AND behind = 0 AND clock_site_id IS @clock AND next_attempt_at <= @now
   ORDER BY next_attempt_at, id LIMIT @limit`;
-export const EARLIEST_DUE_SQL = `SELECT next_attempt_at AS due, payment_id AS paymentId FROM notifications INDEXED BY notifications_due
+export const EARLIEST_DUE_SQL = `SELECT next_attempt_at AS due, coalesce(payment_id, -preapproval_id) AS queue FROM notifications INDEXED BY notifications_due
   WHERE state = 'pending' AND behind = 0 AND clock_site_id IS ?
   ORDER BY next_attempt_at, id`;
 /** The clock of a new notification: its marketplace's own, when it has one (NULL: the sandbox's). */
@@ -104,8 +122,8 @@ const NONE: ReadonlySet<number> = new Set();
  * Whether a new pending notification of the payment (`payment`: an SQL expression) waits behind its
  * queue: the payment has a pending one already that is not held (a held one is out of the queue).
  */
-const queuedBehind = (payment: string) =>
-  `EXISTS (SELECT 1 FROM notifications q WHERE q.payment_id = ${payment} AND q.state = 'pending' AND q.held = 0)`;
+const queuedBehind = (payment: string, preapproval: string) =>
+  `EXISTS (SELECT 1 FROM notifications q WHERE q.payment_id IS ${payment} AND q.preapproval_id IS ${preapproval} AND q.state = 'pending' AND q.held = 0)`;
 
 export class NotificationsRepo {
   private readonly insertStmt;
@@ -131,9 +149,9 @@ export class NotificationsRepo {
     // A new notification is the newest of its payment: it waits if any other is still pending
     // (one held back by a fault has stepped aside and holds nothing back).
     this.insertStmt = db.prepare(
-      `INSERT INTO notifications (payment_id, refund_id, site_id, status_id, body, state, next_attempt_at, created_at, behind, clock_site_id)
-       VALUES (@paymentId, @refundId, @siteId, @statusId, @body, @state, @nextAttemptAt, @createdAt,
-               @state = 'pending' AND ${queuedBehind('@paymentId')}, ${CLOCK_OF_SITE('@siteId')})`,
+      `INSERT INTO notifications (payment_id, preapproval_id, refund_id, site_id, status_id, body, state, next_attempt_at, created_at, behind, clock_site_id)
+       VALUES (@paymentId, @preapprovalId, @refundId, @siteId, @statusId, @body, @state, @nextAttemptAt, @createdAt,
+               @state = 'pending' AND ${queuedBehind('@paymentId', '@preapprovalId')}, ${CLOCK_OF_SITE('@siteId')})`,
     );
     this.byIdStmt = db.prepare<[number], NotificationRow>('SELECT * FROM notifications WHERE id = ?');
     // Per payment, in order: only the oldest pending notification of a payment (its head, behind = 0)
@@ -142,14 +160,15 @@ export class NotificationsRepo {
     // which nothing could be sent). The partial index holds the heads alone, so neither query reads
     // the rows waiting behind them.
     this.dueHeadsStmt = db.prepare<[{ now: number; limit: number; clock: number | null }], DueHead>(DUE_HEADS_SQL);
-    this.earliestStmt = db.prepare<[number | null], { due: number; paymentId: number }>(EARLIEST_DUE_SQL);
+    this.earliestStmt = db.prepare<[number | null], { due: number; queue: number }>(EARLIEST_DUE_SQL);
     this.moveClockStmt = db.prepare<[number | null, number]>(`UPDATE notifications SET clock_site_id = ? WHERE state = 'pending' AND site_id = ?`);
     // After a notification of the payment left or re-entered the queue: its oldest pending one heads it.
     // A held one is out of the queue: a head of its own (behind = 0), due when its delay ends.
-    this.reheadStmt = db.prepare<[{ paymentId: number }]>(
+    this.reheadStmt = db.prepare<[{ paymentId: number | null; preapprovalId: number | null }]>(
       `UPDATE notifications SET behind = NOT behind
-       WHERE payment_id = @paymentId AND state = 'pending' AND held = 0
-         AND behind = (id = (SELECT min(id) FROM notifications WHERE payment_id = @paymentId AND state = 'pending' AND held = 0))`,
+       WHERE payment_id IS @paymentId AND preapproval_id IS @preapprovalId AND state = 'pending' AND held = 0
+         AND behind = (id = (SELECT min(id) FROM notifications
+                             WHERE payment_id IS @paymentId AND preapproval_id IS @preapprovalId AND state = 'pending' AND held = 0))`,
     );
     this.deliveredStmt = db.prepare(
       `UPDATE notifications SET state = 'delivered', attempts = attempts + 1, delivered_at = ? WHERE id = ?`,
@@ -168,18 +187,19 @@ export class NotificationsRepo {
     this.releaseStmt = db.prepare(`UPDATE notifications SET held = 0 WHERE id = ?`);
     this.dropStmt = db.prepare(`UPDATE notifications SET state = 'dropped', fault = ? WHERE id = ?`);
     this.copyStmt = db.prepare<[{ id: number; fault: string; at: number }]>(
-      `INSERT INTO notifications (payment_id, refund_id, site_id, status_id, body, state, next_attempt_at, created_at, behind, fault, clock_site_id)
-       SELECT payment_id, refund_id, site_id, status_id, body, 'pending', @at, @at,
-              ${queuedBehind('n.payment_id')}, @fault, clock_site_id
+      `INSERT INTO notifications (payment_id, preapproval_id, refund_id, site_id, status_id, body, state, next_attempt_at, created_at, behind, fault, clock_site_id)
+       SELECT payment_id, preapproval_id, refund_id, site_id, status_id, body, 'pending', @at, @at,
+              ${queuedBehind('n.payment_id', 'n.preapproval_id')}, @fault, clock_site_id
        FROM notifications n WHERE id = @id`,
     );
     this.faultStmt = db.prepare(`UPDATE notifications SET fault = ? WHERE id = ?`);
     this.behindStmt = db.prepare<[number], number>(`SELECT behind FROM notifications WHERE id = ?`).pluck();
   }
 
-  insert(n: Omit<NotificationRecord, 'id' | 'attempts' | 'deliveredAt' | 'fault' | 'held'>): number {
+  insert(n: Omit<NotificationRecord, 'id' | 'attempts' | 'deliveredAt' | 'fault' | 'held' | 'preapprovalId'> & { preapprovalId?: number | null }): number {
     const info = this.insertStmt.run({
       paymentId: n.paymentId,
+      preapprovalId: n.preapprovalId ?? null,
       refundId: n.refundId,
       siteId: n.siteId,
       statusId: n.statusId,
@@ -212,18 +232,18 @@ export class NotificationsRepo {
    * its answer came. Reads one head more than there are payments on the wire, at most.
    */
   earliestDue(onTheWire: ReadonlySet<number> = NONE, clock: number | null = null): number | null {
-    for (const h of this.earliestStmt.iterate(clock)) if (!onTheWire.has(h.paymentId)) return h.due;
+    for (const h of this.earliestStmt.iterate(clock)) if (!onTheWire.has(h.queue)) return h.due;
     return null;
   }
 
-  markDelivered(n: Pick<NotificationRecord, 'id' | 'paymentId'>, at: number): void {
+  markDelivered(n: QueuedRef, at: number): void {
     this.deliveredStmt.run(at, n.id);
-    this.reheadStmt.run({ paymentId: n.paymentId });
+    this.reheadStmt.run(owner(n));
   }
 
-  markFailedAttempt(n: Pick<NotificationRecord, 'id' | 'paymentId'>, nextAttemptAt: number, givenUp: boolean): void {
+  markFailedAttempt(n: QueuedRef, nextAttemptAt: number, givenUp: boolean): void {
     this.failedAttemptStmt.run(givenUp ? 'failed' : 'pending', nextAttemptAt, n.id);
-    if (givenUp) this.reheadStmt.run({ paymentId: n.paymentId });
+    if (givenUp) this.reheadStmt.run(owner(n));
   }
 
   recordAttempt(a: Omit<AttemptRecord, 'id'>): void {
@@ -242,31 +262,31 @@ export class NotificationsRepo {
     }));
   }
 
-  redeliver(n: Pick<NotificationRecord, 'id' | 'paymentId'>, at: number): void {
+  redeliver(n: QueuedRef, at: number): void {
     this.redeliverStmt.run(at, n.id);
-    this.reheadStmt.run({ paymentId: n.paymentId });
+    this.reheadStmt.run(owner(n));
   }
 
   /** A fault holds `n` back until `until`: it steps out of its payment's queue, and the next one heads it. */
-  hold(n: Pick<NotificationRecord, 'id' | 'paymentId'>, until: number, fault: string): void {
+  hold(n: QueuedRef, until: number, fault: string): void {
     this.holdStmt.run(until, fault, n.id);
-    this.reheadStmt.run({ paymentId: n.paymentId });
+    this.reheadStmt.run(owner(n));
   }
 
   /**
    * Its delay is over: back in its payment's queue, at the place its age gives it. Whether it heads
    * the queue (false when an older one of its payment still waits: it goes after that one).
    */
-  release(n: Pick<NotificationRecord, 'id' | 'paymentId'>): boolean {
+  release(n: QueuedRef): boolean {
     this.releaseStmt.run(n.id);
-    this.reheadStmt.run({ paymentId: n.paymentId });
+    this.reheadStmt.run(owner(n));
     return this.behindStmt.get(n.id) === 0;
   }
 
   /** A fault drops `n`: never sent, and the next one of its payment heads the queue. */
-  drop(n: Pick<NotificationRecord, 'id' | 'paymentId'>, fault: string): void {
+  drop(n: QueuedRef, fault: string): void {
     this.dropStmt.run(fault, n.id);
-    this.reheadStmt.run({ paymentId: n.paymentId });
+    this.reheadStmt.run(owner(n));
   }
 
   /** Queues a copy of notification `id` (same body) at the end of its payment's queue; returns its ID. */
@@ -318,6 +338,7 @@ function whereOf(f: NotificationFilter): { where: string; params: Record<string,
   const params: Record<string, unknown> = {};
   if (f.paymentId !== undefined) (where.push('payment_id = @paymentId'), (params.paymentId = f.paymentId));
   if (f.refundId !== undefined) (where.push('refund_id = @refundId'), (params.refundId = f.refundId));
+  if (f.preapprovalId !== undefined) (where.push('preapproval_id = @preapprovalId'), (params.preapprovalId = f.preapprovalId));
   if (f.state !== undefined) (where.push('state = @state'), (params.state = f.state));
   if (f.statusId !== undefined) (where.push('status_id = @statusId'), (params.statusId = f.statusId));
   if (f.final) where.push("state <> 'pending'");

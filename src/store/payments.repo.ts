@@ -34,6 +34,7 @@ interface PaymentRow {
   retry: number | null;
   has_splits: number;
   scenario: string | null;
+  preapproval_id: number | null;
 }
 
 const json = (s: string | null): Json | null => (s === null ? null : (JSON.parse(s) as Json));
@@ -45,7 +46,7 @@ const bit = (b: boolean | null): number | null => (b === null ? null : b ? 1 : 0
 const WITHOUT_OBJECTS = `id, surface, owner_site_id, site_id, merchant_transaction_id, originator_transaction_id, amount,
   currency, captured_amount, return_url, description, statement_descriptor, method_id, method_option_id, skin_id,
   client_ip, token_lifetime, token, status_id, created_at, notification_at, country, NULL AS customer,
-  NULL AS billing_address, NULL AS shipping_address, NULL AS details, NULL AS card, capture, retry, has_splits, scenario`;
+  NULL AS billing_address, NULL AS shipping_address, NULL AS details, NULL AS card, capture, retry, has_splits, scenario, preapproval_id`;
 
 function toRecord(r: PaymentRow, objects = true): PaymentRecord {
   return {
@@ -80,6 +81,7 @@ function toRecord(r: PaymentRow, objects = true): PaymentRecord {
     retry: bool(r.retry),
     hasSplits: r.has_splits !== 0,
     scenario: r.scenario,
+    preapprovalId: r.preapproval_id,
   };
 }
 
@@ -115,6 +117,7 @@ function toRow(p: Omit<PaymentRecord, 'id'>): Omit<PaymentRow, 'id'> {
     retry: bit(p.retry),
     has_splits: p.hasSplits ? 1 : 0,
     scenario: p.scenario,
+    preapproval_id: p.preapprovalId ?? null,
   };
 }
 
@@ -193,6 +196,15 @@ export class PaymentsRepo {
     this.mtidStmt = db.prepare<[number, string, string], { id: number }>(
       'SELECT id FROM payments WHERE owner_site_id = ? AND surface = ? AND merchant_transaction_id = ?',
     );
+  }
+
+  /** The recurring payments charged under a preapproval, newest first, and how many there are. */
+  ofPreapproval(preapprovalId: number, limit: number, offset: number): { total: number; items: PaymentRecord[] } {
+    const total = this.db.prepare<[number], number>('SELECT count(*) FROM payments WHERE preapproval_id = ?').pluck().get(preapprovalId)!;
+    const rows = this.db
+      .prepare<[number, number, number], PaymentRow>(`SELECT ${WITHOUT_OBJECTS} FROM payments WHERE preapproval_id = ? ORDER BY id DESC LIMIT ? OFFSET ?`)
+      .all(preapprovalId, limit, offset);
+    return { total, items: rows.map((r) => toRecord(r, false)) };
   }
 
   /** Open payments whose token lifetime (minutes) has run out at `now`. */

@@ -89,6 +89,8 @@ export interface PaymentRecord {
   retry: boolean | null;
   hasSplits: boolean;
   scenario: string | null;
+  /** The preapproval a recurring payment was charged under (`POST /v1/payments/recurrent`). */
+  preapprovalId?: number | null;
 }
 
 export interface SplitRecord {
@@ -126,4 +128,25 @@ export interface HistoryRecord {
   statusId: number;
   at: number;
   cause: string;
+}
+
+/** A preapproval (the recurring-payments API): the payer's standing consent to be charged again. */
+export interface PreapprovalRecord {
+  id: number;
+  ownerSiteId: number;
+  merchantPreapprovalId: string;
+  methodId: number;
+  methodOptionId: number | null;
+  recurringPeriod: number | null;
+  preapprovedMaximumAmount: bigint | null;
+  currency: string | null;
+  returnUrl: string | null;
+  description: string | null;
+  customer: Json | null;
+  billingAddress: Json | null;
+  /** The payer page's token of a Pending preapproval. */
+  token: string | null;
+  statusId: number;
+  createdAt: number;
+  scenario: string | null;
 }

@@ -94,6 +94,19 @@ export class RetentionRepo {
     this.stmt.requests.run(param);
   }
 
+  /**
+   * Deletes up to `limit` preapprovals unchanged since `cutoff` (none of their statuses, steps or
+   * notification attempts since; nothing pending; no recurring payment of theirs still kept), with
+   * their history, steps and notifications. Returns how many. Run it inside a transaction.
+   */
+  deletePreapprovals(cutoff: number, limit: number): number {
+    const ids = this.stmt.oldPreapprovals.all({ cutoff, limit }) as number[];
+    if (ids.length === 0) return 0;
+    const param = { ids: JSON.stringify(ids) };
+    for (const stmt of this.stmt.preapprovalDeletes) stmt.run(param);
+    return ids.length;
+  }
+
   /** Pages on the free list: freed by deletes, reused by the next writes before the file grows. */
   freePages(): number {
     return this.stmt.freePages.get() as number;
@@ -129,6 +142,25 @@ function prepare(db: Db) {
     ),
     deletes: PRUNED_TABLES.map((t) => db.prepare<{ ids: string }>(DELETES[t])),
     requests: db.prepare<{ ids: string }>(`DELETE FROM requests WHERE payment_id IN (${IDS})`),
+    oldPreapprovals: db
+      .prepare<{ cutoff: number; limit: number }, number>(
+        `SELECT p.id FROM preapprovals p WHERE p.created_at < @cutoff
+           AND NOT EXISTS (SELECT 1 FROM status_history h WHERE h.preapproval_id = p.id AND h.at >= @cutoff)
+           AND NOT EXISTS (SELECT 1 FROM scenario_jobs j WHERE j.preapproval_id = p.id AND (j.state = 'pending' OR j.ran_at >= @cutoff))
+           AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.preapproval_id = p.id
+                             AND (n.state = 'pending' OR n.created_at >= @cutoff
+                                  OR EXISTS (SELECT 1 FROM notification_attempts a WHERE a.notification_id = n.id AND a.at >= @cutoff)))
+           AND NOT EXISTS (SELECT 1 FROM payments x WHERE x.preapproval_id = p.id)
+         ORDER BY p.id LIMIT @limit`,
+      )
+      .pluck(),
+    preapprovalDeletes: [
+      `DELETE FROM notification_attempts WHERE notification_id IN (SELECT id FROM notifications WHERE preapproval_id IN (${IDS}))`,
+      `DELETE FROM notifications WHERE preapproval_id IN (${IDS})`,
+      `DELETE FROM scenario_jobs WHERE preapproval_id IN (${IDS})`,
+      `DELETE FROM status_history WHERE preapproval_id IN (${IDS})`,
+      `DELETE FROM preapprovals WHERE id IN (${IDS})`,
+    ].map((sql) => db.prepare<{ ids: string }>(sql)),
     count: db.prepare('SELECT count(*) FROM payments').pluck(),
     pageCount: db.prepare('PRAGMA page_count').pluck(),
     pageSize: db.prepare('PRAGMA page_size').pluck(),

@@ -9,6 +9,7 @@ import { JobsRepo } from './jobs.repo';
 import { NotificationsRepo } from './notifications.repo';
 import { MethodsRepo } from './methods.repo';
 import { PaymentsRepo } from './payments.repo';
+import { PreapprovalsRepo } from './preapprovals.repo';
 import { RefundsRepo } from './refunds.repo';
 import { RequestsRepo } from './requests.repo';
 import { PRUNED_TABLES, RetentionRepo } from './retention.repo';
@@ -32,6 +33,7 @@ export class Store {
   readonly payments: PaymentsRepo;
   readonly splits: SplitsRepo;
   readonly refunds: RefundsRepo;
+  readonly preapprovals: PreapprovalsRepo;
   readonly history: HistoryRepo;
   readonly counters: CountersRepo;
   readonly jobs: JobsRepo;
@@ -51,6 +53,7 @@ export class Store {
     this.payments = new PaymentsRepo(db);
     this.splits = new SplitsRepo(db);
     this.refunds = new RefundsRepo(db);
+    this.preapprovals = new PreapprovalsRepo(db);
     this.history = new HistoryRepo(db);
     this.counters = new CountersRepo(db);
     this.jobs = new JobsRepo(db);
@@ -217,7 +220,7 @@ export class Store {
    */
   clear(): void {
     // The payment tree in the order retention deletes it (each table before the rows it points at).
-    const tables = ['story_scenarios', 'requests', ...PRUNED_TABLES, 'site_clocks', 'sites', 'methods', 'faults'];
+    const tables = ['story_scenarios', 'requests', ...PRUNED_TABLES, 'preapprovals', 'site_clocks', 'sites', 'methods', 'faults'];
     for (const t of tables) this.db.prepare(`DELETE FROM ${t}`).run();
     // Payment, split and refund IDs go on (an application's database may hold them); fault rules
     // are the sandbox's own settings, numbered afresh like the merchants made at run time.

@@ -23,6 +23,10 @@ export function storyOf(ctx: ServiceContext, id: number): StoryFile {
   if (payment.surface !== 'api') {
     throw new HttpError(400, `payment ${id} was made on the card API: stories tell of payments of the split-payments API`);
   }
+  if (payment.preapprovalId) {
+    // Its request needs the preapproval, which a story does not carry.
+    throw new HttpError(400, `payment ${id} was charged under preapproval ${payment.preapprovalId}: a recurring payment has no story`);
+  }
   const addedAfter = new Map(store.splits.addedAfter(id).map((r) => [r.id, r.addedAfter]));
   return tellStory({
     payment,

@@ -93,7 +93,7 @@ function paymentFields(p: PaymentRecord, reduced: boolean) {
     Details: reduced ? null : p.details,
     ReferenceDetails: null,
     CustomParameters: null,
-    PreapprovalID: null,
+    PreapprovalID: p.preapprovalId ?? null,
     Status: status(p.statusId),
   };
 }

@@ -11,9 +11,10 @@ import {
   splitsErrorResponse,
 } from '../../src/schemas/responses';
 import { compile } from '../../src/schemas/validator';
+import { preapprovalErrorResponse } from '../../src/schemas/preapprovals';
 import { type World, authorizedPayment, basic, createPayment, event, makeWorld, snapshot } from '../helpers/world';
 
-const ERROR_SHAPES = [paymentErrorResponse, refundErrorResponse, splitsErrorResponse, listErrorResponse, messageResponse].map(compile);
+const ERROR_SHAPES = [paymentErrorResponse, refundErrorResponse, splitsErrorResponse, listErrorResponse, messageResponse, preapprovalErrorResponse].map(compile);
 const documented = (body: unknown) => ERROR_SHAPES.some((fn) => fn(body));
 
 const ROUTES: [method: 'get' | 'post' | 'patch' | 'put' | 'delete', path: string, surface: 'api' | 'card'][] = [
@@ -57,12 +58,24 @@ const ROUTES: [method: 'get' | 'post' | 'patch' | 'put' | 'delete', path: string
   ['get', '/_sandbox/payments/{id}/story', 'api'],
   ['post', '/_sandbox/replay', 'api'],
   ['get', '/Home', 'api'],
+  ['post', '/v1/preapprovals', 'api'],
+  ['get', '/v1/preapprovals', 'api'],
+  ['get', '/v1/preapprovals/{id}', 'api'],
+  ['delete', '/v1/preapprovals/{id}', 'api'],
+  ['get', '/v1/preapprovals/{id}/payments', 'api'],
+  ['post', '/v1/payments/recurrent', 'api'],
+  ['get', '/v1/payments/{id}/refunds/types', 'api'],
+  ['get', '/v1/exchangerates/{id}/{split}', 'api'],
+  ['post', '/_sandbox/preapprovals/{id}/events', 'api'],
+  ['get', '/_sandbox/preapprovals/{id}', 'api'],
+  ['get', '/Home/Preapproval', 'api'],
+  ['post', '/Home/Preapproval/{id}', 'api'],
   ['put', '/v1/payments/{id}', 'api'],
   ['delete', '/v1/payments', 'card'],
 ];
 
 const weirdId = fc.oneof(
-  fc.constantFrom('1', '0', '-1', 'abc', '1%2F..', '..%2F..', '9007199254740993', '99999999999999999999', '1e3', '%00', '%E2%82%AC', '3005001', '7001', '3005003', 'ideal.svg', 'authorize'),
+  fc.constantFrom('1', '0', '-1', 'abc', '1%2F..', '..%2F..', '9007199254740993', '99999999999999999999', '1e3', '%00', '%E2%82%AC', '3005001', '7001', '3005003', 'ideal.svg', 'authorize', '4201', 'EUR', 'approve'),
   fc.integer({ min: -10, max: 3_100_000 }).map(String),
 );
 
@@ -79,6 +92,8 @@ const body = fc.oneof(
   fc.anything({ maxDepth: 3 }),
   fc.record({ Payment: fc.dictionary(fc.constantFrom('MerchantTransactionID', 'Amount', 'Currency', 'MethodID', 'ReturnURL', 'Splits', 'Customer', 'BillingAddress', 'Extra', 'TokenLifetime'), fc.oneof(amount, fc.anything({ maxDepth: 2 }))) }),
   fc.record({ Splits: fc.array(fc.record({ SiteID: fc.oneof(fc.integer(), fc.string()), Amount: amount, MerchantTransactionID: fc.oneof(fc.string(), fc.integer()) }, { requiredKeys: [] }), { maxLength: 4 }) }),
+  fc.record({ Preapproval: fc.dictionary(fc.constantFrom('MerchantPreapprovalID', 'MethodID', 'PreapprovedMaximumAmount', 'Currency', 'ReturnURL', 'Customer', 'RecurringPeriod', 'Extra'), fc.oneof(amount, fc.anything({ maxDepth: 2 }))) }),
+  fc.record({ Payment: fc.record({ PreapprovalID: fc.oneof(fc.constant(4201), fc.integer(), fc.string()), MerchantTransactionID: fc.string(), Amount: amount, Currency: fc.constantFrom('EUR', 'eur', '') }, { requiredKeys: [] }) }),
   fc.record({ Refund: fc.record({ Amount: amount, Description: fc.oneof(fc.string(), fc.integer()) }, { requiredKeys: [] }) }),
   fc.record({ Event: fc.oneof(fc.constantFrom('authorize', 'succeed', 'fail', 'settle', 'expire', 'cancel'), fc.string()), Seconds: fc.oneof(fc.double(), fc.string()) }, { requiredKeys: [] }),
   fc.string({ unit: 'binary' }).map((s) => ({ raw: s, MerchantTransactionID: s })),
@@ -98,6 +113,9 @@ describe('fuzzing every endpoint', () => {
   beforeAll(async () => {
     w = makeWorld();
     await authorizedPayment(w, { MerchantTransactionID: 'fuzz-authorized' });
+    // An Open preapproval (4201), for the recurring-payments API.
+    const pre = await request(w.api).post('/v1/preapprovals').set('Authorization', w.auth).send({ Preapproval: { MerchantPreapprovalID: 'fuzz-pre', MethodID: 2 } });
+    await request(w.api).post(`/_sandbox/preapprovals/${pre.body.Preapproval.ID}/events`).send({ Event: 'open' }).expect(200);
     const paid = await createPayment(w, { MethodID: 2, MerchantTransactionID: 'fuzz-paid' });
     await event(w, paid.ID, 'succeed');
     // A captured card payment (3005003), for the card address's actions.

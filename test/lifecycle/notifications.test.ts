@@ -331,6 +331,7 @@ describe('notification delivery', () => {
       ID: expect.any(Number),
       PaymentID: a.ID,
       RefundID: null,
+      PreapprovalID: null,
       SiteID: 30201,
       StatusID: 9,
       StatusInfo: 'Authorized',

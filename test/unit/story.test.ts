@@ -166,6 +166,7 @@ describe('tellStory', () => {
     const job = (id: number, stepIndex: number, action: string, state: JobRecord['state'], dueMs: number, outcome: string | null, refundId: number | null = null): JobRecord => ({
       id,
       paymentId: 3005042,
+      preapprovalId: null,
       refundId,
       stepIndex,
       action,

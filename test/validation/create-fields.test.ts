@@ -110,7 +110,7 @@ describe('POST /v1/payments field validation', () => {
       ['PrioritizeMethodIDs', [0], 2, 'PrioritizeMethodIDs[0]'],
       ['Articles', [], 2],
       ['CustomParameters', {}, 2],
-      ['PreapprovalID', 5, 2],
+      ['PreapprovalID', 'x', 2],
       ['Splits', {}, 2],
       ['Splits', 'split', 2],
       ['Splits', [], 2],
@@ -209,6 +209,10 @@ describe('POST /v1/payments field validation', () => {
     it('refuses splits without a MethodID with reason 1 "Payment.MethodID is missing"', async () => {
       await expectOneReason(bodyWith('MethodID', undefined), 1, 'Payment.MethodID is missing');
       await expectOneReason(bodyWith('MethodID', null), 1, 'Payment.MethodID is missing');
+      // Fidelity: the official PHP SDK sends MethodID 0 for a method not set: 0 means none chosen.
+      await expectOneReason(bodyWith('MethodID', 0), 1, 'Payment.MethodID is missing');
+      // A payment under a preapproval has a call of its own.
+      await expectOneReason(bodyWith('PreapprovalID', 5), 11, 'Action is invalid: a payment under a preapproval is made with POST /v1/payments/recurrent');
     });
 
     it('refuses a body without Payment with reason 1 "Payment is missing"', async () => {
@@ -359,7 +363,6 @@ describe('POST /v1/payments field validation', () => {
       ['MethodID', '1e400'],
       ['MethodID', '42.0'],
       ['MethodID', '-42'],
-      ['MethodID', '0'],
       ['TokenLifetime', '10.0'],
       ['TokenLifetime', '1e2'],
       ['SkinID', '2147483648'],

@@ -11,6 +11,7 @@ import { listItemToWire, listToWire, paymentToWire, refundToWire, splitToWire } 
 import { PageCache } from '../page-cache';
 import { type HttpContext, requireSite, route, siteOf, wireOf, servicesOf } from '../pipeline';
 import { queryParam } from '../query';
+import { mountRefundTypesRoute } from './preapprovals.routes';
 
 const param = (req: Request, name: string) => String(req.params[name]);
 
@@ -105,6 +106,8 @@ export function mountPaymentRoutes(router: Router, ctx: HttpContext): void {
     '/v1/payments/:id/refunds',
     route(ctx, 'refund', (req) => ({ status: 200, body: { Refunds: listRefunds(servicesOf(ctx, req), siteOf(req), param(req, 'id'), 'api').map(refundToWire) } })),
   );
+
+  mountRefundTypesRoute(router, ctx);
 
   router.get(
     '/v1/payments/:id/refunds/:refundId',

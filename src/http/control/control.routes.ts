@@ -50,10 +50,12 @@ export function notificationFilter(req: Request): NotificationFilter {
   const f: NotificationFilter = {};
   const paymentId = intQuery(req, 'PaymentID');
   const refundId = intQuery(req, 'RefundID');
+  const preapprovalId = intQuery(req, 'PreapprovalID');
   const statusId = intQuery(req, 'StatusID');
   const state = queryValue(req, 'State');
   if (paymentId !== undefined) f.paymentId = paymentId;
   if (refundId !== undefined) f.refundId = refundId;
+  if (preapprovalId !== undefined) f.preapprovalId = preapprovalId;
   if (statusId !== undefined) f.statusId = statusId;
   if (state !== undefined) {
     if (!NOTIFICATION_STATES.includes(state as NotificationState)) {
@@ -250,7 +252,7 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
       const id = idParam(req, 'id', 'Notification');
       const n = s.store.notifications.get(id);
       if (!n) throw notFound('Notification');
-      redeliverNotification(ofPayment(n.paymentId), n);
+      redeliverNotification(ofPayment(n.paymentId ?? undefined), n);
       return { status: 202, body: { Notification: notificationView(s, s.store.notifications.get(id)!) } };
     }),
   );

@@ -29,6 +29,7 @@ import { type Chrome, LIST_FILTERS, type ListFilters, listPage, loginPage, messa
 import { sendHtml, sendJsonText } from '../reply';
 import { storyOf } from '../../stories/story.service';
 import { storyAttachment } from '../control/reproduce.routes';
+import { preapprovalsPage } from './preapprovals.view';
 
 interface Signed {
   id: string;
@@ -169,6 +170,11 @@ export function mountDashboardRoutes(router: Router, ctx: HttpContext): void {
       a.session.flash = 'Settings saved.';
       res.redirect(303, '/dashboard/settings');
     }),
+  );
+
+  router.get(
+    '/dashboard/preapprovals',
+    signed((_req, res, a) => send(res, 200, preapprovalsPage(chromeOf(a), s.store, a.site.siteId))),
   );
 
   // --- payments

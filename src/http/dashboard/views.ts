@@ -75,7 +75,7 @@ export const csrfField = (token: string | undefined) => (token ? `<input type="h
 
 export function layout(title: string, chrome: Chrome, body: string): string {
   const nav = chrome.site
-    ? `<header><strong>split-sandbox dashboard</strong><a href="/dashboard">Payments</a><a href="/dashboard/requests">Requests</a><a href="/dashboard/settings">Settings</a>
+    ? `<header><strong>split-sandbox dashboard</strong><a href="/dashboard">Payments</a><a href="/dashboard/preapprovals">Preapprovals</a><a href="/dashboard/requests">Requests</a><a href="/dashboard/settings">Settings</a>
 <span class="who">${escape(chrome.site.name)} · SiteID ${escape(chrome.site.siteId)}${chrome.ownTime === undefined ? '' : ` · its own time ${escape(stamp(chrome.ownTime))}`}</span>
 <form class="inline" method="post" action="/dashboard/logout">${csrfField(chrome.csrf)}<button class="link" type="submit">Sign out</button></form></header>`
     : `<header><strong>split-sandbox dashboard</strong></header>`;
