@@ -23,6 +23,11 @@ export const REASONS = {
   1014: 'Payment partial capture is not supported',
   2205: 'Refund state is invalid',
   2206: 'Refund amount exceeds initial payment amount',
+  // Card payouts and card authentications.
+  13: 'Generic error',
+  1201: 'Invalid card details number',
+  1205: 'Invalid card details: card expired',
+  2401: 'Credit card token not available',
   4996: 'Payment is partially captured',
   4997: 'Payment is captured',
 } as const;

@@ -1,14 +1,16 @@
 // The error bodies of the real service, one per kind of resource a route answers with.
 import { Rejection } from '../errors/errors';
-import { PAYMENT_KEYS, cardPaymentOut, refundOut } from '../schemas/responses';
+import { PAYMENT_KEYS, cardAuthenticationOut, cardPaymentOut, payoutOut, refundOut } from '../schemas/responses';
 import { unmark } from '../schemas/json-body';
 import { type WireOptions, cardPaymentToWire, paymentToWire } from '../wire/serializers';
 import { maskCardNumber } from '../services/card.service';
 
-export type Envelope = 'payment' | 'card-payment' | 'splits' | 'refund' | 'list' | 'message';
+export type Envelope = 'payment' | 'card-payment' | 'splits' | 'refund' | 'list' | 'message' | 'payout' | 'card-authentication';
 
 const CARD_KEYS = Object.keys(cardPaymentOut.properties as object);
 const REFUND_KEYS = Object.keys(refundOut.properties as object);
+const PAYOUT_KEYS = Object.keys(payoutOut.properties as object);
+const CARD_AUTH_KEYS = Object.keys(cardAuthenticationOut.properties as object);
 
 /** Every key of the resource null, the request's own fields echoed, ID null. */
 function shell(keys: readonly string[], sent: unknown, invalidRequestId: string, reasons: Rejection['reasons']) {
@@ -47,6 +49,13 @@ export function rejectionBody(kind: Envelope, r: Rejection, body: unknown, inval
     }
     case 'refund':
       return { Refund: shell(REFUND_KEYS, field(body, 'Refund'), invalidRequestId, r.reasons) };
+    case 'payout':
+      // Fidelity: SDK-NET PayoutServiceTests — ID null, InvalidRequestID set, MerchantTransactionID, Amount and Currency echoed.
+      return { Payout: shell(PAYOUT_KEYS, field(body, 'Payout'), invalidRequestId, r.reasons) };
+    case 'card-authentication': {
+      const { ID: _id, ...rest } = withoutCardSecrets(shell(CARD_AUTH_KEYS, field(body, 'CardAuthentication'), invalidRequestId, r.reasons));
+      return { CardAuthentication: rest };
+    }
     case 'splits':
       return { Splits: null, InvalidRequestID: invalidRequestId, Reasons: r.reasons };
     case 'list':

@@ -2,6 +2,7 @@
 import type { ChangeSink } from '../services/changes';
 import type { ServiceContext } from '../services/context';
 import type { RefundRecord } from '../store/records';
+import { disputeToWire } from '../wire/card-objects';
 import { type PaymentView, cardPaymentToWire, paymentToWire, refundToWire } from '../wire/serializers';
 
 export interface OutboxOptions {
@@ -50,6 +51,10 @@ export function createOutbox(opts: OutboxOptions): ChangeSink {
     },
     refundChanged(ctx, refund: RefundRecord, view) {
       write(ctx, view, refund.id, refund.statusId, { Refund: refundToWire(refund) });
+    },
+    // A dispute is told in its payment's queue, after what the payment went through before it.
+    disputeChanged(ctx, dispute, view) {
+      write(ctx, view, null, dispute.statusId, { Dispute: disputeToWire(dispute, view.payment.methodId) });
     },
   };
 }

@@ -6,7 +6,20 @@ export const paymentEventRequest: Schema = {
   type: 'object',
   required: ['Event'],
   additionalProperties: false,
-  properties: { Event: { type: 'string', enum: [...PAYMENT_EVENTS] } },
+  properties: {
+    Event: {
+      type: 'string',
+      enum: [...PAYMENT_EVENTS, 'dispute'],
+      description: 'dispute: the card holder disputes a Captured or PartiallyCaptured card payment (a chargeback); answered with the Dispute',
+    },
+  },
+};
+
+export const disputeEventRequest: Schema = {
+  type: 'object',
+  required: ['Event'],
+  additionalProperties: false,
+  properties: { Event: { type: 'string', enum: ['win', 'lose'], description: 'The dispute is won (DisputeWon, 23) or lost (DisputeLost, 24)' } },
 };
 
 export const refundEventRequest: Schema = {

@@ -9,6 +9,7 @@ interface HistoryRow {
   status_id: number;
   at: number;
   cause: string;
+  dispute_id: number | null;
 }
 
 export class HistoryRepo {
@@ -17,13 +18,13 @@ export class HistoryRepo {
 
   constructor(db: Db) {
     this.insertStmt = db.prepare(
-      'INSERT INTO status_history (payment_id, refund_id, status_id, at, cause) VALUES (?, ?, ?, ?, ?)',
+      'INSERT INTO status_history (payment_id, refund_id, status_id, at, cause, dispute_id) VALUES (?, ?, ?, ?, ?, ?)',
     );
     this.ofPaymentStmt = db.prepare<[number], HistoryRow>('SELECT * FROM status_history WHERE payment_id = ? ORDER BY id');
   }
 
-  record(paymentId: number, refundId: number | null, statusId: number, at: number, cause: string): void {
-    this.insertStmt.run(paymentId, refundId, statusId, at, cause);
+  record(paymentId: number, refundId: number | null, statusId: number, at: number, cause: string, disputeId: number | null = null): void {
+    this.insertStmt.run(paymentId, refundId, statusId, at, cause, disputeId);
   }
 
   ofPayment(paymentId: number): HistoryRecord[] {
@@ -34,6 +35,8 @@ export class HistoryRepo {
       statusId: r.status_id,
       at: r.at,
       cause: r.cause,
+      // Only on a dispute's rows: the others read as they always did.
+      ...(r.dispute_id === null ? {} : { disputeId: r.dispute_id }),
     }));
   }
 }

@@ -15,6 +15,7 @@ interface RefundRow {
   type_id: number;
   status_id: number;
   created_at: number;
+  capture_id: number | null;
 }
 
 const toRecord = (r: RefundRow): RefundRecord => ({
@@ -30,6 +31,8 @@ const toRecord = (r: RefundRow): RefundRecord => ({
   typeId: r.type_id,
   statusId: r.status_id,
   createdAt: r.created_at,
+  // Only when the refund named a capture: the others read as they always did.
+  ...(r.capture_id === null ? {} : { captureId: r.capture_id }),
 });
 
 export class RefundsRepo {
@@ -44,8 +47,8 @@ export class RefundsRepo {
 
   constructor(db: Db) {
     this.insertStmt = db.prepare(
-      `INSERT INTO refunds (payment_id, split_id, site_id, merchant_transaction_id, originator_transaction_id, amount, currency, description, type_id, status_id, created_at)
-       VALUES (@paymentId, @splitId, @siteId, @merchantTransactionId, @originatorTransactionId, @amount, @currency, @description, @typeId, @statusId, @createdAt)
+      `INSERT INTO refunds (payment_id, split_id, site_id, merchant_transaction_id, originator_transaction_id, amount, currency, description, type_id, status_id, created_at, capture_id)
+       VALUES (@paymentId, @splitId, @siteId, @merchantTransactionId, @originatorTransactionId, @amount, @currency, @description, @typeId, @statusId, @createdAt, @captureId)
        RETURNING id`,
     );
     this.byIdStmt = db.prepare<[number], RefundRow>('SELECT * FROM refunds WHERE id = ?');
@@ -63,7 +66,7 @@ export class RefundsRepo {
   }
 
   insert(r: Omit<RefundRecord, 'id'>): number {
-    return (this.insertStmt.get({ ...r, amount: Number(r.amount) }) as { id: number }).id;
+    return (this.insertStmt.get({ ...r, amount: Number(r.amount), captureId: r.captureId ?? null }) as { id: number }).id;
   }
 
   get(id: number): RefundRecord | undefined {

@@ -1,7 +1,10 @@
 // The store: the repositories over one database, and the one way to run a transaction.
 import { type Db, openDatabase } from './db';
+import { CapturesRepo } from './captures.repo';
+import { CardAuthsRepo } from './card-auths.repo';
 import { ClockRepo } from './clock.repo';
 import { CountersRepo } from './counters.repo';
+import { DisputesRepo } from './disputes.repo';
 import { FaultsRepo } from './faults.repo';
 import { RolledBack } from './failures';
 import { HistoryRepo } from './history.repo';
@@ -9,8 +12,9 @@ import { JobsRepo } from './jobs.repo';
 import { NotificationsRepo } from './notifications.repo';
 import { MethodsRepo } from './methods.repo';
 import { PaymentsRepo } from './payments.repo';
+import { PayoutsRepo } from './payouts.repo';
 import { RefundsRepo } from './refunds.repo';
-import { PRUNED_TABLES, RetentionRepo } from './retention.repo';
+import { PRUNED_TABLES, RetentionRepo, SITE_TABLES } from './retention.repo';
 import { SitesRepo } from './sites.repo';
 import { rememberSequences, startSequencesAt } from './sequences';
 import { SplitsRepo } from './splits.repo';
@@ -28,6 +32,10 @@ export class Store {
   readonly payments: PaymentsRepo;
   readonly splits: SplitsRepo;
   readonly refunds: RefundsRepo;
+  readonly captures: CapturesRepo;
+  readonly disputes: DisputesRepo;
+  readonly payouts: PayoutsRepo;
+  readonly cardAuths: CardAuthsRepo;
   readonly history: HistoryRepo;
   readonly counters: CountersRepo;
   readonly jobs: JobsRepo;
@@ -44,6 +52,10 @@ export class Store {
     this.payments = new PaymentsRepo(db);
     this.splits = new SplitsRepo(db);
     this.refunds = new RefundsRepo(db);
+    this.captures = new CapturesRepo(db);
+    this.disputes = new DisputesRepo(db);
+    this.payouts = new PayoutsRepo(db);
+    this.cardAuths = new CardAuthsRepo(db);
     this.history = new HistoryRepo(db);
     this.counters = new CountersRepo(db);
     this.jobs = new JobsRepo(db);
@@ -187,7 +199,7 @@ export class Store {
    */
   clear(): void {
     // The payment tree in the order retention deletes it (each table before the rows it points at).
-    const tables = ['story_scenarios', ...PRUNED_TABLES, 'sites', 'methods', 'faults'];
+    const tables = ['story_scenarios', ...PRUNED_TABLES, ...SITE_TABLES, 'sites', 'methods', 'faults'];
     for (const t of tables) this.db.prepare(`DELETE FROM ${t}`).run();
     // Payment, split and refund IDs go on (an application's database may hold them); fault rules
     // are the sandbox's own settings, numbered afresh like the merchants made at run time.

@@ -5,9 +5,11 @@ import { formatTimestamp } from '../../domain/time';
 import { RealClock } from '../../scheduler/clock';
 import { openApiDocument } from '../../openapi/document';
 import { HttpError, Rejection, notFound } from '../../errors/errors';
-import { notificationWaitQuery, paymentEventRequest, refundEventRequest, clockAdvanceRequest, merchantCreateRequest, merchantPatchRequest } from '../../schemas/control';
+import { disputeEventRequest, notificationWaitQuery, paymentEventRequest, refundEventRequest, clockAdvanceRequest, merchantCreateRequest, merchantPatchRequest } from '../../schemas/control';
 import { validate } from '../../schemas/validator';
 import { applyPaymentEvent } from '../../services/events.service';
+import { openDispute, resolveDispute } from '../../services/disputes.service';
+import { disputeToWire } from '../../wire/card-objects';
 import { type JournalPaging, notificationPage, notificationView, NOTIFICATION_STATES, paymentStory } from '../../services/journal.service';
 import { parseId, reload } from '../../services/lookup';
 import { createMerchant, getMerchant, listMerchants, updateMerchant } from '../../services/merchants.service';
@@ -183,9 +185,22 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
   router.post(
     '/_sandbox/payments/:id/events',
     route(ctx, 'message', (req, body) => {
-      const { Event } = checked<{ Event: PaymentEvent }>(paymentEventRequest, body);
+      const { Event } = checked<{ Event: PaymentEvent | 'dispute' }>(paymentEventRequest, body);
+      if (Event === 'dispute') {
+        const opened = openDispute(s, idParam(req, 'id', 'Payment'));
+        return { status: 200, body: { Dispute: disputeToWire(opened.dispute, opened.view.payment.methodId) } };
+      }
       const view = applyPaymentEvent(s, idParam(req, 'id', 'Payment'), Event);
       return { status: 200, body: { Payment: paymentToWire(view, wireOf(ctx)) } };
+    }),
+  );
+
+  router.post(
+    '/_sandbox/disputes/:id/events',
+    route(ctx, 'message', (req, body) => {
+      const { Event } = checked<{ Event: 'win' | 'lose' }>(disputeEventRequest, body);
+      const done = resolveDispute(s, idParam(req, 'id', 'Dispute'), Event);
+      return { status: 200, body: { Dispute: disputeToWire(done.dispute, done.view.payment.methodId) } };
     }),
   );
 
