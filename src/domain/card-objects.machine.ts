@@ -11,10 +11,8 @@ const no = (code: number, info: string): Decision<never> => ({ ok: false, code, 
 /** A dispute's statuses: Open, then won or lost (the payment status catalogue's IDs). */
 export const DisputeStatus = { Open: 1, Won: 23, Lost: 24 } as const;
 
-/** Status Info of a dispute; the shared catalogue has no DisputeWon/DisputeLost of its own. */
+/** Status Info of a dispute: Open, DisputeWon, DisputeLost. */
 export function disputeStatusInfo(id: number): string {
-  if (id === DisputeStatus.Won) return 'DisputeWon';
-  if (id === DisputeStatus.Lost) return 'DisputeLost';
   return statusInfo(id);
 }
 

@@ -28,6 +28,9 @@ const INFO: Record<number, string> = {
   33: 'QueuedForCapturing',
   34: 'QueuedForCanceling',
   35: 'PartiallyCaptured',
+  // A dispute's outcomes (a dispute opens Open, 1).
+  23: 'DisputeWon',
+  24: 'DisputeLost',
 };
 
 /** PascalCase Info of a status ID, as the real service writes it. */

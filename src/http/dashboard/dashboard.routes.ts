@@ -19,12 +19,14 @@ import {
 import { ListRejected, listPayments } from '../../services/list.service';
 import { loadAnyPayment } from '../../services/lookup';
 import { refundPayment, refundSplit } from '../../services/refunds.service';
-import { cancelCardPayment, captureCardPayment, refundCardPayment } from '../../services/card-actions.service';
+import { cancelCardPayment, captureCardPayment, captureOnCardAddress, refundCardPayment } from '../../services/card-actions.service';
+import { openDispute, resolveDispute } from '../../services/disputes.service';
 import { addSplits } from '../../services/splits.service';
 import type { SiteRecord } from '../../store/records';
 import type { HttpContext } from '../pipeline';
 import { type Session, Sessions, clearSessionCookie, sameToken, sessionId, setSessionCookie } from './session';
-import { type Chrome, LIST_FILTERS, type ListFilters, listPage, loginPage, messagePage, paymentPage, settingsPage, stamp } from './views';
+import { type Chrome, LIST_FILTERS, type ListFilters, layout, listPage, loginPage, messagePage, paymentPage, settingsPage, stamp } from './views';
+import { payoutsTable } from './card.views';
 import { sendHtml, sendJsonText } from '../reply';
 import { storyOf } from '../../stories/story.service';
 import { storyAttachment } from '../control/reproduce.routes';
@@ -190,6 +192,14 @@ export function mountDashboardRoutes(router: Router, ctx: HttpContext): void {
     }),
   );
 
+  router.get(
+    '/dashboard/payouts',
+    signed((_req, res, a) => {
+      const payouts = s.store.payouts.list(a.site.siteId, {}, 100, 0);
+      send(res, 200, layout('Card payouts', chromeOf(a), `<h1>Card payouts</h1><p class="note">The latest 100, newest first (POST /v1/payouts on the card address).</p>${payoutsTable(payouts)}`));
+    }),
+  );
+
   const notFoundPage = (res: Response, a: Signed) =>
     send(res, 404, messagePage('Payment not found', 'There is no payment with this ID among your payments.', chromeOf(a)));
 
@@ -285,8 +295,26 @@ export function mountDashboardRoutes(router: Router, ctx: HttpContext): void {
 
   action('/card-capture', (_req, a, id) => {
     const amount = field(a.form, 'Amount');
+    const splitId = field(a.form, 'SplitID');
+    if (splitId !== '') {
+      // One split of a marketplace card payment, as the SDK's split_capture sends it.
+      const split = { ID: /^[0-9]{1,10}$/.test(splitId) ? Number(splitId) : splitId, ...(amount === '' ? {} : { Amount: amount }) };
+      const done = captureOnCardAddress(s, a.site, id, undefined, { Payment: { Split: split } });
+      return `Split ${splitId} captured: the payment is ${statusText(done.view.payment.statusId)}.`;
+    }
     const after = captureCardPayment(s, a.site, id, amount === '' ? undefined : amount, undefined);
     return `Capture sent: the payment is ${statusText(after.payment.statusId)}.`;
+  });
+
+  action('/dispute', (_req, a, id) => {
+    const event = field(a.form, 'Event');
+    if (event === 'open') {
+      const opened = openDispute(s, Number(id));
+      return `Dispute ${opened.dispute.id} opened for ${opened.dispute.amount} (minor units).`;
+    }
+    if (event !== 'win' && event !== 'lose') throw new HttpError(400, `Unknown dispute event "${event}": expected open, win or lose`);
+    const done = resolveDispute(s, field(a.form, 'DisputeID'), event, a.site.siteId);
+    return `Dispute ${done.dispute.id} ${event === 'win' ? 'won' : 'lost'}.`;
   });
 
   action('/card-cancel', (_req, a, id) => {

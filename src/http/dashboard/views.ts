@@ -6,7 +6,7 @@ import { formatTimestamp } from '../../domain/time';
 import type { MerchantView } from '../../services/merchants.service';
 import type { Catalogue, PaymentDetail } from '../../services/dashboard.service';
 import { DASHBOARD_EVENTS } from '../../services/dashboard.service';
-import { cardActions, wholeRefundForm } from './card.views';
+import { cardActions, cardTables, wholeRefundForm } from './card.views';
 import type { PaymentRecord, SiteRecord } from '../../store/records';
 import type { ListPage } from '../../wire/serializers';
 
@@ -53,7 +53,7 @@ export const csrfField = (token: string | undefined) => (token ? `<input type="h
 
 export function layout(title: string, chrome: Chrome, body: string): string {
   const nav = chrome.site
-    ? `<header><strong>split-sandbox dashboard</strong><a href="/dashboard">Payments</a><a href="/dashboard/settings">Settings</a>
+    ? `<header><strong>split-sandbox dashboard</strong><a href="/dashboard">Payments</a><a href="/dashboard/payouts">Card payouts</a><a href="/dashboard/settings">Settings</a>
 <span class="who">${escape(chrome.site.name)} · SiteID ${escape(chrome.site.siteId)}</span>
 <form class="inline" method="post" action="/dashboard/logout">${csrfField(chrome.csrf)}<button class="link" type="submit">Sign out</button></form></header>`
     : `<header><strong>split-sandbox dashboard</strong></header>`;
@@ -261,7 +261,7 @@ a snapshot is the whole sandbox as it is now, to go back to with <code>split-san
     `Payment ${p.id}`,
     chrome,
     `<p><a href="/dashboard">« Payments</a></p><h1>Payment ${escape(p.id)} · ${escape(money(p.amount, cur))} · ${escape(status(p.statusId))}</h1>
-${info}<h2>Splits</h2>${splits}<h2>Refunds</h2>${refunds}${actions}
+${info}<h2>Splits</h2>${splits}<h2>Refunds</h2>${refunds}${p.surface === 'card' ? cardTables(d) : ''}${actions}
 <h2>Status history</h2>${history}<h2>Scenario steps</h2>${steps}<h2>Notifications</h2>${notifications}${faultRulesSection(d.faults)}`,
   );
 }
