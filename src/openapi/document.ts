@@ -2,17 +2,34 @@
 // describe responses.
 import type { Schema } from '../schemas/common';
 import { REQUEST_EXAMPLES } from './examples';
-import { clockAdvanceRequest, faultRequest, merchantCreateRequest, merchantPatchRequest, paymentEventRequest, refundEventRequest } from '../schemas/control';
+import { clockAdvanceRequest, disputeEventRequest, faultRequest, merchantCreateRequest, merchantPatchRequest, paymentEventRequest, refundEventRequest } from '../schemas/control';
 import { replayResponse, snapshotRequest, snapshotResponse, snapshotsResponse, storyFile } from '../schemas/reproduce';
 import {
   addSplitsRequest,
   captureRequest,
+  cardAuthenticationRequest,
+  cardCaptureRequest,
+  cardPayoutRequest,
   cardRefundRequest,
   createCardPaymentRequest,
   createPaymentRequest,
   refundRequest,
 } from '../schemas/requests';
 import {
+  captureResponse,
+  capturesResponse,
+  cardAuthenticationErrorResponse,
+  cardAuthenticationResponse,
+  cardRefundResponse,
+  cardRefundsResponse,
+  cardSplitCaptureResponse,
+  cardTokenCancelResponse,
+  cardTokenResponse,
+  disputeResponse,
+  payoutErrorResponse,
+  payoutResponse,
+  payoutStatusResponse,
+  payoutsResponse,
   cardListResponse,
   cardPaymentResponse,
   faultResponse,
@@ -50,7 +67,14 @@ export interface Operation {
   image?: string;
   /** A file of this media type rather than JSON (a snapshot's SQLite file). */
   file?: string;
+  /** A stable name for the operation (code generators use it). */
+  operationId?: string;
+  /** Query parameters with their own schema and description (`query` lists untyped ones). */
+  typedQuery?: { name: string; schema: Schema; description: string }[];
 }
+
+/** A capture read's path ID, a payout's ID, a dispute's ID: positive integers. */
+const idParamSchema: Schema = { type: 'integer', minimum: 1, maximum: 2147483647 };
 
 const unauthorized = { 401: messageResponse, 404: messageResponse };
 const listQuery = [
@@ -126,9 +150,18 @@ const CONTROL: Operation[] = [
   {
     method: 'post',
     path: '/_sandbox/payments/{id}/events',
-    summary: 'Apply a provider or payer event',
+    summary: 'Apply a provider or payer event; Event dispute opens a dispute (chargeback) on a captured card payment and answers {"Dispute"}',
     request: paymentEventRequest,
-    responses: { 200: paymentResponse, 400: messageResponse, 404: messageResponse },
+    responses: { 200: { anyOf: [paymentResponse, disputeResponse] }, 400: messageResponse, 404: messageResponse },
+    control: true,
+  },
+  {
+    method: 'post',
+    path: '/_sandbox/disputes/{id}/events',
+    operationId: 'settleDispute',
+    summary: 'Win or lose an Open dispute (DisputeWon 23, DisputeLost 24), notified as {"Dispute"}',
+    request: disputeEventRequest,
+    responses: { 200: disputeResponse, 400: messageResponse, 404: messageResponse },
     control: true,
   },
   {
@@ -354,6 +387,8 @@ const DASHBOARD: Operation[] = [
   { method: 'post', path: '/dashboard/logout', summary: 'Sign out', responses: { 303: undefined }, html: true },
   { method: 'get', path: '/dashboard', summary: 'The merchant’s payments: a paged, filterable table', responses: { 200: undefined, 303: undefined, 400: undefined }, html: true },
   { method: 'get', path: '/dashboard/settings', summary: 'Notification URL and default scenario', responses: { 200: undefined, 303: undefined }, html: true },
+  { method: 'get', path: '/dashboard/payouts', operationId: 'dashboardCardPayouts', summary: 'The merchant’s card payouts (the latest 100, newest first)', responses: { 200: undefined, 303: undefined }, html: true },
+  { method: 'post', path: '/dashboard/payments/{id}/dispute', operationId: 'dashboardDispute', summary: 'Dashboard action dispute on a card payment (form field Event: open, win or lose, with DisputeID); 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
   { method: 'post', path: '/dashboard/settings', summary: 'Save the notification URL and default scenario', responses: { 303: undefined, 400: undefined }, html: true },
   { method: 'get', path: '/dashboard/payments/{id}', summary: 'One payment: splits, refunds, history, steps, notifications and attempts, and its actions', responses: { 200: undefined, 303: undefined, 404: undefined }, html: true },
   { method: 'post', path: '/dashboard/payments/{id}/events', summary: 'Dashboard action events on the payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
@@ -397,9 +432,101 @@ const CARD: Operation[] = [
   {
     method: 'post',
     path: '/v1/payments/{id}/capture',
-    summary: 'Capture an Authorized card payment, whole (Captured, 11) or `amount` of it (PartiallyCaptured, 35); no body',
+    summary:
+      'Capture an Authorized card payment, whole (Captured, 11) or `amount` of it (PartiallyCaptured, 35), with no body; or, with {"Payment": {"Split": {"ID", "Amount"}}}, one split of a marketplace card payment (the answer adds Split with its CaptureDetails)',
+    request: cardCaptureRequest,
     query: ['amount'],
-    responses: { 200: cardPaymentResponse, 400: paymentErrorResponse, ...unauthorized },
+    responses: { 200: { anyOf: [cardPaymentResponse, cardSplitCaptureResponse] }, 400: paymentErrorResponse, ...unauthorized },
+  },
+  {
+    method: 'get',
+    path: '/v1/payments/{id}/statuss',
+    operationId: 'getCardPaymentStatusSdkSpelling',
+    summary: 'The card payment’s status, at the address the PHP SDK’s payment_status asks for (sic): answered as /status',
+    responses: { 200: cardPaymentResponse, ...unauthorized },
+  },
+  {
+    method: 'get',
+    path: '/v1/payments/{id}/captures',
+    operationId: 'listCardCaptures',
+    summary: 'The card payment’s captures (whole, part, or one split’s), oldest first',
+    responses: { 200: capturesResponse, ...unauthorized },
+  },
+  {
+    method: 'get',
+    path: '/v1/payments/{id}/captures/{captureId}',
+    operationId: 'getCardCapture',
+    summary: 'One capture of the card payment',
+    responses: { 200: captureResponse, ...unauthorized },
+  },
+  {
+    method: 'get',
+    path: '/v1/refunds/{id}/status',
+    operationId: 'getCardRefundStatus',
+    summary: 'A refund of one of the site’s card payments, by the refund’s ID alone (the PHP SDK’s refund_status)',
+    responses: { 200: cardRefundResponse, ...unauthorized },
+  },
+  {
+    method: 'post',
+    path: '/v1/payouts',
+    operationId: 'createCardPayout',
+    summary: 'Pay out to a card: 201 Success (2); 400 with the payout’s ID and Failed (4) for an expired card, a number failing the Luhn check or test amount 10001; 400 with ID null for a rejected request (20 "Key is duplicated")',
+    request: cardPayoutRequest,
+    responses: { 201: payoutResponse, 400: { anyOf: [payoutResponse, payoutErrorResponse] }, 401: messageResponse, 413: messageResponse },
+  },
+  {
+    method: 'get',
+    path: '/v1/payouts',
+    operationId: 'listCardPayouts',
+    summary: 'The site’s card payouts, newest first',
+    typedQuery: [
+      { name: 'limit', schema: { type: 'integer', minimum: 1, maximum: 1000 }, description: 'How many (default: the configured page size); reason 107 otherwise' },
+      { name: 'offset', schema: { type: 'integer', minimum: 0, maximum: 2147483647 }, description: 'How many to skip; reason 106 otherwise' },
+      { name: 'startDate', schema: { type: 'string', pattern: '^[0-9]{14}$' }, description: 'Made at or after (yyyyMMddHHmmss, UTC)' },
+      { name: 'endDate', schema: { type: 'string', pattern: '^[0-9]{14}$' }, description: 'Made at or before (yyyyMMddHHmmss, UTC)' },
+      { name: 'currency', schema: { type: 'string', pattern: '^[A-Za-z]{3}$' }, description: 'ISO 4217 code' },
+      { name: 'minimumAmount', schema: { type: 'integer', minimum: 0 }, description: 'Minor units' },
+      { name: 'maximumAmount', schema: { type: 'integer', minimum: 0 }, description: 'Minor units' },
+      { name: 'merchantTransactionID', schema: { type: 'string', maxLength: 128 }, description: 'Exact match' },
+      { name: 'statusID', schema: { type: 'integer', enum: [2, 4] }, description: 'Success (2) or Failed (4)' },
+    ],
+    responses: { 200: payoutsResponse, 400: payoutErrorResponse, 401: messageResponse },
+  },
+  {
+    method: 'get',
+    path: '/v1/payouts/{id}',
+    operationId: 'getCardPayout',
+    summary: 'One card payout of the site',
+    responses: { 200: payoutResponse, ...unauthorized },
+  },
+  {
+    method: 'get',
+    path: '/v1/payouts/{id}/status',
+    operationId: 'getCardPayoutStatus',
+    summary: 'A card payout’s ID, MerchantTransactionID and Status',
+    responses: { 200: payoutStatusResponse, ...unauthorized },
+  },
+  {
+    method: 'post',
+    path: '/v1/card/authenticate',
+    operationId: 'authenticateCard',
+    summary: 'Verify a card without a charge: 201 with a credit card token (Success, 2); 400 for an expired card (1205) or a number failing the Luhn check (1201)',
+    request: cardAuthenticationRequest,
+    responses: { 201: cardAuthenticationResponse, 400: cardAuthenticationErrorResponse, 401: messageResponse, 413: messageResponse },
+  },
+  {
+    method: 'get',
+    path: '/v1/card/token/{token}',
+    operationId: 'getCardToken',
+    summary: 'A credit card token of the site: its card and whether it is Active ("true" / "false")',
+    responses: { 200: cardTokenResponse, ...unauthorized },
+  },
+  {
+    method: 'post',
+    path: '/v1/card/token/{token}/cancel',
+    operationId: 'cancelCardToken',
+    summary: 'Cancel a credit card token (Status 3 "Canceled"); a second cancel is refused (2401)',
+    responses: { 200: cardTokenCancelResponse, 400: cardAuthenticationErrorResponse, ...unauthorized },
   },
   {
     method: 'post',
@@ -410,28 +537,28 @@ const CARD: Operation[] = [
   {
     method: 'post',
     path: '/v1/payments/{id}/refunds',
-    summary: 'Refund a captured card payment, or one split of it (SplitID): Success at once (Open for test amount 10004)',
+    summary: 'Refund a captured card payment, or one split of it (SplitID), optionally from one capture (CaptureID): Success at once (Open for test amount 10004)',
     request: cardRefundRequest,
-    responses: { 201: refundResponse, 400: refundErrorResponse, ...unauthorized },
+    responses: { 201: cardRefundResponse, 400: refundErrorResponse, ...unauthorized },
   },
   {
     method: 'post',
     path: '/v1/payments/{id}/splits/{splitId}/refunds',
-    summary: 'Refund one split of a marketplace card payment',
+    summary: 'Refund one split of a marketplace card payment (the PHP SDK’s split_refund, with the CaptureID of the split’s capture)',
     request: cardRefundRequest,
-    responses: { 201: refundResponse, 400: refundErrorResponse, ...unauthorized },
+    responses: { 201: cardRefundResponse, 400: refundErrorResponse, ...unauthorized },
   },
   {
     method: 'get',
     path: '/v1/payments/{id}/refunds',
     summary: 'The card payment’s refunds, each in its current status',
-    responses: { 200: refundsResponse, ...unauthorized },
+    responses: { 200: cardRefundsResponse, ...unauthorized },
   },
   {
     method: 'get',
     path: '/v1/payments/{id}/refunds/{refundId}',
     summary: 'One refund of the card payment, in its current status',
-    responses: { 200: refundResponse, ...unauthorized },
+    responses: { 200: cardRefundResponse, ...unauthorized },
   },
 ];
 
@@ -466,11 +593,23 @@ export function openApiDocument(surface: Surface, serverUrl: string): Record<str
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations(surface)) {
     const params = [
-      ...[...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: m[1] === 'action' || m[1] === 'file' || m[1] === 'name' ? 'string' : 'integer' } })),
+      ...[...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
+        name: m[1],
+        in: 'path',
+        required: true,
+        schema:
+          m[1] === 'token'
+            ? { type: 'string', pattern: '^[0-9A-Fa-f]{32}$', description: 'A credit card token: 32 hexadecimal characters' }
+            : m[1] === 'captureId' || m[1] === 'payoutId' || m[1] === 'disputeId'
+              ? idParamSchema
+              : { type: m[1] === 'action' || m[1] === 'file' || m[1] === 'name' ? 'string' : 'integer' },
+      })),
       ...(op.query ?? []).map((name) => ({ name, in: 'query', required: false, schema: { type: 'string' } })),
+      ...(op.typedQuery ?? []).map((q) => ({ name: q.name, in: 'query', required: false, description: q.description, schema: q.schema })),
       ...(op.path.startsWith('/v1/') ? [FAULT_HEADER] : []),
     ];
     (paths[op.path] ??= {})[op.method] = {
+      ...(op.operationId ? { operationId: op.operationId } : {}),
       summary: op.summary,
       tags: [
         op.html
