@@ -1,6 +1,6 @@
 // Disputes (chargebacks): opened on a captured card payment by the control API or the dashboard (the
 // card holder's bank speaks), then won or lost; each status is in the payment's history and notified.
-import { type DisputeStatus, disputeOpens, disputeResolves } from '../domain/card-objects.machine';
+import { DisputeStatus, disputeOpens, disputeResolves } from '../domain/card-objects.machine';
 import { notFound } from '../errors/errors';
 import type { DisputeRecord } from '../store/records';
 import type { PaymentView } from '../wire/serializers';
@@ -21,7 +21,7 @@ export function openDispute(ctx: ServiceContext, rawId: string | number): Disput
     const payment = id === null ? undefined : ctx.store.payments.getAny(id);
     if (!payment) throw notFound('Payment');
     if (payment.surface !== 'card') throw new EventRefused(`Event dispute refused for payment ${payment.id}: disputes are opened on card payments`, 11);
-    const open = ctx.store.disputes.ofPayment(payment.id).some((d) => d.statusId === 1);
+    const open = ctx.store.disputes.ofPayment(payment.id).some((d) => d.statusId === DisputeStatus.Open);
     const decision = disputeOpens(payment.statusId, payment.capturedAmount, open);
     if (!decision.ok) throw new EventRefused(`Event dispute refused for payment ${payment.id}: ${decision.info}`, decision.code);
     const view: PaymentView = { payment, splits: ctx.store.splits.ofPayment(payment.id) };
@@ -30,7 +30,7 @@ export function openDispute(ctx: ServiceContext, rawId: string | number): Disput
       siteId: payment.siteId,
       amount: decision.value,
       currency: payment.currency,
-      statusId: 1,
+      statusId: DisputeStatus.Open,
       createdAt: ctx.clock.now(),
     });
     recordDisputeStatus(ctx, dispute, view, `dispute ${dispute.id} opened`);
@@ -48,7 +48,7 @@ export function resolveDispute(ctx: ServiceContext, rawId: string | number, even
     const decision = disputeResolves(dispute.statusId, event);
     if (!decision.ok) throw new EventRefused(`Event ${event} refused for dispute ${dispute.id}: ${decision.info}`, decision.code);
     ctx.store.disputes.setStatus(dispute.id, decision.value);
-    const after: DisputeRecord = { ...dispute, statusId: decision.value as (typeof DisputeStatus)[keyof typeof DisputeStatus] };
+    const after: DisputeRecord = { ...dispute, statusId: decision.value };
     const view: PaymentView = { payment, splits: ctx.store.splits.ofPayment(payment.id) };
     recordDisputeStatus(ctx, after, view, `dispute ${dispute.id} ${event === 'win' ? 'won' : 'lost'}`);
     return { dispute: after, view };
