@@ -29,31 +29,38 @@ const toRecord = (r: CaptureRow): CaptureRecord => ({
 });
 
 export class CapturesRepo {
-  private readonly insertStmt;
-  private readonly byIdStmt;
-  private readonly ofPaymentStmt;
+  private prepared?: ReturnType<typeof prepareStatements>;
 
-  constructor(db: Db) {
-    this.insertStmt = db.prepare(
-      `INSERT INTO captures (payment_id, split_id, site_id, merchant_transaction_id, originator_transaction_id, amount, currency, status_id, created_at)
-       VALUES (@paymentId, @splitId, @siteId, @merchantTransactionId, @originatorTransactionId, @amount, @currency, @statusId, @createdAt)
-       RETURNING id`,
-    );
-    this.byIdStmt = db.prepare<[number], CaptureRow>('SELECT * FROM captures WHERE id = ?');
-    this.ofPaymentStmt = db.prepare<[number], CaptureRow>('SELECT * FROM captures WHERE payment_id = ? ORDER BY id');
+  constructor(private readonly db: Db) {}
+
+  /** Prepared on first use: these tables came with a later migration than the store's first ones. */
+  private get s() {
+    return (this.prepared ??= prepareStatements(this.db));
   }
 
   insert(c: Omit<CaptureRecord, 'id'>): CaptureRecord {
-    const id = (this.insertStmt.get({ ...c, amount: Number(c.amount) }) as { id: number }).id;
+    const id = (this.s.insertStmt.get({ ...c, amount: Number(c.amount) }) as { id: number }).id;
     return { id, ...c };
   }
 
   get(id: number): CaptureRecord | undefined {
-    const row = this.byIdStmt.get(id);
+    const row = this.s.byIdStmt.get(id);
     return row && toRecord(row);
   }
 
   ofPayment(paymentId: number): CaptureRecord[] {
-    return this.ofPaymentStmt.all(paymentId).map(toRecord);
+    return this.s.ofPaymentStmt.all(paymentId).map(toRecord);
   }
+}
+
+function prepareStatements(db: Db) {
+  return {
+    insertStmt: db.prepare(
+      `INSERT INTO captures (payment_id, split_id, site_id, merchant_transaction_id, originator_transaction_id, amount, currency, status_id, created_at)
+       VALUES (@paymentId, @splitId, @siteId, @merchantTransactionId, @originatorTransactionId, @amount, @currency, @statusId, @createdAt)
+       RETURNING id`,
+    ),
+    byIdStmt: db.prepare<[number], CaptureRow>('SELECT * FROM captures WHERE id = ?'),
+    ofPaymentStmt: db.prepare<[number], CaptureRow>('SELECT * FROM captures WHERE payment_id = ? ORDER BY id'),
+  };
 }

@@ -28,32 +28,39 @@ const toRecord = (r: CardAuthRow): CardAuthRecord => ({
 });
 
 export class CardAuthsRepo {
-  private readonly insertStmt;
-  private readonly byTokenStmt;
-  private readonly cancelStmt;
+  private prepared?: ReturnType<typeof prepareStatements>;
 
-  constructor(db: Db) {
-    this.insertStmt = db.prepare(
-      `INSERT INTO card_authentications (site_id, token, customer, billing_address, card, active, created_at)
-       VALUES (@siteId, @token, @customer, @billingAddress, @card, 1, @createdAt) RETURNING id`,
-    );
-    this.byTokenStmt = db.prepare<[string, number], CardAuthRow>('SELECT * FROM card_authentications WHERE token = ? AND site_id = ?');
-    this.cancelStmt = db.prepare('UPDATE card_authentications SET active = 0, cancelled_at = ? WHERE id = ?');
+  constructor(private readonly db: Db) {}
+
+  /** Prepared on first use: these tables came with a later migration than the store's first ones. */
+  private get s() {
+    return (this.prepared ??= prepareStatements(this.db));
   }
 
   insert(a: Omit<CardAuthRecord, 'id' | 'active' | 'cancelledAt'>): CardAuthRecord {
     const json = (v: unknown) => (v === null ? null : JSON.stringify(v));
-    const id = (this.insertStmt.get({ ...a, customer: json(a.customer), billingAddress: json(a.billingAddress), card: JSON.stringify(a.card) }) as { id: number }).id;
+    const id = (this.s.insertStmt.get({ ...a, customer: json(a.customer), billingAddress: json(a.billingAddress), card: JSON.stringify(a.card) }) as { id: number }).id;
     return { id, ...a, active: true, cancelledAt: null };
   }
 
   /** The site's card authentication of this token, or undefined (another site's is not seen). */
   byToken(token: string, siteId: number): CardAuthRecord | undefined {
-    const row = this.byTokenStmt.get(token, siteId);
+    const row = this.s.byTokenStmt.get(token, siteId);
     return row && toRecord(row);
   }
 
   cancel(id: number, at: number): void {
-    this.cancelStmt.run(at, id);
+    this.s.cancelStmt.run(at, id);
   }
+}
+
+function prepareStatements(db: Db) {
+  return {
+    insertStmt: db.prepare(
+      `INSERT INTO card_authentications (site_id, token, customer, billing_address, card, active, created_at)
+       VALUES (@siteId, @token, @customer, @billingAddress, @card, 1, @createdAt) RETURNING id`,
+    ),
+    byTokenStmt: db.prepare<[string, number], CardAuthRow>('SELECT * FROM card_authentications WHERE token = ? AND site_id = ?'),
+    cancelStmt: db.prepare('UPDATE card_authentications SET active = 0, cancelled_at = ? WHERE id = ?'),
+  };
 }

@@ -23,36 +23,42 @@ const toRecord = (r: DisputeRow): DisputeRecord => ({
 });
 
 export class DisputesRepo {
-  private readonly insertStmt;
-  private readonly byIdStmt;
-  private readonly ofPaymentStmt;
-  private readonly setStatusStmt;
+  private prepared?: ReturnType<typeof prepareStatements>;
 
-  constructor(db: Db) {
-    this.insertStmt = db.prepare(
-      `INSERT INTO disputes (payment_id, site_id, amount, currency, status_id, created_at)
-       VALUES (@paymentId, @siteId, @amount, @currency, @statusId, @createdAt) RETURNING id`,
-    );
-    this.byIdStmt = db.prepare<[number], DisputeRow>('SELECT * FROM disputes WHERE id = ?');
-    this.ofPaymentStmt = db.prepare<[number], DisputeRow>('SELECT * FROM disputes WHERE payment_id = ? ORDER BY id');
-    this.setStatusStmt = db.prepare('UPDATE disputes SET status_id = ? WHERE id = ?');
+  constructor(private readonly db: Db) {}
+
+  /** Prepared on first use: these tables came with a later migration than the store's first ones. */
+  private get s() {
+    return (this.prepared ??= prepareStatements(this.db));
   }
 
   insert(d: Omit<DisputeRecord, 'id'>): DisputeRecord {
-    const id = (this.insertStmt.get({ ...d, amount: Number(d.amount) }) as { id: number }).id;
+    const id = (this.s.insertStmt.get({ ...d, amount: Number(d.amount) }) as { id: number }).id;
     return { id, ...d };
   }
 
   get(id: number): DisputeRecord | undefined {
-    const row = this.byIdStmt.get(id);
+    const row = this.s.byIdStmt.get(id);
     return row && toRecord(row);
   }
 
   ofPayment(paymentId: number): DisputeRecord[] {
-    return this.ofPaymentStmt.all(paymentId).map(toRecord);
+    return this.s.ofPaymentStmt.all(paymentId).map(toRecord);
   }
 
   setStatus(id: number, statusId: number): void {
-    this.setStatusStmt.run(statusId, id);
+    this.s.setStatusStmt.run(statusId, id);
   }
+}
+
+function prepareStatements(db: Db) {
+  return {
+    insertStmt: db.prepare(
+      `INSERT INTO disputes (payment_id, site_id, amount, currency, status_id, created_at)
+       VALUES (@paymentId, @siteId, @amount, @currency, @statusId, @createdAt) RETURNING id`,
+    ),
+    byIdStmt: db.prepare<[number], DisputeRow>('SELECT * FROM disputes WHERE id = ?'),
+    ofPaymentStmt: db.prepare<[number], DisputeRow>('SELECT * FROM disputes WHERE payment_id = ? ORDER BY id'),
+    setStatusStmt: db.prepare('UPDATE disputes SET status_id = ? WHERE id = ?'),
+  };
 }

@@ -14,17 +14,24 @@ interface HistoryRow {
 
 export class HistoryRepo {
   private readonly insertStmt;
+  private disputeInsertStmt?: { run(...args: unknown[]): unknown };
   private readonly ofPaymentStmt;
 
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
     this.insertStmt = db.prepare(
-      'INSERT INTO status_history (payment_id, refund_id, status_id, at, cause, dispute_id) VALUES (?, ?, ?, ?, ?, ?)',
+      'INSERT INTO status_history (payment_id, refund_id, status_id, at, cause) VALUES (?, ?, ?, ?, ?)',
     );
     this.ofPaymentStmt = db.prepare<[number], HistoryRow>('SELECT * FROM status_history WHERE payment_id = ? ORDER BY id');
   }
 
   record(paymentId: number, refundId: number | null, statusId: number, at: number, cause: string, disputeId: number | null = null): void {
-    this.insertStmt.run(paymentId, refundId, statusId, at, cause, disputeId);
+    if (disputeId === null) {
+      this.insertStmt.run(paymentId, refundId, statusId, at, cause);
+      return;
+    }
+    // Prepared on first use: the column came with a later migration than the rest of this table.
+    this.disputeInsertStmt ??= this.db.prepare('INSERT INTO status_history (payment_id, refund_id, status_id, at, cause, dispute_id) VALUES (?, ?, ?, ?, ?, ?)');
+    this.disputeInsertStmt.run(paymentId, refundId, statusId, at, cause, disputeId);
   }
 
   ofPayment(paymentId: number): HistoryRecord[] {

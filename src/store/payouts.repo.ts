@@ -59,24 +59,19 @@ const CONDITIONS: Record<keyof PayoutFilter, string> = {
 };
 
 export class PayoutsRepo {
-  private readonly insertStmt;
-  private readonly byIdStmt;
-  private readonly takenStmt;
+  private prepared?: ReturnType<typeof prepareStatements>;
 
-  constructor(private readonly db: Db) {
-    this.insertStmt = db.prepare(
-      `INSERT INTO payouts (site_id, merchant_transaction_id, originator_transaction_id, amount, currency, description, statement_descriptor, customer, billing_address, card, status_id, reasons, created_at)
-       VALUES (@siteId, @merchantTransactionId, @originatorTransactionId, @amount, @currency, @description, @statementDescriptor, @customer, @billingAddress, @card, @statusId, @reasons, @createdAt)
-       RETURNING id`,
-    );
-    this.byIdStmt = db.prepare<[number, number], PayoutRow>('SELECT * FROM payouts WHERE id = ? AND site_id = ?');
-    this.takenStmt = db.prepare<[number, string], { one: number }>('SELECT 1 AS one FROM payouts WHERE site_id = ? AND merchant_transaction_id = ?');
+  constructor(private readonly db: Db) {}
+
+  /** Prepared on first use: these tables came with a later migration than the store's first ones. */
+  private get s() {
+    return (this.prepared ??= prepareStatements(this.db));
   }
 
   insert(p: Omit<PayoutRecord, 'id'>): PayoutRecord {
     const json = (v: unknown) => (v === null ? null : JSON.stringify(v));
     const id = (
-      this.insertStmt.get({
+      this.s.insertStmt.get({
         ...p,
         amount: Number(p.amount),
         customer: json(p.customer),
@@ -90,12 +85,12 @@ export class PayoutsRepo {
 
   /** One payout of the site, or undefined (another site's is not seen). */
   get(id: number, siteId: number): PayoutRecord | undefined {
-    const row = this.byIdStmt.get(id, siteId);
+    const row = this.s.byIdStmt.get(id, siteId);
     return row && toRecord(row);
   }
 
   merchantTransactionIdTaken(siteId: number, mtid: string): boolean {
-    return this.takenStmt.get(siteId, mtid) !== undefined;
+    return this.s.takenStmt.get(siteId, mtid) !== undefined;
   }
 
   /** A page of the site's payouts that pass `filter`, newest first. */
@@ -106,4 +101,16 @@ export class PayoutsRepo {
       .all({ ...filter, siteId, limit, offset })
       .map(toRecord);
   }
+}
+
+function prepareStatements(db: Db) {
+  return {
+    insertStmt: db.prepare(
+      `INSERT INTO payouts (site_id, merchant_transaction_id, originator_transaction_id, amount, currency, description, statement_descriptor, customer, billing_address, card, status_id, reasons, created_at)
+       VALUES (@siteId, @merchantTransactionId, @originatorTransactionId, @amount, @currency, @description, @statementDescriptor, @customer, @billingAddress, @card, @statusId, @reasons, @createdAt)
+       RETURNING id`,
+    ),
+    byIdStmt: db.prepare<[number, number], PayoutRow>('SELECT * FROM payouts WHERE id = ? AND site_id = ?'),
+    takenStmt: db.prepare<[number, string], { one: number }>('SELECT 1 AS one FROM payouts WHERE site_id = ? AND merchant_transaction_id = ?'),
+  };
 }
