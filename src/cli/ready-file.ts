@@ -6,6 +6,9 @@ export interface Readiness {
   /** The addresses clients use, as GET /_sandbox/health shows them (the public ones when set). */
   BaseURL: string;
   CardBaseURL: string;
+  /** Where the listeners are bound: the same, unless --public-url names another address. */
+  ListeningBaseURL: string;
+  ListeningCardBaseURL: string;
   PID: number;
 }
 

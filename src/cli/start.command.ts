@@ -76,7 +76,7 @@ export function registerStart(program: Command): void {
     .addOption(opt('--control-token <token>', 'require Authorization: Bearer <token> on the control API (without it: loopback only)'))
     .addOption(opt('--control-from <networks>', 'clients the control API answers without a token: loopback, private, any, none, addresses, CIDR ranges (comma-separated)', networks))
     .addOption(opt('--retain <duration>', 'delete payments unchanged for this long in sandbox time (e.g. 7d), with all that hangs off them', retention))
-    .addOption(opt('--ready-file <path>', 'once both listeners are up, write {"BaseURL","CardBaseURL","PID"} there (removed on stop)'))
+    .addOption(opt('--ready-file <path>', 'once both listeners are up, write {"BaseURL","CardBaseURL","ListeningBaseURL","ListeningCardBaseURL","PID"} there (removed on stop)'))
     .addOption(opt('--log-level <level>', LOG_LEVELS.join(', '), choice(LOG_LEVELS), DEFAULT_CONFIG.logLevel))
     .addOption(opt('--log-format <format>', 'pretty or json (one JSON object per line)', choice(['pretty', 'json'] as const), DEFAULT_CONFIG.logFormat))
     .addOption(opt('--quiet', 'no log lines at all'))
@@ -148,7 +148,17 @@ Examples:
     process.stdout.write(
       `API  ${sandbox.baseUrl}\nCard ${sandbox.cardBaseUrl}\nListening on ${sandbox.listening.baseUrl} (API) and ${sandbox.listening.cardBaseUrl} (card API)\n`,
     );
-    if (opts.readyFile !== undefined) readyFileOrExit(opts.readyFile, { BaseURL: sandbox.baseUrl, CardBaseURL: sandbox.cardBaseUrl, PID: process.pid }, sandbox);
+    if (opts.readyFile !== undefined) readyFileOrExit(
+        opts.readyFile,
+        {
+          BaseURL: sandbox.baseUrl,
+          CardBaseURL: sandbox.cardBaseUrl,
+          ListeningBaseURL: sandbox.listening.baseUrl,
+          ListeningCardBaseURL: sandbox.listening.cardBaseUrl,
+          PID: process.pid,
+        },
+        sandbox,
+      );
     const stop = () => {
       if (opts.readyFile !== undefined) removeReadyFile(opts.readyFile);
       void sandbox.stop().then(() => process.exit(0));

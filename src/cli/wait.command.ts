@@ -1,13 +1,16 @@
-// `split-sandbox wait`: exits 0 once the sandbox at --base-url answers healthy, and 1 with the last
-// reason after --timeout. For scripts and CI steps that start a sandbox in the background.
+// `split-sandbox wait`: exits 0 once the sandbox at --base-url (or the one a --ready-file names)
+// answers healthy, and 1 with the last reason after --timeout. For scripts and CI steps that start a
+// sandbox in the background.
+import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { DEFAULT_CONFIG } from '../config';
 import { CliError, SandboxClient } from './client';
 import { duration, httpUrl } from './options';
 
 interface WaitOptions {
   baseUrl: string;
+  readyFile?: string;
   timeout: number;
 }
 
@@ -21,23 +24,36 @@ export function registerWait(program: Command): void {
     .command('wait')
     .description('wait until a sandbox answers healthy on /_sandbox/health; exit 1 with the reason after the timeout')
     .option('--base-url <url>', 'the sandbox to wait for', httpUrl, `http://${DEFAULT_CONFIG.host}:${DEFAULT_CONFIG.port}`)
+    .addOption(
+      new Option('--ready-file <path>', "wait for the file `start --ready-file` writes, then for the sandbox it names").conflicts('baseUrl'),
+    )
     .option('--timeout <duration>', 'give up after (30s, 2m; a bare number is milliseconds)', duration, 30_000)
     .addHelpText(
       'after',
       `
 Examples:
   $ split-sandbox start --port 0 --ready-file /tmp/sandbox.json &
-  $ split-sandbox wait --base-url http://127.0.0.1:8080 --timeout 30s
-  $ split-sandbox wait --base-url "$(node -p 'require("/tmp/sandbox.json").BaseURL')"`,
+  $ split-sandbox wait --ready-file /tmp/sandbox.json
+  $ split-sandbox wait --base-url http://127.0.0.1:8080 --timeout 30s`,
     )
     .action((opts: WaitOptions) => waitForHealth(opts));
 }
 
 async function waitForHealth(opts: WaitOptions): Promise<void> {
-  const client = new SandboxClient(opts.baseUrl);
   const deadline = Date.now() + opts.timeout;
+  let client = new SandboxClient(opts.baseUrl);
   let last = 'nothing tried';
   for (;;) {
+    if (opts.readyFile !== undefined) {
+      // Read again on every try: a file left by an earlier sandbox is replaced when the new one is up.
+      const at = readyAddress(opts.readyFile);
+      if (typeof at !== 'string') {
+        if (Date.now() + POLL_MS >= deadline) throw new CliError(`no ready file within ${opts.timeout / 1000} s; last: ${at.missing}`);
+        await sleep(POLL_MS);
+        continue;
+      }
+      client = new SandboxClient(at);
+    }
     try {
       const a = await client.call<{ Status?: unknown }>('GET', '/_sandbox/health', undefined, {}, Math.max(POLL_MS, Math.min(TRY_MS, deadline - Date.now())));
       if (a.status === 200 && a.body?.Status === 'ok') {
@@ -56,4 +72,26 @@ async function waitForHealth(opts: WaitOptions): Promise<void> {
     }
     await sleep(POLL_MS);
   }
+}
+
+/**
+ * The address a ready file says the sandbox is bound to (where this machine reaches it, even when its
+ * public address names another), or why there is none yet.
+ */
+function readyAddress(path: string): string | { missing: string } {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return { missing: code === 'ENOENT' ? `${path} does not exist yet` : `${path} cannot be read (${(e as Error).message})` };
+  }
+  try {
+    const ready = JSON.parse(text) as { ListeningBaseURL?: unknown; BaseURL?: unknown };
+    const url = typeof ready.ListeningBaseURL === 'string' ? ready.ListeningBaseURL : ready.BaseURL;
+    if (typeof url === 'string' && /^https?:\/\//.test(url)) return url;
+  } catch {
+    // Reported below, as any file that is not a ready file.
+  }
+  return { missing: `${path} is not a ready file of split-sandbox start (no BaseURL in it)` };
 }

@@ -1,6 +1,6 @@
 // Readiness for scripts, as processes: `start --ready-file`, `split-sandbox wait`, and start's
 // refusals of a bad --retain or --control-from.
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,12 +43,13 @@ describe('readiness for scripts (built code)', () => {
     return r;
   };
 
-  it('start --ready-file writes BaseURL, CardBaseURL and PID once both listeners are up, and removes it on SIGTERM', async () => {
+  it('start --ready-file writes BaseURL, CardBaseURL, where they are bound and PID once both listeners are up, and removes it on SIGTERM', async () => {
     const file = join(tmp, 'ready.json');
     const r = spawnRun(['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--quiet', '--ready-file', file]);
     await appears(file, r);
     const ready = JSON.parse(readFileSync(file, 'utf8'));
-    expect(Object.keys(ready)).toEqual(['BaseURL', 'CardBaseURL', 'PID']);
+    expect(Object.keys(ready)).toEqual(['BaseURL', 'CardBaseURL', 'ListeningBaseURL', 'ListeningCardBaseURL', 'PID']);
+    expect([ready.ListeningBaseURL, ready.ListeningCardBaseURL]).toEqual([ready.BaseURL, ready.CardBaseURL]);
     expect(ready.PID).toBe(r.child.pid);
     // Written whole, under its own name: nothing else was left beside it.
     expect(readdirSync(tmp)).toEqual(['ready.json']);
@@ -64,15 +65,22 @@ describe('readiness for scripts (built code)', () => {
     expect(existsSync(file)).toBe(false);
   });
 
-  it('the ready file gives the addresses clients use: the public ones when set', async () => {
+  it('the ready file gives the addresses clients use (the public ones when set) and where the listeners are bound', async () => {
     const file = join(tmp, 'ready.json');
     const port = await freePort();
     const r = spawnRun(['start', '--port', String(port), '--card-port', '0', '--db', ':memory:', '--quiet', '--ready-file', file,
       '--public-url', 'http://sandbox.example:18080', '--public-card-url', 'http://sandbox.example:18081']);
     await appears(file, r);
     const ready = JSON.parse(readFileSync(file, 'utf8'));
-    expect(ready).toEqual({ BaseURL: 'http://sandbox.example:18080', CardBaseURL: 'http://sandbox.example:18081', PID: r.child.pid });
-    expect((await request(`http://127.0.0.1:${port}`).get('/_sandbox/health')).body.BaseURL).toBe(ready.BaseURL);
+    expect(ready).toEqual({
+      BaseURL: 'http://sandbox.example:18080',
+      CardBaseURL: 'http://sandbox.example:18081',
+      ListeningBaseURL: `http://127.0.0.1:${port}`,
+      ListeningCardBaseURL: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+      PID: r.child.pid,
+    });
+    expect((await request(ready.ListeningBaseURL).get('/_sandbox/health')).body.BaseURL).toBe(ready.BaseURL);
+    expect((await request(ready.ListeningCardBaseURL).get('/v1/payments')).status).toBe(401);
   });
 
   it('start exits 1 when the ready file cannot be written', async () => {
@@ -89,6 +97,33 @@ describe('readiness for scripts (built code)', () => {
     const w = spawnRun(['wait', '--base-url', BaseURL]);
     expect(await w.exited).toEqual({ code: 0, signal: null });
     expect(w.stdout()).toBe(`split-sandbox at ${BaseURL} is healthy\n`);
+  });
+
+  it('wait --ready-file waits for the file, then for the sandbox it names (bound elsewhere than its public address)', async () => {
+    const file = join(tmp, 'ready.json');
+    const w = spawnRun(['wait', '--ready-file', file, '--timeout', '30s']);
+    // The file is not there yet when wait starts: it waits instead of failing.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const s = spawnRun(['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--quiet', '--ready-file', file, '--public-url', 'http://sandbox.test']);
+    expect(await w.exited).toEqual({ code: 0, signal: null });
+    const ready = JSON.parse(readFileSync(file, 'utf8'));
+    expect(ready.PID).toBe(s.child.pid);
+    expect(w.stdout()).toBe(`split-sandbox at ${ready.ListeningBaseURL} is healthy\n`);
+  });
+
+  it('wait --ready-file exits 1 after its timeout naming the file that never came, or that is no ready file', async () => {
+    const file = join(tmp, 'never.json');
+    const w = spawnRun(['wait', '--ready-file', file, '--timeout', '300ms']);
+    expect((await w.exited).code).toBe(1);
+    expect(w.stderr()).toBe(`split-sandbox: no ready file within 0.3 s; last: ${file} does not exist yet\n`);
+    const other = join(tmp, 'other.json');
+    writeFileSync(other, '{"port": 8080}');
+    const w2 = spawnRun(['wait', '--ready-file', other, '--timeout', '300ms']);
+    expect((await w2.exited).code).toBe(1);
+    expect(w2.stderr()).toBe(`split-sandbox: no ready file within 0.3 s; last: ${other} is not a ready file of split-sandbox start (no BaseURL in it)\n`);
+    const both = spawnRun(['wait', '--ready-file', other, '--base-url', 'http://127.0.0.1:1']);
+    expect((await both.exited).code).not.toBe(0);
+    expect(both.stderr()).toMatch(/--ready-file.*cannot be used with.*--base-url/);
   });
 
   it('wait keeps trying while nothing healthy answers, and exits 0 once the sandbox is up', async () => {

@@ -1,0 +1,159 @@
+// The README's "Getting started" and "The npm package" snippets, run as written: in bash, in a folder
+// where `npx split-sandbox` finds the package as it does once installed, and the test file as jest runs it.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import ts from 'typescript';
+import * as sandboxPackage from 'split-sandbox';
+import { ROOT, ensureBuilt } from '../cli/process';
+import { block, blocks } from './readme';
+
+/** A port nothing listens on (taken from the system, then let go). */
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  const { port } = s.address() as AddressInfo;
+  await new Promise<void>((resolve) => s.close(() => resolve()));
+  return port;
+}
+
+/** A folder with the package installed as npm would link it: node_modules/split-sandbox and its bin. */
+function project(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'split-sandbox-guide-'));
+  mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
+  symlinkSync(ROOT, join(dir, 'node_modules', 'split-sandbox'));
+  symlinkSync(join('..', 'split-sandbox', 'bin', 'split-sandbox'), join(dir, 'node_modules', '.bin', 'split-sandbox'));
+  return dir;
+}
+
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs a script in bash in its own process group, which is ended afterwards: the script leaves what it
+ * started in the background (the sandbox, the receiver) running, as it would in a terminal.
+ */
+function bash(script: string, cwd: string, groups: ChildProcess[]): Promise<Ran> {
+  return new Promise((resolve) => {
+    // Offline: should npx not find the package here, it fails instead of looking in the registry.
+    const child = spawn('bash', ['-euo', 'pipefail', '-c', script], { cwd, detached: true, env: { ...process.env, npm_config_offline: 'true' } });
+    groups.push(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    // 'exit', not 'close': the background processes keep the pipes open.
+    child.on('exit', (code) => setImmediate(() => resolve({ code, stdout, stderr })));
+  });
+}
+
+/** What stderr says besides npm's own warnings and the sandbox's log lines (info: one per request). */
+const npmNoise = (stderr: string) => stderr.split('\n').filter((l) => l !== '' && !l.startsWith('npm warn') && !/^\d\d:\d\d:\d\d\.\d{3} info /.test(l));
+
+describe("the README's guide", () => {
+  const groups: ChildProcess[] = [];
+  const dirs: string[] = [];
+  beforeAll(() => ensureBuilt(), 120_000);
+  afterEach(() => {
+    for (const g of groups.splice(0)) {
+      try {
+        process.kill(-g.pid!, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+
+  it('"A payment and its notification": the receiver prints the Authorized notification of the payment created', async () => {
+    const script = block('A payment and its notification', 'bash');
+    // The receiver's port is the one thing changed: 9999 may be taken on the machine running the tests.
+    expect(script.match(/9999/g)).toHaveLength(2);
+    const port = await freePort();
+    const dir = project();
+    dirs.push(dir);
+    const ran = await bash(script.replaceAll('9999', String(port)), dir, groups);
+    expect(npmNoise(ran.stderr)).toEqual([]);
+    expect(ran.code).toBe(0);
+
+    const lines = ran.stdout.split('\n').filter((l) => l.startsWith('{'));
+    const created = lines.map((l) => JSON.parse(l)).find((o) => o.Payment?.Status?.ID === 1).Payment;
+    expect(created).toMatchObject({ MerchantTransactionID: 'order-1', Amount: '1000', Status: { ID: 1, Info: 'Open' } });
+    expect(created.RedirectURL).toMatch(/\/Home\?PaymentToken=/);
+    // The receiver's line: the notification body as it was POSTed to the hook.
+    const received = lines.map((l) => JSON.parse(l)).filter((o) => o.Payment?.Status?.ID === 9);
+    expect(received).toEqual([expect.objectContaining({ Payment: expect.objectContaining({ ID: created.ID, Status: { ID: 9, Info: 'Authorized', Reasons: null } }) })]);
+    // The wait's answer: delivered to the receiver's hook, answered 204.
+    const waited = lines.map((l) => JSON.parse(l)).find((o) => o.Notification !== undefined)?.Notification;
+    expect(waited).toMatchObject({ PaymentID: created.ID, StatusID: 9, State: 'delivered', Attempts: [{ URL: `http://127.0.0.1:${port}/hook`, HTTPStatus: 204 }] });
+  }, 60_000);
+
+  it('"A test": the test file passes as jest runs it, and fails when what it expects is not so', async () => {
+    const code = block('A test', 'ts');
+    const importLine = "import { startSandbox, type Sandbox } from 'split-sandbox';";
+    expect(code.startsWith(importLine)).toBe(true);
+    const js = ts.transpileModule(code, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS } }).outputText;
+
+    // jest's hooks as the file registers them, run in jest's order.
+    const runFile = async (pkg: typeof sandboxPackage) => {
+      const before: (() => unknown)[] = [];
+      const after: (() => unknown)[] = [];
+      const tests: [string, () => unknown][] = [];
+      const exports = {};
+      const fn = new Function('require', 'exports', 'beforeAll', 'afterAll', 'test', 'expect', js);
+      fn((name: string) => (name === 'split-sandbox' ? pkg : require(name)), exports, (f: () => unknown) => before.push(f), (f: () => unknown) => after.push(f),
+        (name: string, f: () => unknown) => tests.push([name, f]), expect);
+      expect(tests.map(([name]) => name)).toEqual(['a PayPal payment is authorized 2 s after its creation, and notified']);
+      try {
+        for (const f of before) await f();
+        for (const [, f] of tests) await f();
+      } finally {
+        for (const f of after) await f();
+      }
+    };
+    let seen: unknown;
+    await runFile({
+      ...sandboxPackage,
+      startSandbox: async (o) => {
+        const sb = await sandboxPackage.startSandbox(o);
+        const { waitFor } = sb.notifications;
+        sb.notifications.waitFor = async (...a) => (seen = await waitFor(...a));
+        return sb;
+      },
+    });
+    expect(seen).toMatchObject({ StatusID: 9, StatusInfo: 'Authorized', State: 'no-url' });
+
+    // A sandbox whose clock does not move: the authorization never comes and the test fails.
+    await expect(
+      runFile({
+        ...sandboxPackage,
+        startSandbox: async (o) => {
+          const sb = await sandboxPackage.startSandbox(o);
+          sb.clock.advance = async () => {};
+          const { waitFor } = sb.notifications;
+          sb.notifications.waitFor = (f) => waitFor(f, 50);
+          return sb;
+        },
+      }),
+    ).rejects.toThrow(/no notification matching/);
+  });
+
+  it('"The npm package": start --ready-file in the background, then wait --ready-file, works as written', async () => {
+    const [install, script] = blocks('The npm package', 'bash');
+    // The install line is what the folder below stands for.
+    expect(install).toBe('npm install --save-dev ./split-sandbox-0.1.0.tgz');
+    const dir = project();
+    dirs.push(dir);
+    const ran = await bash(script!, dir, groups);
+    expect(npmNoise(ran.stderr)).toEqual([]);
+    expect(ran.code).toBe(0);
+    const ready = JSON.parse(readFileSync(join(dir, '.sandbox.json'), 'utf8'));
+    expect(ran.stdout).toContain(`split-sandbox at ${ready.ListeningBaseURL} is healthy\n`);
+    expect(JSON.parse(ran.stdout.split('\n').find((l) => l.startsWith('{'))!)).toMatchObject({ Status: 'ok', BaseURL: ready.BaseURL, Payments: 0 });
+  }, 60_000);
+});
