@@ -40,7 +40,13 @@ export const clockAdvanceRequest: Schema = {
 const merchantSettings: Record<string, Schema> = {
   NotificationURL: { type: ['string', 'null'], maxLength: 2048, pattern: '^https?://[^\\s]+$' },
   DefaultScenario: { type: ['string', 'null'], maxLength: 64 },
-  NotifyStatuses: { type: ['array', 'null'], maxItems: 20, uniqueItems: true, items: { type: 'integer', enum: [2, 3, 4, 5, 9, 11, 13, 33, 34, 35] }, description: 'Status IDs notified; null for all' },
+  NotifyStatuses: {
+    type: ['array', 'null'],
+    maxItems: 20,
+    uniqueItems: true,
+    items: { type: 'integer', enum: [1, 2, 3, 4, 5, 9, 11, 13, 23, 24, 33, 34, 35] },
+    description: 'Status IDs notified (a dispute is Open 1, DisputeWon 23, DisputeLost 24); null for all',
+  },
   Methods: {
     type: ['array', 'null'],
     maxItems: 500,

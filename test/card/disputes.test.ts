@@ -86,6 +86,17 @@ describe('disputes through the control API, notified to a real receiver', () => 
     expect(rig.rx.received.filter((r) => r.body.Dispute).map((r) => r.body.Dispute.Status.ID)).toEqual([1, 23, 1]);
   });
 
+  it('a merchant who chose its NotifyStatuses hears of the dispute statuses it chose', async () => {
+    rig = await boot();
+    const { sb, rx } = rig;
+    await request(sb.baseUrl).patch('/_sandbox/merchants/30201').send({ NotifyStatuses: [24] }).expect(200);
+    const p = await captured();
+    const d = (await dispute(p.ID)).body.Dispute;
+    await settle(d.ID, 'lose').expect(200);
+    await advance(sb, 2);
+    expect(rx.received.map((r) => Object.keys(r.body)[0] + ' ' + (r.body.Dispute ?? r.body.Payment).Status.ID)).toEqual(['Dispute 24']);
+  });
+
   it('refuses with 400 {"Message"}: an uncaptured or API payment, a second open dispute, settling twice, an unknown event; 404 for unknown IDs', async () => {
     rig = await boot();
     const { sb } = rig;
