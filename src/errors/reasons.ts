@@ -27,6 +27,7 @@ export const REASONS = {
   13: 'Generic error',
   1201: 'Invalid card details number',
   1205: 'Invalid card details: card expired',
+  2400: 'Invalid credit card token',
   2401: 'Credit card token not available',
   4996: 'Payment is partially captured',
   4997: 'Payment is captured',

@@ -151,6 +151,17 @@ export const refundRequest: Schema = {
   },
 };
 
+/** A credit card token (a card authentication's), with the card's security code when one is asked. */
+const creditCardTokenIn: Schema = {
+  type: 'object',
+  required: ['Value'],
+  additionalProperties: false,
+  properties: {
+    Value: { type: 'string', pattern: '^[0-9A-Fa-f]{32}$' },
+    SecurityCode: { type: ['string', 'null'], pattern: '^[0-9]{3,4}$' },
+  },
+};
+
 /** `POST /v1/payments` on the card address. */
 export const createCardPaymentRequest: Schema = {
   type: 'object',
@@ -191,6 +202,7 @@ export const createCardPaymentRequest: Schema = {
         },
         Capture: { type: ['boolean', 'null'] },
         Retry: { type: ['boolean', 'null'] },
+        CreditCardToken: { ...creditCardTokenIn, description: 'Instead of Card: the token of a card authentication (POST /v1/card/authenticate)' },
         GenerateCreditCardToken: { type: ['boolean', 'null'] },
         ThreeDSecureCheck: { type: ['boolean', 'null'] },
         Articles: nullOnly,
@@ -276,7 +288,8 @@ export const cardPayoutRequest: Schema = {
   properties: {
     Payout: {
       type: 'object',
-      required: ['MerchantTransactionID', 'Amount', 'Currency', 'Card'],
+      // Card, or the CreditCardToken of a card authentication (checked by the service: reason 1 without either).
+      required: ['MerchantTransactionID', 'Amount', 'Currency'],
       additionalProperties: false,
       properties: {
         MerchantTransactionID: { type: 'string', minLength: 1, maxLength: MTID_MAX },
@@ -289,6 +302,7 @@ export const cardPayoutRequest: Schema = {
         Customer: customerIn,
         BillingAddress: addressIn,
         Card: cardDetailsIn,
+        CreditCardToken: { ...creditCardTokenIn, description: 'Instead of Card: the token of a card authentication' },
         Capture: { type: ['boolean', 'null'] },
         Retry: { type: ['boolean', 'null'] },
       },

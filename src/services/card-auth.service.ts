@@ -1,6 +1,6 @@
 // Card authentications (`/v1/card/authenticate` and `/v1/card/token/{value}` on the card address): a
 // card verified without a charge, answered at once with a credit card token, read back and cancelled.
-import { cardAuthCancel, cardVerifiable } from '../domain/card-objects.machine';
+import { cardAuthCancel, cardVerifiable, tokenUsable } from '../domain/card-objects.machine';
 import { Rejection, notFound } from '../errors/errors';
 import { type ReasonCode, reason } from '../errors/reasons';
 import { cardAuthenticationRequest } from '../schemas/requests';
@@ -64,4 +64,16 @@ export function cancelCardAuth(ctx: ServiceContext, site: SiteRecord, token: str
     ctx.store.cardAuths.cancel(auth.id, now);
     return { ...auth, active: false, cancelledAt: now };
   });
+}
+
+/**
+ * The card of credit card token `value` of the site, to pay with or pay out to: 2400 when the site has
+ * no such token, 2401 when it was cancelled. `field` names it in the reason (`Payment.CreditCardToken`).
+ */
+export function cardOfToken(ctx: ServiceContext, site: SiteRecord, value: string, field: string): CardAuthRecord {
+  const auth = ctx.store.cardAuths.byToken(value.toUpperCase(), site.siteId);
+  if (!auth) throw new Rejection([reason(2400, `${field}.Value is invalid: no credit card token ${value} on site ${site.siteId}`)]);
+  const usable = tokenUsable(auth.active);
+  if (!usable.ok) throw new Rejection([reason(usable.code as ReasonCode, `${field}: ${usable.info}`)]);
+  return auth;
 }

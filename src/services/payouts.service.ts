@@ -4,10 +4,12 @@ import { payoutOutcome } from '../domain/card-objects.machine';
 import { parseAmount } from '../domain/money';
 import { Status } from '../domain/statuses';
 import { Rejection, notFound } from '../errors/errors';
+import { reason } from '../errors/reasons';
 import { cardPayoutRequest } from '../schemas/requests';
 import { validate } from '../schemas/validator';
 import type { Json, PayoutRecord, SiteRecord } from '../store/records';
 import { completeAddress, completeCustomer } from '../wire/serializers';
+import { cardOfToken } from './card-auth.service';
 import { maskCardNumber } from './card.service';
 import type { ServiceContext } from './context';
 import { ListRejected, payoutsQuery } from './list.service';
@@ -22,7 +24,8 @@ interface PayoutInput {
   StatementDescriptor?: string | null;
   Customer?: Json | null;
   BillingAddress?: Json | null;
-  Card: { HolderName?: string | null; Number: string; ExpirationMonth: string; ExpirationYear: string };
+  Card?: { HolderName?: string | null; Number: string; ExpirationMonth: string; ExpirationYear: string };
+  CreditCardToken?: { Value: string };
 }
 
 export interface PayoutMade {
@@ -43,8 +46,8 @@ export function createPayout(ctx: ServiceContext, site: SiteRecord, body: unknow
       throw new Rejection([{ Code: 20, Info: 'Key is duplicated' }]);
     }
     const now = ctx.clock.now();
-    const card = input.Card;
-    const outcome = payoutOutcome(amount, { number: card.Number, month: card.ExpirationMonth, year: card.ExpirationYear }, now);
+    const card = cardToPay(ctx, site, input);
+    const outcome = payoutOutcome(amount, { number: card.number, month: card.ExpirationMonth, year: card.ExpirationYear }, now);
     const payout = ctx.store.payouts.insert({
       siteId: site.siteId,
       merchantTransactionId: input.MerchantTransactionID,
@@ -55,13 +58,25 @@ export function createPayout(ctx: ServiceContext, site: SiteRecord, body: unknow
       statementDescriptor: input.StatementDescriptor ?? null,
       customer: input.Customer ? completeCustomer(input.Customer, ctx.store.counters.next('customer')) : null,
       billingAddress: input.BillingAddress ? completeAddress(input.BillingAddress, ctx.store.counters.next('address')) : null,
-      card: { HolderName: card.HolderName ?? null, Number: maskCardNumber(card.Number), ExpirationMonth: card.ExpirationMonth, ExpirationYear: card.ExpirationYear },
+      card: { HolderName: card.HolderName, Number: card.Number, ExpirationMonth: card.ExpirationMonth, ExpirationYear: card.ExpirationYear },
       statusId: outcome.status,
       reasons: outcome.reasons,
       createdAt: now,
     });
     return { payout, failed: outcome.status !== Status.Success };
   });
+}
+
+/** The card a payout goes to: `Card` (masked here; `number` kept for the checks), or a credit card token's. */
+function cardToPay(ctx: ServiceContext, site: SiteRecord, input: PayoutInput) {
+  if (input.Card && input.CreditCardToken) throw new Rejection([reason(2, 'Payout.CreditCardToken is invalid: send Card or CreditCardToken, not both')]);
+  if (input.CreditCardToken) {
+    const c = cardOfToken(ctx, site, input.CreditCardToken.Value, 'Payout.CreditCardToken').card as Record<string, string | null>;
+    return { number: '', HolderName: c.HolderName ?? null, Number: c.Number!, ExpirationMonth: c.ExpirationMonth!, ExpirationYear: c.ExpirationYear! };
+  }
+  if (!input.Card) throw new Rejection([reason(1, 'Payout.Card is missing (or give Payout.CreditCardToken)')]);
+  const c = input.Card;
+  return { number: c.Number, HolderName: c.HolderName ?? null, Number: maskCardNumber(c.Number), ExpirationMonth: c.ExpirationMonth, ExpirationYear: c.ExpirationYear };
 }
 
 /** `GET /v1/payouts/{id}` and `/status`: one payout of the site, or 404. */

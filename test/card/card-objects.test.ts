@@ -430,6 +430,32 @@ describe('card address: the rest of the SDK’s calls', () => {
       expect(snapshot(w.store)).toBe(before);
     });
 
+    it('a token pays and is paid out to while it is active: a card payment and a payout with CreditCardToken use its card; once cancelled, 2401; unknown, 2400', async () => {
+      const token = (await card('post', '/v1/card/authenticate').send(auth())).body.CardAuthentication.CreditCardToken.Value;
+      const pay = await card('post', '/v1/payments').send(cardBody({ Card: undefined, CreditCardToken: { Value: token, SecurityCode: '312' } }));
+      expect(pay.status).toBe(201);
+      expectSchema(cardPaymentResponse, pay.body);
+      expect(pay.body.Payment).toMatchObject({ Card: { HolderName: 'John Doe', Number: 'VISA-0004', ExpirationMonth: '02', ExpirationYear: '2030' }, RedirectURL: null, Status: { ID: 9, Info: 'Authorized' } });
+      const out = await card('post', '/v1/payouts').send({ Payout: { MerchantTransactionID: `tok-${++seq}`, Amount: 500, Currency: 'EUR', CreditCardToken: { Value: token.toLowerCase() } } });
+      expect(out.status).toBe(201);
+      expect(out.body.Payout.Status).toEqual({ ID: 2, Info: 'Success', Reasons: [] });
+      expect(w.store.payouts.get(out.body.Payout.ID, 30201)?.card).toEqual({ HolderName: 'John Doe', Number: 'VISA-0004', ExpirationMonth: '02', ExpirationYear: '2030' });
+
+      await card('post', `/v1/card/token/${token}/cancel`).expect(200);
+      const before = snapshot(w.store);
+      const refusedPay = await card('post', '/v1/payments').send(cardBody({ Card: undefined, CreditCardToken: { Value: token } }));
+      expect(refusedPay.status).toBe(400);
+      expect(refusedPay.body.Payment.Status.Reasons).toEqual([{ Code: 2401, Info: expect.stringContaining('Payment.CreditCardToken') }]);
+      const refusedOut = await card('post', '/v1/payouts').send({ Payout: { MerchantTransactionID: `tok-${++seq}`, Amount: 500, Currency: 'EUR', CreditCardToken: { Value: token } } });
+      expect(refusedOut.status).toBe(400);
+      expect(refusedOut.body.Payout).toMatchObject({ ID: null, Status: { ID: null, Reasons: [{ Code: 2401 }] } });
+      const unknown = await card('post', '/v1/payouts').send({ Payout: { MerchantTransactionID: `tok-${++seq}`, Amount: 500, Currency: 'EUR', CreditCardToken: { Value: '0'.repeat(32) } } });
+      expect(unknown.body.Payout.Status.Reasons).toEqual([{ Code: 2400, Info: expect.any(String) }]);
+      const neither = await card('post', '/v1/payouts').send({ Payout: { MerchantTransactionID: `tok-${++seq}`, Amount: 500, Currency: 'EUR' } });
+      expect(neither.body.Payout.Status.Reasons).toEqual([{ Code: 1, Info: 'Payout.Card is missing (or give Payout.CreditCardToken)' }]);
+      expect(snapshot(w.store)).toBe(before);
+    });
+
     it('another site’s token, or no such token, is a 404', async () => {
       const token = (await card('post', '/v1/card/authenticate').send(auth())).body.CardAuthentication.CreditCardToken.Value;
       const other = basic(PLAIN.SiteID, PLAIN.APIKey);
