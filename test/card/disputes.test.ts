@@ -69,6 +69,9 @@ describe('disputes through the control API, notified to a real receiver', () => 
       { At: stamp(1000), RefundID: null, DisputeID: opened.body.Dispute.ID, StatusID: 1, StatusInfo: 'Open', Cause: `dispute ${opened.body.Dispute.ID} opened` },
       { At: stamp(2000), RefundID: null, DisputeID: opened.body.Dispute.ID, StatusID: 24, StatusInfo: 'DisputeLost', Cause: `dispute ${opened.body.Dispute.ID} lost` },
     ]);
+    const seen = (await request(sb.baseUrl).get(`/_sandbox/payments/${p.ID}`)).body;
+    expect(seen.Disputes).toEqual([lost.body.Dispute]);
+    expect(seen.Captures).toEqual([expect.objectContaining({ PaymentID: p.ID, Amount: 4500 })]);
     // The payment itself keeps its status.
     const payment = (await request(sb.cardBaseUrl).get(`/v1/payments/${p.ID}`).set('Authorization', AUTH)).body.Payment;
     expect(payment.Status).toEqual({ ID: 35, Info: 'PartiallyCaptured', Reasons: [] });

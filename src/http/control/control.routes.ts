@@ -9,7 +9,7 @@ import { disputeEventRequest, notificationWaitQuery, paymentEventRequest, refund
 import { validate } from '../../schemas/validator';
 import { applyPaymentEvent } from '../../services/events.service';
 import { openDispute, resolveDispute } from '../../services/disputes.service';
-import { disputeToWire } from '../../wire/card-objects';
+import { captureToWire, disputeToWire } from '../../wire/card-objects';
 import { type JournalPaging, notificationPage, notificationView, NOTIFICATION_STATES, paymentStory } from '../../services/journal.service';
 import { parseId, reload } from '../../services/lookup';
 import { createMerchant, getMerchant, listMerchants, updateMerchant } from '../../services/merchants.service';
@@ -167,6 +167,13 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
           Payment: paymentToWire(view, wireOf(ctx)),
           Scenario: payment.scenario,
           Refunds: s.store.refunds.ofPayment(id).map(refundToWire),
+          // A card payment's captures and disputes too.
+          ...(payment.surface === 'card'
+            ? {
+                Captures: s.store.captures.ofPayment(id).map(captureToWire),
+                Disputes: s.store.disputes.ofPayment(id).map((d) => disputeToWire(d, payment.methodId)),
+              }
+            : {}),
           ...paymentStory(s, id),
         },
       };
