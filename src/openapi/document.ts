@@ -121,7 +121,7 @@ const CONTROL: Operation[] = [
   {
     method: 'get',
     path: '/_sandbox/payments/{id}',
-    summary: 'A payment with its scenario, history, steps and refunds',
+    summary: 'A payment with its scenario, history, steps and refunds (a card payment also its captures and disputes)',
     responses: { 200: undefined, 404: messageResponse },
     control: true,
   },
