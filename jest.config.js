@@ -7,4 +7,6 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': 'ts-jest' },
   testTimeout: 20000,
+  // Every supertest answer is checked against the OpenAPI document.
+  setupFilesAfterEnv: ['<rootDir>/test/setup/conformance.ts'],
 };

@@ -20,6 +20,8 @@ export const BODY_LIMIT = 1024 * 1024;
 
 export function createApp(ctx: HttpContext, surface: Surface): Express {
   const app = express();
+  // Which address this app serves, for whoever holds the app (the tests pick the document by it).
+  app.locals.surface = surface;
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('query parser', 'simple');

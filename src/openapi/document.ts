@@ -1,7 +1,13 @@
 // The OpenAPI 3.1 document of each address, built from the same schemas that validate requests and
-// describe responses.
+// describe responses. A route is one entry below, with its operationId: its security and the answers
+// of its guard, of the body reader and of faults follow from its path (guardOf). redocly lints the
+// result (test/openapi/lint.test.ts) and every answer of the tests is checked against it
+// (test/setup/conformance.ts).
 import type { Schema } from '../schemas/common';
 import { REQUEST_EXAMPLES } from './examples';
+import { UNGUARDED_CONTROL_PATH } from '../http/control/guard';
+import { COOKIE as SESSION_COOKIE } from '../http/dashboard/session';
+import { QUERY_PARAMETERS } from '../schemas/queries';
 import { clockAdvanceRequest, disputeEventRequest, faultRequest, merchantCreateRequest, merchantPatchRequest, paymentEventRequest, refundEventRequest } from '../schemas/control';
 import { replayResponse, snapshotRequest, snapshotResponse, snapshotsResponse, storyFile } from '../schemas/reproduce';
 import {
@@ -34,10 +40,16 @@ import {
   cardPaymentResponse,
   faultResponse,
   faultsResponse,
+  clockResponse,
   healthResponse,
+  historyResponse,
+  inspectedPaymentResponse,
   listErrorResponse,
   listResponse,
+  merchantResponse,
   merchantsResponse,
+  notificationResponse,
+  notificationsResponse,
   messageResponse,
   methodResponse,
   methodsResponse,
@@ -46,35 +58,44 @@ import {
   refundErrorResponse,
   refundResponse,
   refundsResponse,
+  resetResponse,
+  scenariosResponse,
   splitsErrorResponse,
   splitsResponse,
 } from '../schemas/responses';
 
 export type Surface = 'api' | 'card';
 
+/**
+ * Who may call an operation, as the route's guard decides: `basic` the merchant's credentials (/v1),
+ * `control` the control API's guard (a bearer control token, or a trusted client without one),
+ * `session` the dashboard's sign-in cookie, `open` anyone.
+ */
+export type Guard = 'basic' | 'control' | 'session' | 'open';
+
 export interface Operation {
   method: 'get' | 'post' | 'patch' | 'delete';
   path: string;
+  /** The name client generators give the operation's method: unique in the document, never changed. */
+  operationId: string;
   summary: string;
   request?: Schema;
   /** Status code → response schema (undefined: a body of no fixed shape). */
   responses: Record<number, Schema | undefined>;
+  /** Request headers the operation reads, beyond credentials. */
+  headers?: Record<string, unknown>[];
+  /** Names in QUERY_PARAMETERS (src/schemas/queries.ts). */
   query?: string[];
   control?: boolean;
+  /** Set only where the route's guard is not the one its path implies (see guardOf). */
+  guard?: Guard;
   /** An HTML page for people (the hosted payment page), not JSON. */
   html?: boolean;
   /** An image of this content type (a method logo), not JSON. */
   image?: string;
   /** A file of this media type rather than JSON (a snapshot's SQLite file). */
   file?: string;
-  /** A stable name for the operation (code generators use it). */
-  operationId?: string;
-  /** Query parameters with their own schema and description (`query` lists untyped ones). */
-  typedQuery?: { name: string; schema: Schema; description: string }[];
 }
-
-/** A capture read's path ID, a payout's ID, a dispute's ID: positive integers. */
-const idParamSchema: Schema = { type: 'integer', minimum: 1, maximum: 2147483647 };
 
 const unauthorized = { 401: messageResponse, 404: messageResponse };
 const listQuery = [
@@ -91,50 +112,56 @@ const listQuery = [
 ];
 
 const CONTROL: Operation[] = [
-  { method: 'get', path: '/_sandbox/health', summary: 'Health, both addresses, the number of payments and the database size', responses: { 200: healthResponse }, control: true },
+  { method: 'get', path: '/_sandbox/health', operationId: 'getHealth', summary: 'Health, both addresses, the number of payments and the database size', responses: { 200: healthResponse }, control: true },
   {
     method: 'post',
     path: '/_sandbox/reset',
+    operationId: 'resetSandbox',
     summary: 'Empty all data and load the fixtures again (the configuration stays)',
-    responses: { 200: undefined },
+    responses: { 200: resetResponse },
     control: true,
   },
-  { method: 'get', path: '/_sandbox/merchants', summary: 'Merchants with credentials', responses: { 200: merchantsResponse }, control: true },
+  { method: 'get', path: '/_sandbox/merchants', operationId: 'listMerchants', summary: 'Merchants with credentials', responses: { 200: merchantsResponse }, control: true },
   {
     method: 'post',
     path: '/_sandbox/merchants',
+    operationId: 'createMerchant',
     summary: 'Create a marketplace with linked sites and generated credentials, for an isolated test',
     request: merchantCreateRequest,
-    responses: { 201: undefined, 400: messageResponse },
+    responses: { 201: merchantResponse, 400: messageResponse },
     control: true,
   },
-  { method: 'get', path: '/_sandbox/merchants/{siteId}', summary: 'One merchant with its credentials', responses: { 200: undefined, 404: messageResponse }, control: true },
+  { method: 'get', path: '/_sandbox/merchants/{siteId}', operationId: 'getMerchant', summary: 'One merchant with its credentials', responses: { 200: merchantResponse, 404: messageResponse }, control: true },
   {
     method: 'patch',
     path: '/_sandbox/merchants/{siteId}',
+    operationId: 'updateMerchant',
     summary: 'Set a merchant’s NotificationURL or DefaultScenario',
     request: merchantPatchRequest,
-    responses: { 200: undefined, 400: messageResponse, 404: messageResponse },
+    responses: { 200: merchantResponse, 400: messageResponse, 404: messageResponse },
     control: true,
   },
-  { method: 'get', path: '/_sandbox/scenarios', summary: 'The scenarios payments can follow', responses: { 200: undefined }, control: true },
+  { method: 'get', path: '/_sandbox/scenarios', operationId: 'listScenarios', summary: 'The scenarios payments can follow', responses: { 200: scenariosResponse }, control: true },
   {
     method: 'get',
     path: '/_sandbox/payments/{id}',
+    operationId: 'inspectPayment',
     summary: 'A payment with its scenario, history, steps and refunds (a card payment also its captures and disputes)',
-    responses: { 200: undefined, 404: messageResponse },
+    responses: { 200: inspectedPaymentResponse, 404: messageResponse },
     control: true,
   },
   {
     method: 'get',
     path: '/_sandbox/payments/{id}/history',
+    operationId: 'getPaymentHistory',
     summary: 'The statuses a payment and its refunds went through, with sandbox times and causes',
-    responses: { 200: undefined, 404: messageResponse },
+    responses: { 200: historyResponse, 404: messageResponse },
     control: true,
   },
   {
     method: 'get',
     path: '/_sandbox/payments/{id}/story',
+    operationId: 'getPaymentStory',
     summary: 'What happened to a payment, as a scenario file (steps at fixed offsets, splits and refunds by index) with its create request: valid for --scenarios, and for POST /_sandbox/replay',
     responses: { 200: storyFile, 400: messageResponse, 404: messageResponse },
     control: true,
@@ -142,6 +169,7 @@ const CONTROL: Operation[] = [
   {
     method: 'post',
     path: '/_sandbox/replay',
+    operationId: 'replayStory',
     summary: 'Replay a story: a new payment (fresh MerchantTransactionIDs) that goes through the same statuses, amounts and notifications',
     request: storyFile,
     responses: { 201: replayResponse, 400: messageResponse },
@@ -150,6 +178,7 @@ const CONTROL: Operation[] = [
   {
     method: 'post',
     path: '/_sandbox/payments/{id}/events',
+    operationId: 'applyPaymentEvent',
     summary: 'Apply a provider or payer event; Event dispute opens a dispute (chargeback) on a captured card payment and answers {"Dispute"}',
     request: paymentEventRequest,
     responses: { 200: { anyOf: [paymentResponse, disputeResponse] }, 400: messageResponse, 404: messageResponse },
@@ -167,40 +196,45 @@ const CONTROL: Operation[] = [
   {
     method: 'post',
     path: '/_sandbox/refunds/{id}/events',
+    operationId: 'applyRefundEvent',
     summary: 'Let a refund succeed or fail',
     request: refundEventRequest,
     responses: { 200: refundResponse, 400: messageResponse, 404: messageResponse },
     control: true,
   },
-  { method: 'get', path: '/_sandbox/clock', summary: 'Sandbox time', responses: { 200: undefined }, control: true },
+  { method: 'get', path: '/_sandbox/clock', operationId: 'getClock', summary: 'Sandbox time', responses: { 200: clockResponse }, control: true },
   {
     method: 'post',
     path: '/_sandbox/clock/advance',
+    operationId: 'advanceClock',
     summary: 'Move the manual clock, running every step due on the way',
     request: clockAdvanceRequest,
-    responses: { 200: undefined, 400: messageResponse },
+    responses: { 200: clockResponse, 400: messageResponse },
     control: true,
   },
   {
     method: 'post',
     path: '/_sandbox/snapshots',
+    operationId: 'saveSnapshot',
     summary: 'Save a snapshot of the whole sandbox under a name (one of that name is replaced)',
     request: snapshotRequest,
-    responses: { 201: snapshotResponse, 400: messageResponse },
+    responses: { 201: snapshotResponse, 400: messageResponse, 503: messageResponse },
     control: true,
   },
-  { method: 'get', path: '/_sandbox/snapshots', summary: 'The saved snapshots', responses: { 200: snapshotsResponse }, control: true },
+  { method: 'get', path: '/_sandbox/snapshots', operationId: 'listSnapshots', summary: 'The saved snapshots', responses: { 200: snapshotsResponse }, control: true },
   {
     method: 'post',
     path: '/_sandbox/snapshots/{name}/restore',
+    operationId: 'restoreSnapshot',
     summary: 'Bring every payment, step, notification, setting and the clock back to the snapshot (ID sequences never go back); pending work resumes',
     responses: { 200: snapshotResponse, 400: messageResponse, 404: messageResponse, 503: messageResponse },
     control: true,
   },
-  { method: 'delete', path: '/_sandbox/snapshots/{name}', summary: 'Remove a snapshot', responses: { 204: undefined, 400: messageResponse, 404: messageResponse }, control: true },
+  { method: 'delete', path: '/_sandbox/snapshots/{name}', operationId: 'deleteSnapshot', summary: 'Remove a snapshot', responses: { 204: undefined, 400: messageResponse, 404: messageResponse }, control: true },
   {
     method: 'get',
     path: '/_sandbox/snapshots/{name}/file',
+    operationId: 'downloadSnapshot',
     summary: 'The snapshot as a SQLite file, which split-sandbox start --db opens',
     responses: { 200: undefined, 400: messageResponse, 404: messageResponse },
     control: true,
@@ -209,39 +243,43 @@ const CONTROL: Operation[] = [
   {
     method: 'get',
     path: '/_sandbox/notifications',
+    operationId: 'listNotifications',
     summary: 'The notification journal, a page at a time (newest first unless SortDirection=asc), with TotalCount',
     query: ['PaymentID', 'RefundID', 'StatusID', 'State', 'PageSize', 'PageIndex', 'SortDirection'],
-    responses: { 200: undefined, 400: messageResponse },
+    responses: { 200: notificationsResponse, 400: messageResponse },
     control: true,
   },
   {
     method: 'get',
     path: '/_sandbox/notifications/wait',
+    operationId: 'waitForNotification',
     summary: 'Wait until a matching notification reached its final state (delivered, or journaled unsent); Delivered=true insists on a delivery',
     query: ['PaymentID', 'RefundID', 'StatusID', 'TimeoutMs', 'Delivered'],
-    responses: { 200: undefined, 400: messageResponse, 408: messageResponse },
+    responses: { 200: notificationResponse, 400: messageResponse, 408: messageResponse },
     control: true,
   },
   {
     method: 'post',
     path: '/_sandbox/notifications/{id}/redeliver',
+    operationId: 'redeliverNotification',
     summary: 'Send a notification again',
-    responses: { 202: undefined, 404: messageResponse },
+    responses: { 202: notificationResponse, 404: messageResponse },
     control: true,
   },
   {
     method: 'post',
     path: '/_sandbox/faults',
+    operationId: 'addFault',
     summary: 'Add a fault rule: on the api channel Status, Delay, Reset or LoseAnswer; on the notifications channel Duplicate, Delay or Drop',
     request: faultRequest,
     responses: { 201: faultResponse, 400: messageResponse },
     control: true,
   },
-  { method: 'get', path: '/_sandbox/faults', summary: 'The fault rules, with their Hits', responses: { 200: faultsResponse }, control: true },
-  { method: 'delete', path: '/_sandbox/faults', summary: 'Delete every fault rule', responses: { 204: undefined }, control: true },
-  { method: 'get', path: '/_sandbox/faults/{id}', summary: 'One fault rule, with its Hits', responses: { 200: faultResponse, 404: messageResponse }, control: true },
-  { method: 'delete', path: '/_sandbox/faults/{id}', summary: 'Delete one fault rule', responses: { 204: undefined, 404: messageResponse }, control: true },
-  { method: 'get', path: '/_sandbox/openapi.json', summary: 'This document', query: ['surface'], responses: { 200: undefined }, control: true },
+  { method: 'get', path: '/_sandbox/faults', operationId: 'listFaults', summary: 'The fault rules, with their Hits', responses: { 200: faultsResponse }, control: true },
+  { method: 'delete', path: '/_sandbox/faults', operationId: 'deleteFaults', summary: 'Delete every fault rule', responses: { 204: undefined }, control: true },
+  { method: 'get', path: '/_sandbox/faults/{id}', operationId: 'getFault', summary: 'One fault rule, with its Hits', responses: { 200: faultResponse, 404: messageResponse }, control: true },
+  { method: 'delete', path: '/_sandbox/faults/{id}', operationId: 'deleteFault', summary: 'Delete one fault rule', responses: { 204: undefined, 404: messageResponse }, control: true },
+  { method: 'get', path: '/_sandbox/openapi.json', operationId: 'getOpenApiDocument', summary: 'This document', query: ['surface'], responses: { 200: undefined, 400: messageResponse }, control: true },
 ];
 
 /** Every /v1 request may carry its own fault (no control access needed). */
@@ -253,25 +291,38 @@ const FAULT_HEADER = {
   schema: { type: 'string', pattern: '^(500|502|503|504|429|408|reset|lose-answer|delay=[0-9.]+(ms|s|m|h))$' },
 };
 
+/** The scenario of a payment created on the API address, chosen per request. */
+const SCENARIO_HEADER = {
+  name: 'X-Sandbox-Scenario',
+  in: 'header',
+  required: false,
+  description: 'Sandbox only: the scenario the new payment follows (GET /_sandbox/scenarios lists them: two-step, payer-decides, …); refused with reason 2 when unknown.',
+  schema: { type: 'string' },
+};
+
 const API: Operation[] = [
   {
     method: 'post',
     path: '/v1/payments',
+    operationId: 'createPayment',
     summary: 'Create a payment, with or without splits (4.1)',
     request: createPaymentRequest,
+    headers: [SCENARIO_HEADER],
     responses: { 201: paymentResponse, 400: paymentErrorResponse, 401: messageResponse, 413: messageResponse },
   },
   {
     method: 'get',
     path: '/v1/payments',
+    operationId: 'listPayments',
     summary: 'List payments (4.8)',
     query: ['pageSize', 'pageIndex', 'sortDirection', 'sortBy', 'typeID', ...listQuery],
     responses: { 200: listResponse, 400: listErrorResponse, 401: messageResponse },
   },
-  { method: 'get', path: '/v1/payments/{id}', summary: 'Get a payment', responses: { 200: paymentResponse, ...unauthorized } },
+  { method: 'get', path: '/v1/payments/{id}', operationId: 'getPayment', summary: 'Get a payment', responses: { 200: paymentResponse, ...unauthorized } },
   {
     method: 'post',
     path: '/v1/payments/{id}/splits',
+    operationId: 'addSplits',
     summary: 'Add splits (4.2)',
     request: addSplitsRequest,
     responses: { 201: splitsResponse, 400: splitsErrorResponse, ...unauthorized },
@@ -279,6 +330,7 @@ const API: Operation[] = [
   {
     method: 'post',
     path: '/v1/payments/{id}/capture',
+    operationId: 'capturePayment',
     summary: 'Capture in full (no body, 4.3) or with amounts per split (4.4)',
     request: captureRequest,
     responses: { 200: paymentResponse, 400: paymentErrorResponse, ...unauthorized },
@@ -286,6 +338,7 @@ const API: Operation[] = [
   {
     method: 'post',
     path: '/v1/payments/{id}/splits/{splitId}/capture',
+    operationId: 'captureSplit',
     summary: 'Capture one split (4.5)',
     query: ['amount'],
     responses: { 200: paymentResponse, 400: paymentErrorResponse, ...unauthorized },
@@ -293,12 +346,14 @@ const API: Operation[] = [
   {
     method: 'post',
     path: '/v1/payments/{id}/cancel',
+    operationId: 'cancelPayment',
     summary: 'Cancel a payment (4.6)',
     responses: { 200: paymentResponse, 400: paymentErrorResponse, ...unauthorized },
   },
   {
     method: 'post',
     path: '/v1/payments/{id}/splits/{splitId}/refunds',
+    operationId: 'refundSplit',
     summary: 'Refund a split (4.7)',
     request: refundRequest,
     responses: { 201: refundResponse, 400: refundErrorResponse, ...unauthorized },
@@ -306,12 +361,14 @@ const API: Operation[] = [
   {
     method: 'get',
     path: '/v1/payments/{id}/status',
+    operationId: 'getPaymentStatus',
     summary: 'A payment’s current status: the payment as GET shows it',
     responses: { 200: paymentResponse, ...unauthorized },
   },
   {
     method: 'post',
     path: '/v1/payments/{id}/refunds',
+    operationId: 'refundPayment',
     summary: 'Refund a payment without splits as a whole (a payment with splits: reason 11, refund per split)',
     request: refundRequest,
     responses: { 201: refundResponse, 400: refundErrorResponse, ...unauthorized },
@@ -319,12 +376,14 @@ const API: Operation[] = [
   {
     method: 'get',
     path: '/v1/payments/{id}/refunds',
+    operationId: 'listRefunds',
     summary: 'The payment’s refunds, each in its current status (SplitID 0: a refund of the whole payment)',
     responses: { 200: refundsResponse, ...unauthorized },
   },
   {
     method: 'get',
     path: '/v1/payments/{id}/refunds/{refundId}',
+    operationId: 'getRefund',
     summary: 'One refund of the payment, in its current status',
     responses: { 200: refundResponse, ...unauthorized },
   },
@@ -335,6 +394,7 @@ const METHODS: Operation[] = [
   {
     method: 'get',
     path: '/v1/methods',
+    operationId: 'listMethods',
     summary: 'Every active payment method (additionalDetails=true: with validators and options; country: available there)',
     query: ['country', 'additionalDetails'],
     responses: { 200: methodsResponse, 400: messageResponse, 401: messageResponse },
@@ -342,6 +402,7 @@ const METHODS: Operation[] = [
   {
     method: 'get',
     path: '/v1/methods/assigned',
+    operationId: 'listAssignedMethods',
     summary: 'The payment methods assigned to the calling site',
     query: ['country', 'additionalDetails'],
     responses: { 200: methodsResponse, 400: messageResponse, 401: messageResponse },
@@ -349,12 +410,14 @@ const METHODS: Operation[] = [
   {
     method: 'get',
     path: '/v1/methods/{id}',
+    operationId: 'getMethod',
     summary: 'One payment method, with its validators and options',
     responses: { 200: methodResponse, ...unauthorized },
   },
   {
     method: 'get',
     path: '/images/methods/{file}',
+    operationId: 'getMethodLogo',
     summary: 'A method’s (or method option’s) logo, as LogoURL names it (SVG, no credentials needed)',
     responses: { 200: undefined, 404: messageResponse },
     image: 'image/svg+xml',
@@ -366,6 +429,7 @@ const PAYER: Operation[] = [
   {
     method: 'get',
     path: '/Home',
+    operationId: 'showPaymentPage',
     summary: 'The hosted payment page of RedirectURL (HTML): the payment and the buttons the payer may press; while it is open, the payment’s scenario steps wait for the payer',
     query: ['PaymentToken'],
     responses: { 200: undefined, 404: undefined, 410: undefined },
@@ -374,6 +438,7 @@ const PAYER: Operation[] = [
   {
     method: 'post',
     path: '/Home/{action}',
+    operationId: 'pressPaymentPageButton',
     summary: 'A button of the payment page (form field PaymentToken): pay, authorize, fail or cancel; then 303 to ReturnURL',
     responses: { 303: undefined, 404: undefined, 410: undefined },
     html: true,
@@ -382,35 +447,36 @@ const PAYER: Operation[] = [
 
 /** The merchant dashboard (HTML forms, session cookie). */
 const DASHBOARD: Operation[] = [
-  { method: 'get', path: '/dashboard/login', summary: 'Merchant dashboard: the sign-in form (SiteID and APIKey)', responses: { 200: undefined }, html: true },
-  { method: 'post', path: '/dashboard/login', summary: 'Sign in: a session cookie (HttpOnly, SameSite=Lax), then 303 to the payments', responses: { 303: undefined, 401: undefined }, html: true },
-  { method: 'post', path: '/dashboard/logout', summary: 'Sign out', responses: { 303: undefined }, html: true },
-  { method: 'get', path: '/dashboard', summary: 'The merchant’s payments: a paged, filterable table', responses: { 200: undefined, 303: undefined, 400: undefined }, html: true },
-  { method: 'get', path: '/dashboard/settings', summary: 'Notification URL and default scenario', responses: { 200: undefined, 303: undefined }, html: true },
+  { method: 'get', path: '/dashboard/login', operationId: 'dashboardLoginForm', guard: 'open', summary: 'Merchant dashboard: the sign-in form (SiteID and APIKey)', responses: { 200: undefined }, html: true },
+  { method: 'post', path: '/dashboard/login', operationId: 'dashboardLogin', guard: 'open', summary: 'Sign in: a session cookie (HttpOnly, SameSite=Lax), then 303 to the payments', responses: { 303: undefined, 401: undefined }, html: true },
+  { method: 'post', path: '/dashboard/logout', operationId: 'dashboardLogout', summary: 'Sign out', responses: { 303: undefined }, html: true },
+  { method: 'get', path: '/dashboard', operationId: 'dashboardPayments', summary: 'The merchant’s payments: a paged, filterable table', responses: { 200: undefined, 303: undefined, 400: undefined }, html: true },
+  { method: 'get', path: '/dashboard/settings', operationId: 'dashboardSettings', summary: 'Notification URL and default scenario', responses: { 200: undefined, 303: undefined }, html: true },
+  { method: 'post', path: '/dashboard/settings', operationId: 'dashboardSaveSettings', summary: 'Save the notification URL and default scenario', responses: { 303: undefined, 400: undefined }, html: true },
+  { method: 'get', path: '/dashboard/payments/{id}', operationId: 'dashboardPayment', summary: 'One payment: splits, refunds, history, steps, notifications and attempts, and its actions', responses: { 200: undefined, 303: undefined, 404: undefined }, html: true },
+  { method: 'post', path: '/dashboard/payments/{id}/events', operationId: 'dashboardPaymentEvent', summary: 'Dashboard action events on the payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
+  { method: 'post', path: '/dashboard/payments/{id}/capture', operationId: 'dashboardCapture', summary: 'Dashboard action capture on the payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
+  { method: 'post', path: '/dashboard/payments/{id}/capture-split', operationId: 'dashboardCaptureSplit', summary: 'Dashboard action capture-split on the payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
+  { method: 'post', path: '/dashboard/payments/{id}/capture-per-split', operationId: 'dashboardCapturePerSplit', summary: 'Dashboard action capture-per-split on the payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
+  { method: 'post', path: '/dashboard/payments/{id}/cancel', operationId: 'dashboardCancel', summary: 'Dashboard action cancel on the payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
+  { method: 'post', path: '/dashboard/payments/{id}/refund', operationId: 'dashboardRefund', summary: 'Dashboard action refund on the payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
+  { method: 'post', path: '/dashboard/payments/{id}/refund-payment', operationId: 'dashboardRefundPayment', summary: 'Dashboard action refund-payment (a whole payment without splits); 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
+  { method: 'post', path: '/dashboard/payments/{id}/card-capture', operationId: 'dashboardCardCapture', summary: 'Dashboard action card-capture (whole or part) on a card payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
+  { method: 'post', path: '/dashboard/payments/{id}/card-cancel', operationId: 'dashboardCardCancel', summary: 'Dashboard action card-cancel on a card payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
+  { method: 'post', path: '/dashboard/payments/{id}/card-refund', operationId: 'dashboardCardRefund', summary: 'Dashboard action card-refund (the payment or one split) on a card payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
+  { method: 'post', path: '/dashboard/payments/{id}/splits', operationId: 'dashboardAddSplits', summary: 'Dashboard action splits on the payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
+  { method: 'get', path: '/dashboard/payments/{id}/story', operationId: 'dashboardDownloadStory', summary: 'Download the payment’s story (a JSON file, as GET /_sandbox/payments/{id}/story gives it); 400 for a card payment, which has no story', responses: { 200: storyFile, 303: undefined, 400: undefined, 404: undefined }, html: true },
+  { method: 'post', path: '/dashboard/payments/{id}/snapshot', operationId: 'dashboardSaveSnapshot', summary: 'Save a snapshot of the whole sandbox (form field Name); 303 back to the payment, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
+  { method: 'post', path: '/dashboard/payments/{id}/notifications/{notificationId}/redeliver', operationId: 'dashboardRedeliverNotification', summary: 'Dashboard action notifications/:notificationId/redeliver on the payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
   { method: 'get', path: '/dashboard/payouts', operationId: 'dashboardCardPayouts', summary: 'The merchant’s card payouts (the latest 100, newest first)', responses: { 200: undefined, 303: undefined }, html: true },
   { method: 'post', path: '/dashboard/payments/{id}/dispute', operationId: 'dashboardDispute', summary: 'Dashboard action dispute on a card payment (form field Event: open, win or lose, with DisputeID); 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
-  { method: 'post', path: '/dashboard/settings', summary: 'Save the notification URL and default scenario', responses: { 303: undefined, 400: undefined }, html: true },
-  { method: 'get', path: '/dashboard/payments/{id}', summary: 'One payment: splits, refunds, history, steps, notifications and attempts, and its actions', responses: { 200: undefined, 303: undefined, 404: undefined }, html: true },
-  { method: 'post', path: '/dashboard/payments/{id}/events', summary: 'Dashboard action events on the payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
-  { method: 'post', path: '/dashboard/payments/{id}/capture', summary: 'Dashboard action capture on the payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
-  { method: 'post', path: '/dashboard/payments/{id}/capture-split', summary: 'Dashboard action capture-split on the payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
-  { method: 'post', path: '/dashboard/payments/{id}/capture-per-split', summary: 'Dashboard action capture-per-split on the payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
-  { method: 'post', path: '/dashboard/payments/{id}/cancel', summary: 'Dashboard action cancel on the payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
-  { method: 'post', path: '/dashboard/payments/{id}/refund', summary: 'Dashboard action refund on the payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
-  { method: 'post', path: '/dashboard/payments/{id}/refund-payment', summary: 'Dashboard action refund-payment (a whole payment without splits); 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
-  { method: 'post', path: '/dashboard/payments/{id}/card-capture', summary: 'Dashboard action card-capture (whole or part) on a card payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
-  { method: 'post', path: '/dashboard/payments/{id}/card-cancel', summary: 'Dashboard action card-cancel on a card payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
-  { method: 'post', path: '/dashboard/payments/{id}/card-refund', summary: 'Dashboard action card-refund (the payment or one split) on a card payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
-  { method: 'post', path: '/dashboard/payments/{id}/splits', summary: 'Dashboard action splits on the payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
-  { method: 'get', path: '/dashboard/payments/{id}/story', summary: 'Download the payment’s story (a JSON file, as GET /_sandbox/payments/{id}/story gives it); 400 for a card payment, which has no story', responses: { 200: undefined, 303: undefined, 400: undefined, 404: undefined }, html: true },
-  { method: 'post', path: '/dashboard/payments/{id}/snapshot', summary: 'Save a snapshot of the whole sandbox (form field Name); 303 back to the payment, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
-  { method: 'post', path: '/dashboard/payments/{id}/notifications/{notificationId}/redeliver', summary: 'Dashboard action notifications/:notificationId/redeliver on the payment; 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
 ];
 
 const CARD: Operation[] = [
   {
     method: 'post',
     path: '/v1/payments',
+    operationId: 'createCardPayment',
     summary: 'Create a card payment',
     request: createCardPaymentRequest,
     responses: { 201: cardPaymentResponse, 400: paymentErrorResponse, 401: messageResponse, 413: messageResponse },
@@ -418,20 +484,23 @@ const CARD: Operation[] = [
   {
     method: 'get',
     path: '/v1/payments',
+    operationId: 'listCardPayments',
     summary: 'List card payments (2.9)',
     query: ['limit', 'offset', ...listQuery],
     responses: { 200: cardListResponse, 400: listErrorResponse, 401: messageResponse },
   },
-  { method: 'get', path: '/v1/payments/{id}', summary: 'Get a card payment', responses: { 200: cardPaymentResponse, ...unauthorized } },
+  { method: 'get', path: '/v1/payments/{id}', operationId: 'getCardPayment', summary: 'Get a card payment', responses: { 200: cardPaymentResponse, ...unauthorized } },
   {
     method: 'get',
     path: '/v1/payments/{id}/status',
+    operationId: 'getCardPaymentStatus',
     summary: 'A card payment’s current status: the card payment as GET shows it',
     responses: { 200: cardPaymentResponse, ...unauthorized },
   },
   {
     method: 'post',
     path: '/v1/payments/{id}/capture',
+    operationId: 'captureCardPayment',
     summary:
       'Capture an Authorized card payment, whole (Captured, 11) or `amount` of it (PartiallyCaptured, 35), with no body; or, with {"Payment": {"Split": {"ID", "Amount"}}}, one split of a marketplace card payment (the answer adds Split with its CaptureDetails)',
     request: cardCaptureRequest,
@@ -479,17 +548,7 @@ const CARD: Operation[] = [
     path: '/v1/payouts',
     operationId: 'listCardPayouts',
     summary: 'The site’s card payouts, newest first',
-    typedQuery: [
-      { name: 'limit', schema: { type: 'integer', minimum: 1, maximum: 1000 }, description: 'How many (default: the configured page size); reason 107 otherwise' },
-      { name: 'offset', schema: { type: 'integer', minimum: 0, maximum: 2147483647 }, description: 'How many to skip; reason 106 otherwise' },
-      { name: 'startDate', schema: { type: 'string', pattern: '^[0-9]{14}$' }, description: 'Made at or after (yyyyMMddHHmmss, UTC)' },
-      { name: 'endDate', schema: { type: 'string', pattern: '^[0-9]{14}$' }, description: 'Made at or before (yyyyMMddHHmmss, UTC)' },
-      { name: 'currency', schema: { type: 'string', pattern: '^[A-Za-z]{3}$' }, description: 'ISO 4217 code' },
-      { name: 'minimumAmount', schema: { type: 'integer', minimum: 0 }, description: 'Minor units' },
-      { name: 'maximumAmount', schema: { type: 'integer', minimum: 0 }, description: 'Minor units' },
-      { name: 'merchantTransactionID', schema: { type: 'string', maxLength: 128 }, description: 'Exact match' },
-      { name: 'statusID', schema: { type: 'integer', enum: [2, 4] }, description: 'Success (2) or Failed (4)' },
-    ],
+    query: ['limit', 'offset', 'startDate', 'endDate', 'currency', 'minimumAmount', 'maximumAmount', 'merchantTransactionID', 'statusID'],
     responses: { 200: payoutsResponse, 400: payoutErrorResponse, 401: messageResponse },
   },
   {
@@ -531,12 +590,14 @@ const CARD: Operation[] = [
   {
     method: 'post',
     path: '/v1/payments/{id}/cancel',
+    operationId: 'cancelCardPayment',
     summary: 'Cancel an Authorized card payment (Cancelled, 3; QueuedForCanceling, 34, for test amount 10006)',
     responses: { 200: cardPaymentResponse, 400: paymentErrorResponse, ...unauthorized },
   },
   {
     method: 'post',
     path: '/v1/payments/{id}/refunds',
+    operationId: 'refundCardPayment',
     summary: 'Refund a captured card payment, or one split of it (SplitID), optionally from one capture (CaptureID): Success at once (Open for test amount 10004)',
     request: cardRefundRequest,
     responses: { 201: cardRefundResponse, 400: refundErrorResponse, ...unauthorized },
@@ -544,6 +605,7 @@ const CARD: Operation[] = [
   {
     method: 'post',
     path: '/v1/payments/{id}/splits/{splitId}/refunds',
+    operationId: 'refundCardSplit',
     summary: 'Refund one split of a marketplace card payment (the PHP SDK’s split_refund, with the CaptureID of the split’s capture)',
     request: cardRefundRequest,
     responses: { 201: cardRefundResponse, 400: refundErrorResponse, ...unauthorized },
@@ -551,12 +613,14 @@ const CARD: Operation[] = [
   {
     method: 'get',
     path: '/v1/payments/{id}/refunds',
+    operationId: 'listCardRefunds',
     summary: 'The card payment’s refunds, each in its current status',
     responses: { 200: cardRefundsResponse, ...unauthorized },
   },
   {
     method: 'get',
     path: '/v1/payments/{id}/refunds/{refundId}',
+    operationId: 'getCardRefund',
     summary: 'One refund of the card payment, in its current status',
     responses: { 200: cardRefundResponse, ...unauthorized },
   },
@@ -567,6 +631,7 @@ const CARD_FORM: Operation[] = [
   {
     method: 'get',
     path: '/v1/Payments/FillCardDetails',
+    operationId: 'showCardForm',
     summary: 'The hosted card form of RedirectURL (HTML): the card payment and the buttons the payer may press',
     query: ['PaymentToken'],
     responses: { 200: undefined, 404: undefined, 410: undefined },
@@ -575,6 +640,7 @@ const CARD_FORM: Operation[] = [
   {
     method: 'post',
     path: '/v1/Payments/FillCardDetails/{action}',
+    operationId: 'pressCardFormButton',
     summary: 'A button of the card form (form field PaymentToken): authorize (a card entered), fail or cancel; then 303 to ReturnURL',
     responses: { 303: undefined, 404: undefined, 410: undefined },
     html: true,
@@ -589,65 +655,134 @@ const json = (schema: Schema | undefined, example?: unknown) => ({
   'application/json': { schema: schema ?? {}, ...(example === undefined ? {} : { example }) },
 });
 
+/** The guard of an operation, from its path unless it names its own. */
+export function guardOf(op: Operation): Guard {
+  if (op.guard) return op.guard;
+  if (op.control) return UNGUARDED_CONTROL_PATH.test(op.path) ? 'open' : 'control';
+  if (op.path.startsWith('/dashboard')) return 'session';
+  return op.path.startsWith('/v1/') && !op.html ? 'basic' : 'open';
+}
+
+const SECURITY: Record<Guard, Record<string, string[]>[]> = {
+  basic: [{ basic: [] }],
+  // The empty requirement: a client that --control-from trusts (loopback by default) needs no token.
+  control: [{ controlToken: [] }, {}],
+  session: [{ dashboardSession: [] }],
+  open: [],
+};
+
+/**
+ * Answers every operation may give, whatever its route: the request body is read before routing
+ * (a route that answers 400 in an envelope of its own says so instead), and every answer waits for
+ * its changes to be committed (a full disk: 503).
+ */
+const EVERY_ROUTE = {
+  400: { $ref: '#/components/responses/UnreadableBody' },
+  413: { $ref: '#/components/responses/BodyTooLarge' },
+  415: { $ref: '#/components/responses/UnsupportedBody' },
+  503: { $ref: '#/components/responses/CannotSave' },
+};
+
+/** Answers of a fault (the X-Sandbox-Fault header, or a fault rule): every /v1 request may get one. */
+const FAULT_ANSWERS = Object.fromEntries([408, 429, 500, 502, 503, 504].map((code) => [code, { $ref: '#/components/responses/Fault' }]));
+
+/** Answers the guard itself gives, before the route runs. */
+function guardAnswers(guard: Guard, op: Operation): Record<number, Schema | undefined> {
+  switch (guard) {
+    case 'control':
+      return { 401: messageResponse, 403: messageResponse };
+    case 'basic':
+      return { 401: messageResponse };
+    case 'session':
+      // No session: to the sign-in page. A form without the session's form token: a 403 page.
+      return op.method === 'post' ? { 303: undefined, 403: undefined } : { 303: undefined };
+    case 'open':
+      return {};
+  }
+}
+
+function parameters(op: Operation): Record<string, unknown>[] {
+  return [
+    ...[...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
+      name: m[1],
+      in: 'path',
+      required: true,
+      schema:
+        m[1] === 'token'
+          ? { type: 'string', pattern: '^[0-9A-Fa-f]{32}$', description: 'A credit card token: 32 hexadecimal characters' }
+          : m[1] === 'action' || m[1] === 'file' || m[1] === 'name'
+            ? { type: 'string' }
+            : { type: 'integer', minimum: 1 },
+    })),
+    ...(op.query ?? []).map((name) => {
+      const q = QUERY_PARAMETERS[name];
+      if (!q) throw new Error(`${op.operationId}: query parameter ${name} is not in QUERY_PARAMETERS`);
+      return { name, in: 'query', required: false, description: q.description, schema: q.schema };
+    }),
+    ...(op.headers ?? []),
+    ...(op.path.startsWith('/v1/') ? [FAULT_HEADER] : []),
+  ];
+}
+
+function tagOf(op: Operation, surface: Surface): string {
+  if (op.html) return op.path.startsWith('/dashboard') ? 'merchant dashboard' : 'payment page';
+  if (op.control) return 'sandbox control';
+  if (op.path.startsWith('/v1/methods') || op.image) return 'payment methods';
+  return surface === 'api' ? 'split payments' : 'card payments';
+}
+
+function content(op: Operation, code: string, schema: Schema | undefined): Record<string, unknown> {
+  // A page's answers are HTML, unless a schema says JSON (a download).
+  if (op.html && schema === undefined) return { 'text/html': { schema: { type: 'string' } } };
+  if (op.image && code === '200') return { [op.image]: { schema: { type: 'string', contentMediaType: op.image } } };
+  if (op.file && code === '200') return { [op.file]: { schema: { type: 'string', contentMediaType: op.file } } };
+  return json(schema);
+}
+
+const REASONS: Record<string, string> = {
+  200: 'OK',
+  201: 'Created',
+  202: 'Accepted: queued',
+  204: 'No content',
+  303: 'See other: the page to go to next',
+  400: 'Refused: the request is not valid here',
+  401: 'Credentials missing or wrong',
+  403: 'Forbidden: this client may not use the control API, or a dashboard form lacks its session’s token',
+  404: 'Not found',
+  408: 'Nothing matched in time',
+  410: 'Gone: the token has expired',
+  503: 'The change could not be saved',
+};
+
 export function openApiDocument(surface: Surface, serverUrl: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
+  const named = new Set<string>();
   for (const op of operations(surface)) {
-    const params = [
-      ...[...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
-        name: m[1],
-        in: 'path',
-        required: true,
-        schema:
-          m[1] === 'token'
-            ? { type: 'string', pattern: '^[0-9A-Fa-f]{32}$', description: 'A credit card token: 32 hexadecimal characters' }
-            : m[1] === 'captureId' || m[1] === 'payoutId' || m[1] === 'disputeId'
-              ? idParamSchema
-              : { type: m[1] === 'action' || m[1] === 'file' || m[1] === 'name' ? 'string' : 'integer' },
-      })),
-      ...(op.query ?? []).map((name) => ({ name, in: 'query', required: false, schema: { type: 'string' } })),
-      ...(op.typedQuery ?? []).map((q) => ({ name: q.name, in: 'query', required: false, description: q.description, schema: q.schema })),
-      ...(op.path.startsWith('/v1/') ? [FAULT_HEADER] : []),
-    ];
+    // Client generators name methods by operationId: two operations of one name would collide.
+    if (named.has(op.operationId)) throw new Error(`operationId ${op.operationId} is given twice (${op.method.toUpperCase()} ${op.path})`);
+    named.add(op.operationId);
+    const guard = guardOf(op);
+    const params = parameters(op);
+    const answers = { ...guardAnswers(guard, op), ...op.responses };
     (paths[op.path] ??= {})[op.method] = {
-      ...(op.operationId ? { operationId: op.operationId } : {}),
+      operationId: op.operationId,
       summary: op.summary,
-      tags: [
-        op.html
-          ? op.path.startsWith('/dashboard')
-            ? 'merchant dashboard'
-            : 'payment page'
-          : op.control
-            ? 'sandbox control'
-            : op.path.startsWith('/v1/methods') || op.image
-              ? 'payment methods'
-              : surface === 'api'
-                ? 'split payments'
-                : 'card payments',
-      ],
-      ...(op.control || op.image ? {} : { security: [{ basic: [] }] }),
+      tags: [tagOf(op, surface)],
+      security: SECURITY[guard],
       ...(params.length ? { parameters: params } : {}),
       ...(op.request
         ? { requestBody: { required: false, content: json(op.request, REQUEST_EXAMPLES[`${op.method.toUpperCase()} ${op.path} ${op.control ? 'control' : surface}`]) } }
         : {}),
-      responses: Object.fromEntries(
-        Object.entries(op.responses).map(([code, schema]) => [
-          code,
-          {
-            description: `HTTP ${code}`,
-            ...(code === '303' || code === '204'
-              ? {}
-              : {
-                  content: op.html
-                    ? { 'text/html': {} }
-                    : op.image && code === '200'
-                      ? { [op.image]: {} }
-                      : op.file && code === '200'
-                        ? { [op.file]: { schema: { type: 'string', contentMediaType: op.file } } }
-                        : json(schema),
-                }),
-          },
-        ]),
-      ),
+      responses: {
+        ...EVERY_ROUTE,
+        ...Object.fromEntries(
+          Object.entries(answers).map(([code, schema]) => [
+            code,
+            { description: REASONS[code] ?? `HTTP ${code}`, ...(code === '303' || code === '204' ? {} : { content: content(op, code, schema) }) },
+          ]),
+        ),
+        ...(op.path.startsWith('/v1/') ? FAULT_ANSWERS : {}),
+      },
     };
   }
   return {
@@ -656,9 +791,38 @@ export function openApiDocument(surface: Surface, serverUrl: string): Record<str
       title: surface === 'api' ? 'split-sandbox: split-payments API' : 'split-sandbox: card API',
       version: require('../../package.json').version as string,
       description: 'Amounts are integers in minor units. `x-reason` on a schema names the reason code a value failing it is refused with.',
+      license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: serverUrl }],
-    components: { securitySchemes: { basic: { type: 'http', scheme: 'basic', description: 'base64("SiteID:APIKey")' } } },
+    tags: [
+      { name: surface === 'api' ? 'split payments' : 'card payments', description: surface === 'api' ? 'Payments with splits, their captures and refunds' : 'Card payments, their captures and refunds' },
+      ...(surface === 'api' ? [{ name: 'payment methods', description: 'The payment methods and their logos' }] : []),
+      { name: 'payment page', description: 'The pages a payer sees at RedirectURL (HTML)' },
+      ...(surface === 'api' ? [{ name: 'merchant dashboard', description: 'The merchant dashboard (HTML forms)' }] : []),
+      { name: 'sandbox control', description: 'The sandbox’s own API: time, events, notifications, faults, snapshots' },
+    ],
+    components: {
+      securitySchemes: {
+        basic: { type: 'http', scheme: 'basic', description: 'base64("SiteID:APIKey")' },
+        controlToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'The token the sandbox was started with (--control-token). Without one, the control API answers only the clients --control-from names (loopback by default), with no credentials.',
+        },
+        ...(surface === 'api' ? { dashboardSession: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'Set by POST /dashboard/login' } } : {}),
+      },
+      responses: {
+        BodyTooLarge: { description: 'The request body is larger than 1 MiB', content: json(messageResponse) },
+        Fault: {
+          description: 'Sandbox only: the answer of a fault that X-Sandbox-Fault or a fault rule asked for (503 also: the change could not be saved)',
+          content: json(messageResponse),
+        },
+        UnreadableBody: { description: 'The request body could not be read: not JSON, or not in the charset it names', content: json(messageResponse) },
+        CannotSave: { description: 'The change could not be saved (a full disk): nothing of it was kept', content: json(messageResponse) },
+        UnsupportedBody: { description: 'The body’s charset or content encoding is not one the sandbox reads', content: json(messageResponse) },
+      },
+    },
     paths,
   };
 }

@@ -28,8 +28,18 @@ export const storyFile: Schema = {
     },
     Story: {
       type: 'object',
-      properties: { SiteID: { type: 'integer', minimum: 1, description: 'The merchant the payment is created for (default: the first marketplace)' } },
-      description: 'Where the story comes from and the statuses it went through',
+      properties: {
+        PaymentID: { type: 'integer', description: 'The payment the story was told of (not used by a replay)' },
+        SiteID: { type: 'integer', minimum: 1, description: 'The merchant the payment is created for (default: the first marketplace)' },
+        Scenario: { type: ['string', 'null'], description: 'The scenario the payment followed' },
+        Created: { type: 'string', pattern: '^[0-9]{14}$', description: 'When the payment was created, in sandbox time' },
+        History: {
+          type: 'array',
+          description: 'The statuses the payment and its refunds (by index) went through, at their offsets from Created',
+          items: exact({ After: str, StatusID: int, StatusInfo: str, Refund: { type: ['integer', 'null'] }, Cause: str }),
+        },
+      },
+      description: 'Where the story comes from and the statuses it went through; a replay reads only SiteID',
     },
   },
 };

@@ -386,21 +386,18 @@ export const listErrorResponse = exact({
 });
 export const messageResponse = exact({ Message: str });
 
-export const merchantsResponse = exact({
-  Merchants: {
-    type: 'array',
-    items: exact({
-      SiteID: int,
-      APIKey: str,
-      Name: str,
-      LinkedSiteIDs: { type: 'array', items: int },
-      NotificationURL: nstr,
-      DefaultScenario: nstr,
-      NotifyStatuses: { type: ['array', 'null'], items: int },
-      Methods: { type: ['array', 'null'], items: int },
-    }),
-  },
+const merchantOut = exact({
+  SiteID: int,
+  APIKey: str,
+  Name: str,
+  LinkedSiteIDs: { type: 'array', items: int },
+  NotificationURL: nstr,
+  DefaultScenario: nstr,
+  NotifyStatuses: { type: ['array', 'null'], items: int },
+  Methods: { type: ['array', 'null'], items: int },
 });
+export const merchantsResponse = exact({ Merchants: { type: 'array', items: merchantOut } });
+export const merchantResponse = exact({ Merchant: merchantOut });
 export const healthResponse = exact({
   Status: { const: 'ok' },
   BaseURL: str,
@@ -425,3 +422,76 @@ export const faultOut = exact({
 });
 export const faultResponse = exact({ Fault: faultOut });
 export const faultsResponse = exact({ Faults: { type: 'array', items: faultOut } });
+
+// The control API's other answers.
+export const resetResponse = exact({ Status: { type: 'string', enum: ['reset'] } });
+export const clockResponse = exact({
+  Mode: { type: 'string', enum: ['manual', 'real'] },
+  Now: timestampOut,
+  NowMs: int,
+  Speed: { type: ['number', 'null'], description: 'How many times as fast as real time sandbox time runs; null for a manual clock' },
+});
+export const scenariosResponse = exact({ Scenarios: { type: 'array', items: exact({ Name: str, Description: nstr, Source: str }) } });
+
+const historyOut: Schema = {
+  ...exact({ At: timestampOut, RefundID: nint, StatusID: int, StatusInfo: str, Cause: str }),
+  // Only on a dispute's statuses (Open 1, DisputeWon 23, DisputeLost 24).
+  properties: { At: timestampOut, RefundID: nint, DisputeID: int, StatusID: int, StatusInfo: str, Cause: str },
+};
+const stepOut = exact({
+  ID: int,
+  Step: nint,
+  RefundID: nint,
+  Do: str,
+  Due: timestampOut,
+  Planned: nullableTimestampOut,
+  State: str,
+  Ran: nullableTimestampOut,
+  Outcome: nstr,
+});
+export const historyResponse = exact({ History: { type: 'array', items: historyOut } });
+const inspected = exact({
+  Payment: paymentOut,
+  Scenario: nstr,
+  Refunds: { type: 'array', items: refundOut },
+  History: { type: 'array', items: historyOut },
+  Steps: { type: 'array', items: stepOut },
+});
+/** A payment as the control API shows it; a card payment adds its Captures and Disputes. */
+export const inspectedPaymentResponse: Schema = {
+  ...inspected,
+  properties: {
+    ...(inspected.properties as Record<string, Schema>),
+    Captures: { type: 'array', items: captureOut },
+    Disputes: { type: 'array', items: disputeOut },
+  },
+};
+
+const notificationOut = exact({
+  ID: int,
+  PaymentID: int,
+  RefundID: nint,
+  SiteID: int,
+  StatusID: int,
+  StatusInfo: str,
+  State: { type: 'string', enum: ['pending', 'delivered', 'failed', 'no-url', 'dropped'] },
+  Created: timestampOut,
+  NextAttempt: nullableTimestampOut,
+  Delivered: nullableTimestampOut,
+  Fault: nstr,
+  Body: { type: 'object', description: 'The notification as sent' },
+  Attempts: {
+    type: 'array',
+    items: exact({ At: timestampOut, URL: nstr, HTTPStatus: nint, Error: nstr, DurationMs: { type: ['number', 'null'] } }),
+  },
+});
+export const notificationResponse = exact({ Notification: notificationOut });
+export const notificationsResponse = exact({
+  Notifications: { type: 'array', items: notificationOut },
+  Count: int,
+  TotalPages: int,
+  TotalCount: int,
+  PageIndex: int,
+  PageSize: int,
+  SortDirection: { type: 'string', enum: ['asc', 'desc'] },
+});

@@ -3,6 +3,7 @@ import { statusInfo } from '../domain/statuses';
 import { formatTimestamp } from '../domain/time';
 import type { NotificationFilter, NotificationRecord, NotificationState } from '../store/notifications.repo';
 import { HttpError } from '../errors/errors';
+import { MAX_JOURNAL_PAGE_SIZE } from '../schemas/queries';
 import { heldNote } from './payer-hold.service';
 import type { ServiceContext } from './context';
 
@@ -46,7 +47,6 @@ export interface JournalPaging {
 
 /** A page when none is named: larger than the payment list's, as a test reading a payment's notifications wants them all. */
 export const JOURNAL_PAGE_SIZE = 100;
-const MAX_JOURNAL_PAGE_SIZE = 1000;
 
 function checkedPaging(p: JournalPaging): Required<JournalPaging> {
   const whole = (name: keyof JournalPaging, v: unknown, max: number) => {

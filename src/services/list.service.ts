@@ -3,6 +3,7 @@ import { parseAmount } from '../domain/money';
 import { CATALOGUE_STATUS_IDS } from '../domain/statuses';
 import { parseTimestamp } from '../domain/time';
 import { CURRENCIES, COUNTRIES } from '../schemas/codes';
+import { MAX_PAGE_SIZE } from '../schemas/queries';
 import type { PaymentFilter, SortBy } from '../store/payments.repo';
 import type { PayoutFilter } from '../store/payouts.repo';
 import type { PaymentRecord, SiteRecord, Surface } from '../store/records';
@@ -19,7 +20,7 @@ export class ListRejected extends Error {
   }
 }
 
-export const MAX_PAGE_SIZE = 1000;
+export { MAX_PAGE_SIZE };
 const SORTS: readonly SortBy[] = ['merchanttransactionid', 'inputdatetime', 'amount'];
 
 /** Query parameter names are matched case-insensitively, as official clients send both forms. */

@@ -137,7 +137,7 @@ describe('fault rules and the rest of the control API', () => {
         expect(Object.keys(doc.paths['/_sandbox/faults'])).toEqual(['post', 'get', 'delete']);
         expect(Object.keys(doc.paths['/_sandbox/faults/{id}'])).toEqual(['get', 'delete']);
         expect(doc.paths['/_sandbox/faults'].post.requestBody.content['application/json'].schema.required).toEqual(['Channel', 'Action']);
-        expect(doc.paths['/_sandbox/faults/{id}'].delete.responses['204']).toEqual({ description: 'HTTP 204' }); // no body
+        expect(doc.paths['/_sandbox/faults/{id}'].delete.responses['204']).toEqual({ description: 'No content' }); // no body
         for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
           if (!path.startsWith('/v1/')) continue;
           for (const op of Object.values(ops)) expect(op.parameters.map((p: any) => p.name)).toContain('X-Sandbox-Fault');

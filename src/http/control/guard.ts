@@ -6,6 +6,9 @@ import type { NextFunction, Request, Response } from 'express';
 import { sendJson } from '../reply';
 import { clientTest } from './networks';
 
+/** The control path anyone may call: health, for readiness checks (the document marks it open). */
+export const UNGUARDED_CONTROL_PATH = /^\/_sandbox\/health\/?$/i;
+
 function sameText(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
@@ -15,7 +18,7 @@ function sameText(a: string, b: string): boolean {
 export function controlGuard(token: string | undefined, from?: readonly string[]) {
   const trusted = clientTest(from ?? (token === undefined ? ['loopback'] : []));
   return (req: Request, res: Response, next: NextFunction) => {
-    if (/^\/_sandbox\/health\/?$/i.test(req.baseUrl + req.path)) return next();
+    if (UNGUARDED_CONTROL_PATH.test(req.baseUrl + req.path)) return next();
     if (trusted(req.socket.remoteAddress)) return next();
     if (token !== undefined) {
       const m = /^Bearer (.+)$/.exec(req.get('authorization') ?? '');

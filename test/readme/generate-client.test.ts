@@ -1,0 +1,117 @@
+// The README's "Generate a client", run as written: the document from the CLI and from a running
+// sandbox, types from it with openapi-typescript, and the walkthrough through openapi-fetch,
+// type-checked with `strict` (no casts in it) before it runs against the sandbox.
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import ts from 'typescript';
+import request from 'supertest';
+import { type Sandbox, startSandbox } from 'split-sandbox';
+import { START } from '../helpers/world';
+import { ensureBuilt } from '../cli/process';
+import { block } from './readme';
+
+const ROOT = join(__dirname, '..', '..');
+const SECTION = 'Generate a client';
+// Generating the types and type-checking take seconds each on a busy machine.
+jest.setTimeout(120_000);
+
+function run(file: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(file, args, { cwd, env: { ...process.env, ...env }, timeout: 60_000 }, (err, stdout, stderr) =>
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+/** A project directory as a reader's would be: split-sandbox and the two openapi-ts packages installed. */
+function project(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'split-sandbox-client-'));
+  mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
+  const installed: Record<string, string> = { 'split-sandbox': ROOT };
+  for (const name of ['openapi-typescript', 'openapi-fetch']) installed[name] = join(ROOT, 'node_modules', name);
+  for (const [name, at] of Object.entries(installed)) symlinkSync(at, join(dir, 'node_modules', name), 'dir');
+  symlinkSync(join(ROOT, 'bin', 'split-sandbox'), join(dir, 'node_modules', '.bin', 'split-sandbox'));
+  symlinkSync(join(ROOT, 'node_modules', 'openapi-typescript', 'bin', 'cli.js'), join(dir, 'node_modules', '.bin', 'openapi-typescript'));
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'shop', private: true, type: 'module' }));
+  return dir;
+}
+
+/** tsc's findings on the file, with `strict`, as one line each. */
+function typeErrors(file: string): string[] {
+  const program = ts.createProgram([file], {
+    strict: true,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+    types: [],
+  });
+  return ts.getPreEmitDiagnostics(program).map((d) => {
+    const at = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start) : undefined;
+    return `${d.file ? `${d.file.fileName.replace(/.*\//, '')}:${(at?.line ?? 0) + 1}` : ''} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
+  });
+}
+
+describe("the README's typed client", () => {
+  let sb: Sandbox;
+  let dir: string;
+  beforeAll(async () => {
+    ensureBuilt(); // `npx split-sandbox openapi` runs the built package
+    sb = await startSandbox({ port: 0, cardPort: 0, db: ':memory:', clock: 'manual', startTime: START, quiet: true });
+    dir = project();
+  });
+  afterAll(async () => {
+    await sb?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('generates types from the served document, type-checks the walkthrough with strict, and runs it', async () => {
+    const shell = block(SECTION, 'bash');
+    const made = await run('bash', ['-euo', 'pipefail', '-c', shell], dir, { API: sb.baseUrl });
+    expect({ code: made.code, stderr: made.stderr.replace(/^npm warn .*\n/gm, '') }).toEqual({ code: 0, stderr: expect.not.stringMatching(/error/i) });
+    // The types come from the served document (the last command wins), which the CLI prints alike.
+    const served = (await request(sb.baseUrl).get('/_sandbox/openapi.json').expect(200)).body;
+    expect(JSON.parse(readFileSync(join(dir, 'split-sandbox.json'), 'utf8'))).toEqual(served);
+    const types = readFileSync(join(dir, 'split-sandbox.d.ts'), 'utf8');
+    expect(types).toContain('createPayment: {');
+
+    const code = block(SECTION, 'ts');
+    // As written, but at this sandbox's address.
+    expect(code).toContain("baseUrl: 'http://127.0.0.1:8080'");
+    // No casts: the generated types carry the walkthrough on their own.
+    expect(code).not.toMatch(/\bas\s+[\w{[]|[=(,:]\s*<[\w.]+>|\bany\b|@ts-/);
+    const file = join(dir, 'walkthrough.ts');
+    writeFileSync(file, code.replace("'http://127.0.0.1:8080'", JSON.stringify(sb.baseUrl)));
+    expect(typeErrors(file)).toEqual([]);
+
+    const js = ts.transpileModule(readFileSync(file, 'utf8'), { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } }).outputText;
+    writeFileSync(join(dir, 'walkthrough.js'), js);
+    const ran = await run(process.execPath, ['walkthrough.js'], dir);
+    expect(ran.stderr).toBe('');
+    const lines = ran.stdout.trim().split('\n');
+    expect(lines[0]).toBe('PartiallyCaptured');
+    expect(lines[1]).toBe('Open');
+    expect(lines[2]).toMatch(/^400 \{/);
+    expect(ran.stdout).toMatch(/Reasons: \[/);
+    expect(lines[lines.length - 1]).toBe('1');
+  });
+
+  it('catches a call the document does not allow, at compile time', () => {
+    const file = join(dir, 'wrong.ts');
+    writeFileSync(
+      file,
+      [
+        "import createClient from 'openapi-fetch';",
+        "import type { paths } from './split-sandbox';",
+        "const api = createClient<paths>({ baseUrl: 'http://127.0.0.1:8080' });",
+        "await api.GET('/v1/payments', { params: { query: { sortDirection: 'up' } } });",
+        "await api.POST('/v1/payments/{id}/cancel', { params: { path: { id: '1' } } });",
+      ].join('\n'),
+    );
+    const errors = typeErrors(file);
+    expect(errors).toEqual([expect.stringMatching(/^wrong\.ts:4 Type '"up"' is not assignable to type '"desc" \| "asc" \| undefined'/), expect.stringMatching(/^wrong\.ts:5 Type 'string' is not assignable to type 'number'/)]);
+  });
+});

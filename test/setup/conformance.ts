@@ -1,0 +1,66 @@
+// Every answer a test gets through supertest is checked against the OpenAPI document of the address
+// that gave it (test/helpers/conformance.ts): a test fails on an answer the document does not describe.
+import type { Server } from 'node:http';
+import supertest from 'supertest';
+import type { Surface } from '../../src/openapi/document';
+import { nonConformity } from '../helpers/conformance';
+
+type Done = (err: Error | null, res: unknown) => void;
+interface TestInternals {
+  app: Server | string;
+  url: string;
+  method: string;
+  _header: Record<string, unknown>;
+}
+interface Res {
+  status: number;
+  headers: Record<string, string | undefined>;
+  body: unknown;
+}
+
+/** The address behind a URL: only the API address serves the dashboard; undefined for what is no sandbox. */
+const byOrigin = new Map<string, Promise<Surface | undefined>>();
+function surfaceAt(origin: string): Promise<Surface | undefined> {
+  let found = byOrigin.get(origin);
+  if (!found) {
+    found = fetch(`${origin}/dashboard/login`)
+      .then(async (r) => {
+        if (r.status === 200) return 'api' as const;
+        const body = (await r.json().catch(() => null)) as { Message?: unknown } | null;
+        return r.status === 404 && typeof body?.Message === 'string' && body.Message.startsWith('No HTTP resource') ? ('card' as const) : undefined;
+      })
+      .catch(() => undefined);
+    byOrigin.set(origin, found);
+  }
+  return found;
+}
+
+async function surfaceOf(t: TestInternals): Promise<Surface | undefined> {
+  if (typeof t.app !== 'string') {
+    // supertest wraps an app in a server: the app is the server's request listener.
+    const app = t.app.listeners('request')[0] as { locals?: { surface?: Surface } } | undefined;
+    return app?.locals?.surface;
+  }
+  return surfaceAt(new URL(t.url).origin);
+}
+
+const Test = (supertest as unknown as { Test: { prototype: { assert(err: Error | null, res: Res | undefined, fn: Done): void } } }).Test;
+const assert = Test.prototype.assert;
+Test.prototype.assert = function (this: TestInternals, err: Error | null, res: Res | undefined, fn: Done) {
+  if (!res) return assert.call(this, err, res, fn);
+  void surfaceOf(this).then((surface) => {
+    const problem =
+      surface &&
+      nonConformity(surface, {
+        method: this.method,
+        // As sent, not normalized: the router sees `/_sandbox/snapshots/../restore` as it is.
+        path: this.url.replace(/^[a-z]+:\/\/[^/]+/i, '').replace(/[?#].*$/, ''),
+        status: res.status,
+        contentType: res.headers['content-type'],
+        body: res.body,
+        requestHeaders: this._header,
+      });
+    const failure = problem ? new Error(`The OpenAPI document does not describe this answer: ${problem}`) : null;
+    assert.call(this, err, res, (e, r) => fn(e ?? failure, r));
+  });
+};
