@@ -28,7 +28,7 @@ import {
   cardAuthenticationResponse,
   cardRefundResponse,
   cardRefundsResponse,
-  cardSplitCaptureResponse,
+  cardCaptureResponse,
   cardTokenCancelResponse,
   cardTokenResponse,
   disputeResponse,
@@ -505,7 +505,7 @@ const CARD: Operation[] = [
       'Capture an Authorized card payment, whole (Captured, 11) or `amount` of it (PartiallyCaptured, 35), with no body; or, with {"Payment": {"Split": {"ID", "Amount"}}}, one split of a marketplace card payment (the answer adds Split with its CaptureDetails)',
     request: cardCaptureRequest,
     query: ['amount'],
-    responses: { 200: { anyOf: [cardPaymentResponse, cardSplitCaptureResponse] }, 400: paymentErrorResponse, ...unauthorized },
+    responses: { 200: cardCaptureResponse, 400: paymentErrorResponse, ...unauthorized },
   },
   {
     method: 'get',

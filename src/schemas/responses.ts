@@ -257,6 +257,17 @@ export const captureOut = exact({
 export const capturesResponse = exact({ Captures: { type: 'array', items: captureOut } });
 export const captureResponse = exact({ Capture: captureOut });
 
+/** The answer to a capture on the card address: the card payment, and for a split's capture the split with its capture. */
+export const cardCaptureResponse = exact({
+  Payment: {
+    ...cardPaymentOut,
+    properties: {
+      ...(cardPaymentOut.properties as Record<string, Schema>),
+      Split: exact({ ...(splitOut.properties as Record<string, Schema>), CaptureDetails: captureOut }),
+    },
+  },
+});
+
 /** The answer to a split's capture: the card payment with the captured split and its capture (CaptureDetails). */
 export const cardSplitCaptureResponse = exact({
   Payment: {
