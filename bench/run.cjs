@@ -41,6 +41,9 @@ const WARMUP = Number(process.env.WARMUP || 2);
 const CONNS = Number(process.env.CONNS || 32);
 const RUNS = Number(process.env.RUNS || 7);
 const PREFILL = Number(process.env.PREFILL || 100_000);
+// OWN_CLOCKS=1000: before the create load, that many marketplaces are made each with its own manual
+// clock (a shared instance's), to compare create throughput with and without them.
+const OWN_CLOCKS = Number(process.env.OWN_CLOCKS || 0);
 const PIN = process.env.PIN !== '0' && hasTaskset();
 // NODE_FLAGS: node/V8 flags for every server under load, split-sandbox's and the bare limit's alike
 // (not for the cold starts, which measure the default start).
@@ -267,6 +270,24 @@ function receiver() {
   );
 }
 
+/** Makes `count` marketplaces, each with its own manual clock, through the control API (16 at a time). */
+async function ownClocks(url, count) {
+  const t0 = performance.now();
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (next < count) {
+        next++;
+        const r = await request('POST', `${url}/_sandbox/merchants`, '{"LinkedSites":0,"Clock":"manual"}', {}, agent);
+        if (r.status !== 201) throw new Error(`marketplace with its own clock: ${r.status} ${r.body}`);
+      }
+    }),
+  );
+  agent.destroy();
+  log(`${count} marketplaces with their own clocks made in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+}
+
 async function main() {
   const ours = (db, extra = []) => [BIN, 'start', '--port', '0', '--card-port', '0', '--db', db, '--quiet', ...extra];
   const base = (db) => [path.join(__dirname, 'baseline-express-sqlite.cjs'), '--port', '0', '--db', db];
@@ -284,7 +305,8 @@ async function main() {
 
   log(`create with 3 splits (durable file database), ${ROOT}`);
   let s = await startServer(ours(path.join(TMP, 'create.db')));
-  const createOurs = await load('create', `${s.url}/v1/payments`, { METHOD: 'POST', BODY: createBody('{SEQ}'), AUTH });
+  if (OWN_CLOCKS > 0) await ownClocks(s.url, OWN_CLOCKS);
+  const createOurs = await load(OWN_CLOCKS > 0 ? `create beside ${OWN_CLOCKS} own clocks` : 'create', `${s.url}/v1/payments`, { METHOD: 'POST', BODY: createBody('{SEQ}'), AUTH });
   // taskset execs node, so the server is the process spawned.
   const rssAfterCreate = rssMb(s.child);
   await stopServer(s.child);
@@ -295,7 +317,7 @@ async function main() {
     const ms = (x) => x.toFixed(1);
     process.stdout.write(
       `create: ${Math.round(createOurs.rps)} req/s (${(createOurs.rps / createBase.rps).toFixed(2)}× bare), p50 ${ms(createOurs.p50_ms)} / p99 ${ms(createOurs.p99_ms)} / max ${ms(createOurs.max_ms)} ms, RSS ${rssAfterCreate} MB; ` +
-        `bare: ${Math.round(createBase.rps)} req/s, p50 ${ms(createBase.p50_ms)} / p99 ${ms(createBase.p99_ms)} / max ${ms(createBase.max_ms)} ms; cold start ${ms(coldOurs.median)} ms\n`,
+        `${OWN_CLOCKS > 0 ? `beside ${OWN_CLOCKS} marketplaces with their own clocks; ` : ''}bare: ${Math.round(createBase.rps)} req/s, p50 ${ms(createBase.p50_ms)} / p99 ${ms(createBase.p99_ms)} / max ${ms(createBase.max_ms)} ms; cold start ${ms(coldOurs.median)} ms\n`,
     );
     return;
   }

@@ -13,3 +13,5 @@ export type { FaultHit, FaultView } from './faults/faults';
 export type { FaultInput, FaultAction, FaultMatch } from './faults/rules';
 export type { SnapshotInfo } from './snapshots/snapshots';
 export type { StoryFile, StoryStep } from './stories/story';
+export type { Marketplace, MarketplaceOptions, MarketplaceQuery } from './marketplaces/handle';
+export type { SiteSnapshotInfo } from './marketplaces/site-snapshots';

@@ -10,6 +10,10 @@ import type { HttpContext } from './http/pipeline';
 import { createIds } from './ids';
 import { createOutbox } from './notifications/outbox';
 import { NotificationWorker } from './notifications/worker';
+import { OwnListeners } from './notifications/own-listeners';
+import { SiteClocks } from './marketplaces/site-clocks';
+import { SiteSnapshots } from './marketplaces/site-snapshots';
+import { marketplaces } from './marketplaces/handle';
 import { SHIPPED_SCENARIOS_DIR, ScenarioCatalogue } from './scenarios/loader';
 import { createClock } from './scheduler/clock-keeper';
 import { Scheduler } from './scheduler/scheduler';
@@ -81,6 +85,12 @@ export interface Sandbox {
     /** Resolves at the next time a fault acts (a rule, or a request's X-Sandbox-Fault header). */
     nextHit(): Promise<FaultHit>;
   };
+  /**
+   * Marketplaces of their own: `await sandbox.merchants.create({ clock: 'manual' })` gives one with
+   * fresh credentials, its own clock, reset, snapshots, journal and fault rules, for tests running in
+   * parallel in one sandbox.
+   */
+  merchants: ReturnType<typeof marketplaces>;
   /** Empties all data (fault rules too) and loads the fixtures again; the configuration stays. */
   reset(): Promise<void>;
   /**
@@ -150,15 +160,23 @@ export function createServices(config: Config, store: Store): ServiceContext {
   const faults = new Faults(store, config.seed ?? randomInt(2 ** 31));
   faults.reload();
   store.onDataReplaced(() => faults.reload());
-  return {
+  store.onSiteReplaced(() => faults.reload());
+  const siteClocks = new SiteClocks(store);
+  // A restored snapshot brings its own marketplaces' clocks; a removed marketplace's goes.
+  store.onDataReplaced(() => siteClocks.reload());
+  store.onSiteReplaced((site, why) => why === 'remove' && siteClocks.drop(site));
+  const services: ServiceContext = {
     store,
     clock,
+    siteClocks,
     ids: createIds(config.seed, config.seed === undefined ? 0 : paymentIdsHandedOut(store.db)),
     settings: { cancelOpen: config.cancelOpen, pageSize: config.pageSize, defaultScenario: config.scenario },
     scenarios,
     fixtures,
     faults,
   };
+  services.forSite = (siteId) => siteClocks.view(services, siteId, (site) => services.wakeSite?.(site));
+  return services;
 }
 
 /** Adds the notification outbox, the delivery worker and the scheduler to the services. */
@@ -178,6 +196,7 @@ export function createLifecycle(
   services.changes = createOutbox({ baseUrl, cardBaseUrl, defaultUrl: config.notifyUrl, journaled: () => worker.events.emit('journaled') });
   const scheduler = new Scheduler(services, worker, log);
   services.wake = () => scheduler.wake();
+  services.wakeSite = (site) => scheduler.wakeSite(site);
   return scheduler;
 }
 
@@ -222,6 +241,8 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
   ctx.scheduler = scheduler;
   const snapshots = new Snapshots(store, config.db, services.clock);
   ctx.snapshots = snapshots;
+  const siteSnapshots = new SiteSnapshots(services, config.db);
+  ctx.siteSnapshots = siteSnapshots;
   if (config.retainMs !== undefined) scheduler.addJob(retentionJob(services, { retainMs: config.retainMs, log }));
   const servers: Server[] = [];
   try {
@@ -233,6 +254,18 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
     throw e;
   }
   const listening = { baseUrl: urlOf(servers[0]!, config.host), cardBaseUrl: urlOf(servers[1]!, config.host) };
+  const own = new OwnListeners();
+  own.addBound('API address', config.host, (servers[0]!.address() as AddressInfo).port);
+  own.addBound('card API address', config.host, (servers[1]!.address() as AddressInfo).port);
+  if (config.publicUrl !== undefined) own.addPublic('API address', config.publicUrl);
+  if (config.publicCardUrl !== undefined) own.addPublic('card API address', config.publicCardUrl);
+  const refused = config.notifyUrl === undefined ? null : own.reasonFor(config.notifyUrl);
+  if (refused !== null) {
+    await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+    store.close();
+    throw new Error(`--notify-url refused: ${refused}`);
+  }
+  services.ownListener = (url) => own.reasonFor(url);
   ctx.urls.baseUrl = config.publicUrl ?? listening.baseUrl;
   ctx.urls.cardBaseUrl = config.publicCardUrl ?? listening.cardBaseUrl;
   scheduler.start();
@@ -276,6 +309,7 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
       clear: () => services.faults!.clear(),
       nextHit: () => new Promise((resolve) => services.faults!.events.once('hit', resolve)),
     },
+    merchants: marketplaces(services, scheduler, siteSnapshots),
     async reset() {
       resetSandbox(services, services.fixtures!);
     },
@@ -307,11 +341,16 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
           ),
         )
         .then(() => (checkpointer as Checkpointer | null)?.stop())
+        // A restore under way writes through a connection of its own: it ends before the store closes.
+        .then(() => snapshots.restoring)
         .then(() => {
           store.rememberIds();
           store.close();
         })
-        .then(() => snapshots.close());
+        .then(() => {
+          snapshots.close();
+          siteSnapshots.close();
+        });
       return stopped;
     },
   };

@@ -1,6 +1,7 @@
 // Parsing of CLI option values, with messages a person can act on.
 import { InvalidArgumentError } from 'commander';
 import { NetworkListError, clientTest, splitNetworks } from '../http/control/networks';
+import { FIRST_WIRE_MS, LAST_WIRE_MS, TIMESTAMP_EXPECTED, parseTimestamp } from '../domain/time';
 import { parseDuration } from '../scenarios/scenario';
 
 export function port(value: string): number {
@@ -33,12 +34,35 @@ export function clockMode(value: string): 'real' | 'manual' {
   return value;
 }
 
-/** A start time: 14 digits (yyyyMMddHHmmss, UTC) or an ISO 8601 date-time. */
+/**
+ * A start time: 14 digits (yyyyMMddHHmmss, UTC), refused as the API's startDate refuses it (a date
+ * that does not exist, such as 20260230000000), or an ISO 8601 date-time of a real day, of the years
+ * whose wire form has 14 digits.
+ */
 export function startTime(value: string): number {
-  const m = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/.exec(value);
-  const ms = m ? Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!) : Date.parse(value);
-  if (!Number.isFinite(ms)) throw new InvalidArgumentError('expected yyyyMMddHHmmss (UTC) or an ISO 8601 date-time');
+  const expected = `${TIMESTAMP_EXPECTED} or an ISO 8601 date-time`;
+  if (/^[0-9]+$/.test(value)) {
+    const ms = parseTimestamp(value);
+    if (ms === null) throw new InvalidArgumentError(expected);
+    return ms;
+  }
+  const ms = Date.parse(value);
+  const day = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
+  // Date.parse takes 2026-02-30 as 2026-03-02: the day must exist as written.
+  const real = day !== null && parseTimestamp(`${day[1]}${day[2]}${day[3]}000000`) !== null;
+  if (!real || !Number.isFinite(ms) || ms < FIRST_WIRE_MS || ms > LAST_WIRE_MS) throw new InvalidArgumentError(expected);
   return ms;
+}
+
+/**
+ * The control token the sandbox asks for: what an Authorization header can carry. An empty token, or
+ * one with spaces or characters beyond ASCII, could never be sent and would lock every client out.
+ */
+export function controlToken(value: string): string {
+  if (!/^[\x21-\x7e]{1,512}$/.test(value)) {
+    throw new InvalidArgumentError('expected 1 to 512 visible ASCII characters (no spaces): no client could send another token in its Authorization header');
+  }
+  return value;
 }
 
 /** A real clock's speed: a number from 1 (real time) up, such as 60 or 2.5. */

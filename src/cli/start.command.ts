@@ -7,7 +7,7 @@ import { DEFAULT_CONFIG, type Config } from '../config';
 import { LOG_LEVELS } from '../log';
 import { startSandbox } from '../main';
 import { MAX_PAGE_SIZE } from '../services/list.service';
-import { choice, clockMode, collect, duration, httpUrl, networks, port, positiveInt, retention, speed, startTime } from './options';
+import { choice, clockMode, collect, controlToken, duration, httpUrl, networks, port, positiveInt, retention, speed, startTime } from './options';
 import { removeReadyFile, writeReadyFile } from './ready-file';
 
 interface StartOptions {
@@ -73,7 +73,7 @@ export function registerStart(program: Command): void {
     .addOption(opt('--notify-backoff <duration>', 'first retry delay; it doubles after each failure, up to 60 s', duration, DEFAULT_CONFIG.retry.baseMs))
     .addOption(opt('--public-url <url>', 'the API address as clients reach it (RedirectURL), behind a proxy or in a container', httpUrl))
     .addOption(opt('--public-card-url <url>', 'the card API address as clients reach it', httpUrl))
-    .addOption(opt('--control-token <token>', 'require Authorization: Bearer <token> on the control API (without it: loopback only)'))
+    .addOption(opt('--control-token <token>', 'require Authorization: Bearer <token> on the control API (without it: loopback only)', controlToken))
     .addOption(opt('--control-from <networks>', 'clients the control API answers without a token: loopback, private, any, none, addresses, CIDR ranges (comma-separated)', networks))
     .addOption(opt('--retain <duration>', 'delete payments unchanged for this long in sandbox time (e.g. 7d), with all that hangs off them', retention))
     .addOption(opt('--ready-file <path>', 'once both listeners are up, write {"BaseURL","CardBaseURL","ListeningBaseURL","ListeningCardBaseURL","PID"} there (removed on stop)'))

@@ -11,6 +11,18 @@ export interface StoryLike {
   [key: string]: unknown;
 }
 
+/** A file name of the current folder and nothing else: no separator, no leading dot, short. */
+const PLAIN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/**
+ * The file a story is written to without --out: `<Name>.json` (so that --scenarios loads it under
+ * its name) when the Name the sandbox answered is a plain file name, `story-<id>.json` otherwise:
+ * whatever a server answers, nothing is written outside the current folder.
+ */
+export function storyFileName(name: unknown, paymentId: string): string {
+  return typeof name === 'string' && PLAIN_NAME.test(name) ? `${name}.json` : `story-${paymentId}.json`;
+}
+
 /** Whether a command's argument names a file rather than a scenario. */
 export function looksLikeFile(arg: string): boolean {
   return /[\\/]/.test(arg) || arg.endsWith('.json');

@@ -5,7 +5,7 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { DEFAULT_CONFIG } from '../config';
 import { SandboxClient, controlTokenOption } from './client';
 import { httpUrl } from './options';
-import { span } from './story-file';
+import { span, storyFileName } from './story-file';
 
 export function registerStory(program: Command): void {
   program
@@ -23,8 +23,7 @@ export function registerStory(program: Command): void {
       const story = await new SandboxClient(o.baseUrl, o.controlToken).control<{ Name: string; Steps: unknown[] }>('GET', `/_sandbox/payments/${id}/story`);
       const text = JSON.stringify(story, null, 2) + '\n';
       if (o.out === '-') return void process.stdout.write(text);
-      // The file name is the story's Name: --scenarios loads it as it is.
-      const file = o.out ?? `${story.Name}.json`;
+      const file = o.out ?? storyFileName(story.Name, id);
       writeFileSync(file, text);
       process.stdout.write(`${file}: the story of payment ${id}, ${span(story)}\n`);
     });

@@ -12,6 +12,9 @@ export const Status = {
   QueuedForCapturing: 33,
   QueuedForCanceling: 34,
   PartiallyCaptured: 35,
+  /** A dispute's outcomes (a dispute opens Open, 1). */
+  DisputeWon: 23,
+  DisputeLost: 24,
 } as const;
 
 export type StatusId = (typeof Status)[keyof typeof Status];

@@ -1,5 +1,12 @@
 // The wire form of time: yyyyMMddHHmmss in UTC.
 
+/** What a timestamp must be, in the words every refusal of one uses (the API's startDate, --start-time). */
+export const TIMESTAMP_EXPECTED = 'expected yyyyMMddHHmmss (14 digits, UTC)';
+
+/** The first and last instants whose wire form has 14 digits (years 1000 to 9999), epoch ms. */
+export const FIRST_WIRE_MS = Date.UTC(1000, 0, 1);
+export const LAST_WIRE_MS = Date.UTC(10000, 0, 1) - 1;
+
 const STAMP = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/;
 
 export function formatTimestamp(ms: number): string {
@@ -22,6 +29,7 @@ export function parseTimestamp(text: string): number | null {
   const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [number, number, number, number, number, number];
   const ms = Date.UTC(y, mo - 1, d, h, mi, s);
   const back = new Date(ms);
-  if (back.getUTCMonth() !== mo - 1 || back.getUTCDate() !== d || h > 23 || mi > 59 || s > 59) return null;
+  // Date.UTC reads years 0 to 99 as 1900 to 1999.
+  if (back.getUTCFullYear() !== y || back.getUTCMonth() !== mo - 1 || back.getUTCDate() !== d || h > 23 || mi > 59 || s > 59) return null;
   return ms;
 }

@@ -49,6 +49,14 @@ export const API_ROUTES: readonly Route[] = [...operations('api'), ...operations
   .filter((op) => op.path.startsWith('/v1/'))
   .map((op) => ({ method: op.method.toUpperCase(), path: op.path }));
 
+/** Match.Method as routes name it: methods are matched whatever their case, as Path is. */
+function withMethodInCapitals(input: unknown): unknown {
+  const match = (input as { Match?: unknown } | null)?.Match;
+  if (match === null || typeof match !== 'object' || typeof (match as { Method?: unknown }).Method !== 'string') return input;
+  const method = (match as { Method: string }).Method;
+  return { ...(input as object), Match: { ...match, Method: method.toUpperCase() } };
+}
+
 const viewOf = (r: FaultRecord): FaultView => ({
   ID: r.id,
   Channel: r.channel,
@@ -166,11 +174,19 @@ export class Faults {
     }
   }
 
-  /** Adds a rule from the body of POST /_sandbox/faults; a 400 HttpError naming the field when it is wrong. */
-  add(input: unknown): FaultView {
+  /**
+   * Adds a rule from the body of POST /_sandbox/faults; a 400 HttpError naming the field when it is
+   * wrong. `owner`: a marketplace's own rule, which acts on its own requests and notifications only.
+   */
+  add(given: unknown, owner: number | null = null): FaultView {
+    const input = withMethodInCapitals(given);
     const problems = validate(faultRequest, input ?? {});
     if (problems.length > 0) throw new HttpError(400, problems.map((p) => p.Info).join('; '));
-    const rule = input as FaultInput;
+    let rule = input as FaultInput;
+    if (owner !== null) {
+      if (rule.Match?.SiteID !== undefined && rule.Match.SiteID !== owner) throw new HttpError(400, `Match.SiteID: a marketplace's rule acts on its own SiteID (${owner}) only`);
+      rule = { ...rule, Match: { ...rule.Match, SiteID: owner } };
+    }
     try {
       checkRule(rule, API_ROUTES);
     } catch (e) {
@@ -186,6 +202,7 @@ export class Faults {
         times: rule.Times ?? null,
         probability: rule.Probability ?? 1,
         createdAt: Date.now(),
+        ownerSiteId: owner,
       }),
     );
     const record = store.faults.get(id)!;
@@ -193,25 +210,35 @@ export class Faults {
     return viewOf(record);
   }
 
-  list(): FaultView[] {
-    return this.store.faults.all().map(viewOf);
+  /** Every rule, or (`owner`) those of one marketplace. */
+  list(owner: number | null = null): FaultView[] {
+    return this.store.faults
+      .all()
+      .filter((r) => owner === null || r.ownerSiteId === owner)
+      .map(viewOf);
   }
 
-  get(id: number): FaultView | undefined {
+  get(id: number, owner: number | null = null): FaultView | undefined {
     const r = this.store.faults.get(id);
-    return r && viewOf(r);
+    return r && (owner === null || r.ownerSiteId === owner) ? viewOf(r) : undefined;
   }
 
-  /** Deletes one rule; false when there is none with that ID. */
-  remove(id: number): boolean {
+  /** Deletes one rule (`owner`: only one of that marketplace's); false when there is none with that ID. */
+  remove(id: number, owner: number | null = null): boolean {
+    if (owner !== null && this.store.faults.get(id)?.ownerSiteId !== owner) return false;
     const gone = this.store.tx(() => this.store.faults.delete(id));
     const rule = this.live.get(id);
     if (rule) this.unindex(rule);
     return gone;
   }
 
-  clear(): void {
-    this.store.tx(() => this.store.faults.deleteAll());
+  /** Deletes every rule, or (`owner`) every rule of one marketplace. */
+  clear(owner: number | null = null): void {
+    const store = this.store;
+    store.tx(() => {
+      if (owner === null) store.faults.deleteAll();
+      else for (const r of store.faults.all()) if (r.ownerSiteId === owner) store.faults.delete(r.id);
+    });
     this.reload();
   }
 

@@ -99,6 +99,12 @@ function segmentsFit(given: readonly (string | null)[], pattern: readonly (strin
   return true;
 }
 
+/** Whether the literal segments of `given` standing for a route's IDs (`{id}`, `{splitId}`…) could be IDs: a rule on `/v1/payments/-1` would never act. */
+function idsFit(given: readonly (string | null)[], template: string): boolean {
+  const names = template.replace(/\/+$/, '').split('/').slice(1);
+  return names.every((name, i) => !/^\{\w*id\}$/i.test(name) || given[i] === null || /^[0-9]{1,15}$/.test(given[i]!));
+}
+
 /** The effect of a valid action. */
 export function effectOf(action: FaultAction): Effect {
   if (action.Status !== undefined) return { kind: 'status', status: action.Status };
@@ -132,9 +138,13 @@ export function checkRule(input: FaultInput, routes: readonly Route[]): void {
   }
   if (match.Path !== undefined) {
     const segments = pathSegments(match.Path);
-    const fits = routes.filter((r) => segmentsFit(segments, pathSegments(r.path)));
-    if (fits.length === 0) {
+    const shaped = routes.filter((r) => segmentsFit(segments, pathSegments(r.path)));
+    if (shaped.length === 0) {
       throw new RuleRefused(`Match.Path is invalid: ${match.Path} is no route of the API (faults apply to the /v1 routes of both addresses)`);
+    }
+    const fits = shaped.filter((r) => idsFit(segments, r.path));
+    if (fits.length === 0) {
+      throw new RuleRefused(`Match.Path is invalid: ${match.Path} names no ID a route takes (IDs are whole numbers of 1 to 15 digits, or a {placeholder})`);
     }
     if (match.Method !== undefined && !fits.some((r) => r.method === match.Method)) {
       const methods = [...new Set(fits.map((r) => r.method))];

@@ -7,11 +7,13 @@ import { mountPayerRoutes } from './payer/payer.routes';
 import { mountDashboardRoutes } from './dashboard/dashboard.routes';
 import { mountControlRoutes } from './control/control.routes';
 import { mountReproduceRoutes } from './control/reproduce.routes';
+import { mountMarketplaceRoutes } from './control/marketplace.routes';
 import { controlGuard } from './control/guard';
 import { type HttpContext, bodyErrors } from './pipeline';
 import { answerAfterCommit, readCommitted } from './after-commit';
 import { faultsOnRequests } from './faults.middleware';
 import { readBody } from './body';
+import { waitWhileRestoring } from './restoring.middleware';
 import { sendJson } from './reply';
 
 export type Surface = 'api' | 'card';
@@ -25,7 +27,8 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('query parser', 'simple');
-  // Faults first: a delayed or lost answer is shaped once answerAfterCommit has seen it committed.
+  app.use(waitWhileRestoring(ctx));
+  // Faults first (after a restore under way): a delayed or lost answer is shaped once answerAfterCommit has seen it committed.
   app.use(faultsOnRequests(ctx, surface));
   app.use(answerAfterCommit(ctx.services.store));
   if (ctx.log.enabled('info')) {
@@ -44,8 +47,9 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
   app.use(readCommitted(ctx.services.store));
 
   const router = express.Router({ caseSensitive: false, strict: false });
-  router.use('/_sandbox', controlGuard(ctx.controlToken, ctx.controlFrom));
+  router.use('/_sandbox', controlGuard(ctx.controlToken, ctx.controlFrom, ctx.services));
   mountControlRoutes(router, ctx);
+  mountMarketplaceRoutes(router, ctx);
   mountReproduceRoutes(router, ctx);
   if (surface === 'api') {
     mountPaymentRoutes(router, ctx);

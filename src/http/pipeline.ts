@@ -6,6 +6,7 @@ import { MalformedJson, parseJsonBody } from '../schemas/json-body';
 import type { Logger } from '../log';
 import type { Scheduler } from '../scheduler/scheduler';
 import type { Snapshots } from '../snapshots/snapshots';
+import type { SiteSnapshots } from '../marketplaces/site-snapshots';
 import type { ServiceContext } from '../services/context';
 import { authenticate } from '../services/auth.service';
 import { ListRejected } from '../services/list.service';
@@ -35,6 +36,10 @@ export interface HttpContext {
   scheduler?: Scheduler;
   /** Named copies of the whole database; absent in worlds without a scheduler. */
   snapshots?: Snapshots;
+  /** Each marketplace's own named copies of its data and clock. */
+  siteSnapshots?: SiteSnapshots;
+  /** How long a request waits for a restore under way before a 503 (restoring.middleware.ts). */
+  restoreWaitMs?: number;
 }
 
 export const wireOf = (ctx: HttpContext): WireOptions => ({ baseUrl: ctx.urls.baseUrl, cardBaseUrl: ctx.urls.cardBaseUrl });
@@ -62,6 +67,14 @@ export function siteOf(req: Request): SiteRecord {
   const site = sites.get(req);
   if (!site) throw new Error('route mounted without requireSite');
   return site;
+}
+
+/**
+ * The services as the authenticated site's work sees them: its marketplace's own clock, when it has
+ * one (requireSite ran before the route).
+ */
+export function servicesOf(ctx: HttpContext, req: Request): ServiceContext {
+  return ctx.services.forSite?.(siteOf(req).siteId) ?? ctx.services;
 }
 
 /** The parsed body: undefined when the request has none (an empty POST is a valid capture or cancel). */

@@ -2,8 +2,19 @@
 // small requests. Only the status line is read; a body, however large, is never downloaded.
 import http from 'node:http';
 import https from 'node:https';
+import type { Socket } from 'node:net';
+import { noteOutgoing } from './own-listeners';
 
 const agents = { 'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }), 'https:': new https.Agent({ keepAlive: true, maxSockets: 64 }) };
+
+/** Kept-alive sockets already noted as the sandbox's own outgoing connections. */
+const noted = new WeakSet<Socket>();
+
+function note(socket: Socket): void {
+  if (noted.has(socket)) return;
+  noted.add(socket);
+  noteOutgoing(socket);
+}
 
 export interface PostResult {
   status: number | null;
@@ -34,6 +45,11 @@ export function postJson(url: string, body: string, headers: Record<string, stri
       method: 'POST',
       agent,
       headers: { ...headers, 'Content-Length': Buffer.byteLength(body) },
+    });
+    // The control API refuses what the sandbox itself sends, should a notification reach it.
+    req.on('socket', (socket: Socket) => {
+      if (socket.connecting) socket.once('connect', () => note(socket));
+      else note(socket);
     });
     const timer = setTimeout(() => {
       finish({ status: null, error: `no answer within ${timeoutMs} ms` });

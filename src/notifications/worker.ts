@@ -39,10 +39,15 @@ export class NotificationWorker {
   private readonly inFlight = new Set<number>();
   private idleWaiters: (() => void)[] = [];
   private heads: DueHead[] = [];
+  /** Marketplaces with their own clock that may have notifications due at their time. */
+  private readonly dirtySites = new Set<number>();
   private stopped = false;
   /** Bumped by a reset: answers to attempts started before it are dropped, their rows are gone. */
   private epoch = 0;
-  private readonly controllers = new Set<AbortController>();
+  /** The attempts on the wire, with the site each notifies. */
+  private readonly controllers = new Map<AbortController, number>();
+  /** Attempts of a marketplace reset or restored meanwhile: their answers are dropped, their rows are gone or replaced. */
+  private readonly forgotten = new WeakSet<AbortController>();
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -62,7 +67,8 @@ export class NotificationWorker {
    * every read of the outbox, it waits for what is written so far to be committed: a notification
    * is never sent for a change that was not kept (a commit that fails on a full disk).
    */
-  send(): void {
+  send(siteId?: number): void {
+    if (siteId !== undefined) this.dirtySites.add(siteId);
     this.ctx.store.afterCommit(() => this.pump());
   }
 
@@ -71,7 +77,8 @@ export class NotificationWorker {
    * what was due is delivered or rescheduled, and so are those it made due (the next of a payment
    * after its predecessor was delivered). A slow receiver holds up only its own payments.
    */
-  deliverDue(): Promise<void> {
+  deliverDue(siteId?: number): Promise<void> {
+    if (siteId !== undefined) this.dirtySites.add(siteId);
     return new Promise((resolve) =>
       this.ctx.store.afterCommit(() => {
         this.pump();
@@ -82,13 +89,18 @@ export class NotificationWorker {
   }
 
   private pump(): void {
-    if (this.stopped) return;
+    // While a snapshot is restored nothing could record an attempt: what is due goes after it.
+    if (this.stopped || this.ctx.store.writesHeld) return;
     for (let room = PARALLEL - this.inFlight.size; room > 0; room--) {
       const n = this.nextHead();
       if (!n) return;
       this.inFlight.add(n.paymentId);
       void this.attempt(n).then(
-        () => this.settle(n.paymentId),
+        () => {
+          // Its payment's next notification runs on the same clock.
+          if (n.clockSiteId != null) this.dirtySites.add(n.clockSiteId);
+          this.settle(n.paymentId);
+        },
         (e: Error) => {
           this.opts.log.error(`notification ${n.id} failed unexpectedly`, { error: e.stack });
           // Its attempt could not be recorded, so it is still due: sending it again at once would
@@ -124,7 +136,7 @@ export class NotificationWorker {
     for (;;) {
       let h = this.heads.shift();
       if (!h) {
-        this.heads = this.ctx.store.notifications.dueHeads(this.clock.now(), HEAD_BATCH).filter((d) => !this.inFlight.has(d.paymentId));
+        this.heads = this.readHeads();
         h = this.heads.shift();
         if (!h) return undefined;
       }
@@ -132,32 +144,66 @@ export class NotificationWorker {
       // Read whole only now; one changed since its batch was read (redelivered, reset) is left.
       const n = this.ctx.store.notifications.get(h.id);
       if (n?.state !== 'pending') continue;
-      if (shapeNotification(this.ctx, n, this.opts.log)) return n;
+      if (shapeNotification(this.ctx.forSite?.(n.siteId) ?? this.ctx, n, this.opts.log)) return n;
       // Dropped (a final state) or held back: those waiting for a final notification look again.
       this.events.emit('journaled');
     }
+  }
+
+  /** Due heads not on the wire: the sandbox clock's, then those of marketplaces' own clocks that may have some. */
+  private readHeads(): DueHead[] {
+    const fresh = (heads: DueHead[]) => heads.filter((d) => !this.inFlight.has(d.paymentId));
+    const heads = fresh(this.ctx.store.notifications.dueHeads(this.clock.now(), HEAD_BATCH));
+    if (heads.length > 0) return heads;
+    for (const site of this.dirtySites) {
+      const clock = this.ctx.siteClocks?.get(site);
+      const own = clock ? fresh(this.ctx.store.notifications.dueHeads(clock.now(), HEAD_BATCH, site)) : [];
+      if (own.length > 0) return own;
+      this.dirtySites.delete(site);
+    }
+    return [];
+  }
+
+  /** The clock a notification runs on: its marketplace's own, or the sandbox's. */
+  private clockOf(n: NotificationRecord): Clock {
+    return (n.clockSiteId != null && this.ctx.siteClocks?.get(n.clockSiteId)) || this.clock;
   }
 
   /** After a reset: attempts on the wire no longer belong to anything; their answers are dropped. */
   forget(): void {
     this.epoch++;
     this.heads = [];
-    for (const c of this.controllers) c.abort(new Error('sandbox reset'));
+    for (const c of this.controllers.keys()) c.abort(new Error('sandbox reset'));
+  }
+
+  /** After one marketplace's data was replaced: its attempts on the wire are dropped, nobody else's. */
+  forgetSite(siteId: number): void {
+    this.heads = [];
+    for (const [c, site] of this.controllers) {
+      if (site !== siteId) continue;
+      this.forgotten.add(c);
+      c.abort(new Error('marketplace reset'));
+    }
   }
 
   private async attempt(n: NotificationRecord): Promise<void> {
     const epoch = this.epoch;
     const site = this.ctx.store.sites.get(n.siteId);
     const url = notificationUrl(this.ctx, n.siteId, this.opts.defaultUrl);
-    const at = this.clock.now();
+    const clock = this.clockOf(n);
+    const at = clock.now();
     const started = performance.now();
     let httpStatus: number | null = null;
     let error: string | null = null;
+    // A URL kept from an older database or a snapshot may still name the sandbox itself: never sent.
+    const own = url === null ? null : (this.ctx.ownListener?.(url) ?? null);
     if (url === null || !site?.apiKey) {
       error = 'no notification URL';
+    } else if (own !== null) {
+      error = own;
     } else {
       const controller = new AbortController();
-      this.controllers.add(controller);
+      this.controllers.set(controller, n.siteId);
       const result = await postJson(
         url,
         n.body,
@@ -170,6 +216,7 @@ export class NotificationWorker {
         controller.signal,
       );
       this.controllers.delete(controller);
+      if (this.forgotten.has(controller)) return;
       httpStatus = result.status;
       error = result.error;
     }
@@ -181,11 +228,11 @@ export class NotificationWorker {
     const store = this.ctx.store;
     store.tx(() => {
       store.notifications.recordAttempt({ notificationId: n.id, at, url: url ?? '', httpStatus, error: ok ? null : error, durationMs });
-      if (ok) store.notifications.markDelivered(n, this.clock.now());
+      if (ok) store.notifications.markDelivered(n, clock.now());
       else {
         const failures = n.attempts + 1;
-        const givenUp = failures >= this.opts.retry.maxAttempts;
-        store.notifications.markFailedAttempt(n, this.clock.now() + retryDelay(this.opts.retry, failures), givenUp);
+        const givenUp = own !== null || failures >= this.opts.retry.maxAttempts;
+        store.notifications.markFailedAttempt(n, clock.now() + retryDelay(this.opts.retry, failures), givenUp);
       }
     });
     this.opts.log.info(`notify ${ok ? 'delivered' : 'failed'}`, {
@@ -206,7 +253,7 @@ export class NotificationWorker {
   /** Stops sending: in-flight requests are aborted and stay pending, to be sent after a restart. */
   async stop(): Promise<void> {
     this.stopped = true;
-    for (const c of this.controllers) c.abort(new Error('sandbox stopping'));
+    for (const c of this.controllers.keys()) c.abort(new Error('sandbox stopping'));
     if (this.inFlight.size > 0) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
   }
 }

@@ -59,6 +59,11 @@ import {
   refundResponse,
   refundsResponse,
   resetResponse,
+  siteClockResponse,
+  siteResetResponse,
+  siteRestoreResponse,
+  siteSnapshotResponse,
+  siteSnapshotsResponse,
   scenariosResponse,
   splitsErrorResponse,
   splitsResponse,
@@ -71,7 +76,7 @@ export type Surface = 'api' | 'card';
  * `control` the control API's guard (a bearer control token, or a trusted client without one),
  * `session` the dashboard's sign-in cookie, `open` anyone.
  */
-export type Guard = 'basic' | 'control' | 'session' | 'open';
+export type Guard = 'basic' | 'control' | 'session' | 'open' | 'own';
 
 export interface Operation {
   method: 'get' | 'post' | 'patch' | 'delete';
@@ -140,6 +145,112 @@ const CONTROL: Operation[] = [
     request: merchantPatchRequest,
     responses: { 200: merchantResponse, 400: messageResponse, 404: messageResponse },
     control: true,
+  },
+  // A marketplace's own routes: the control API's clients, or the marketplace's own Basic credentials (another's: 404).
+  {
+    method: 'delete',
+    path: '/_sandbox/merchants/{siteId}',
+    operationId: 'removeMerchant',
+    summary: 'Remove a marketplace whole, its data, clock and snapshots (its SiteIDs never return)',
+    responses: { 204: undefined, 404: messageResponse },
+    control: true,
+    guard: 'own',
+  },
+  {
+    method: 'post',
+    path: '/_sandbox/merchants/{siteId}/reset',
+    operationId: 'resetMerchant',
+    summary: 'Delete a marketplace’s payments, notifications and fault rules; credentials, settings and clock stay',
+    responses: { 200: siteResetResponse, 404: messageResponse },
+    control: true,
+    guard: 'own',
+  },
+  {
+    method: 'get',
+    path: '/_sandbox/merchants/{siteId}/clock',
+    operationId: 'getMerchantClock',
+    summary: 'A marketplace’s time: its own clock (Own) or the sandbox’s',
+    responses: { 200: siteClockResponse, 404: messageResponse },
+    control: true,
+    guard: 'own',
+  },
+  {
+    method: 'post',
+    path: '/_sandbox/merchants/{siteId}/clock/advance',
+    operationId: 'advanceMerchantClock',
+    summary: 'Move a marketplace’s own clock, running its steps due on the way; nobody else’s time moves',
+    request: clockAdvanceRequest,
+    responses: { 200: siteClockResponse, 400: messageResponse, 404: messageResponse },
+    control: true,
+    guard: 'own',
+  },
+  {
+    method: 'post',
+    path: '/_sandbox/merchants/{siteId}/snapshots',
+    operationId: 'saveMerchantSnapshot',
+    summary: 'Save a marketplace’s own snapshot (its data and clock) under a name of its own',
+    request: snapshotRequest,
+    responses: { 201: siteSnapshotResponse, 400: messageResponse, 404: messageResponse, 503: messageResponse },
+    control: true,
+    guard: 'own',
+  },
+  {
+    method: 'get',
+    path: '/_sandbox/merchants/{siteId}/snapshots',
+    operationId: 'listMerchantSnapshots',
+    summary: 'A marketplace’s own snapshots',
+    responses: { 200: siteSnapshotsResponse, 404: messageResponse },
+    control: true,
+    guard: 'own',
+  },
+  {
+    method: 'post',
+    path: '/_sandbox/merchants/{siteId}/snapshots/{name}/restore',
+    operationId: 'restoreMerchantSnapshot',
+    summary: 'Bring a marketplace’s data and clock back to its snapshot; no other marketplace is touched',
+    responses: { 200: siteRestoreResponse, 400: messageResponse, 404: messageResponse },
+    control: true,
+    guard: 'own',
+  },
+  {
+    method: 'delete',
+    path: '/_sandbox/merchants/{siteId}/snapshots/{name}',
+    operationId: 'deleteMerchantSnapshot',
+    summary: 'Delete a marketplace’s snapshot',
+    responses: { 204: undefined, 400: messageResponse, 404: messageResponse },
+    control: true,
+    guard: 'own',
+  },
+  {
+    method: 'get',
+    path: '/_sandbox/merchants/{siteId}/notifications',
+    operationId: 'listMerchantNotifications',
+    summary: 'A marketplace’s notification journal, paged, newest first',
+    query: ['PaymentID', 'RefundID', 'StatusID', 'State', 'PageSize', 'PageIndex', 'SortDirection'],
+    responses: { 200: notificationsResponse, 400: messageResponse, 404: messageResponse },
+    control: true,
+    guard: 'own',
+  },
+  {
+    method: 'post',
+    path: '/_sandbox/merchants/{siteId}/faults',
+    operationId: 'addMerchantFault',
+    summary: 'Add a fault rule acting on this marketplace’s requests and notifications only',
+    request: faultRequest,
+    responses: { 201: faultResponse, 400: messageResponse, 404: messageResponse },
+    control: true,
+    guard: 'own',
+  },
+  { method: 'get', path: '/_sandbox/merchants/{siteId}/faults', operationId: 'listMerchantFaults', summary: 'A marketplace’s fault rules', responses: { 200: faultsResponse, 404: messageResponse }, control: true, guard: 'own' },
+  { method: 'delete', path: '/_sandbox/merchants/{siteId}/faults', operationId: 'clearMerchantFaults', summary: 'Delete a marketplace’s fault rules', responses: { 204: undefined, 404: messageResponse }, control: true, guard: 'own' },
+  {
+    method: 'delete',
+    path: '/_sandbox/merchants/{siteId}/faults/{id}',
+    operationId: 'deleteMerchantFault',
+    summary: 'Delete one of a marketplace’s fault rules',
+    responses: { 204: undefined, 404: messageResponse },
+    control: true,
+    guard: 'own',
   },
   { method: 'get', path: '/_sandbox/scenarios', operationId: 'listScenarios', summary: 'The scenarios payments can follow', responses: { 200: scenariosResponse }, control: true },
   {
@@ -669,6 +780,8 @@ const SECURITY: Record<Guard, Record<string, string[]>[]> = {
   control: [{ controlToken: [] }, {}],
   session: [{ dashboardSession: [] }],
   open: [],
+  // A marketplace's own routes: the control API's clients, or that marketplace's Basic credentials.
+  own: [{ controlToken: [] }, { basic: [] }, {}],
 };
 
 /**
@@ -691,6 +804,9 @@ function guardAnswers(guard: Guard, op: Operation): Record<number, Schema | unde
   switch (guard) {
     case 'control':
       return { 401: messageResponse, 403: messageResponse };
+    case 'own':
+      // Another marketplace's credentials: 404, as if it did not exist.
+      return { 401: messageResponse, 403: messageResponse, 404: messageResponse };
     case 'basic':
       return { 401: messageResponse };
     case 'session':

@@ -10,7 +10,7 @@ import { runJob } from '../services/steps.service';
 import type { DataReplaced } from '../store/store';
 import { ManualClock, RealClock } from './clock';
 import { ClockKeeper } from './clock-keeper';
-import { isStorageFailure } from '../store/failures';
+import { WritesHeld, isStorageFailure } from '../store/failures';
 import { CAUSE } from '../domain/causes';
 
 /** The longest a real-time timer is set for: a wake-up later re-arms it anyway. */
@@ -54,6 +54,10 @@ export class Scheduler {
   private readonly jobs: PeriodicJob[] = [];
   private readonly jobTimers: NodeJS.Timeout[] = [];
   private readonly jobRuns = new Map<PeriodicJob, Promise<void>>();
+  /** The sandbox clock's advances, one after the other: concurrent ones add up. */
+  private advancing: Promise<void> = Promise.resolve();
+  /** Each marketplace's own clock's advances, one after the other. */
+  private readonly siteAdvancing = new Map<number, Promise<void>>();
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -65,7 +69,8 @@ export class Scheduler {
       if (!this.manual) this.wake();
     };
     this.keeper = new ClockKeeper(ctx.store, ctx.clock);
-    this.unsubscribe = ctx.store.onDataReplaced((why) => this.reload(why));
+    const unsubscribe = [ctx.store.onDataReplaced((why) => this.reload(why)), ctx.store.onSiteReplaced((site) => this.worker.forgetSite(site))];
+    this.unsubscribe = () => unsubscribe.forEach((u) => u());
   }
 
   get manual(): boolean {
@@ -82,6 +87,12 @@ export class Scheduler {
     for (const job of this.jobs) {
       void this.runJob(job);
       if (!this.manual) this.jobTimers.push(setInterval(() => void this.runJob(job), job.everyMs).unref());
+    }
+    // The marketplaces' own clocks: late steps and notifications due at their time go out.
+    for (const site of this.ctx.siteClocks?.sites() ?? []) {
+      const due = this.nextDue(site);
+      if (due === null || due > this.ctx.siteClocks!.get(site)!.now()) continue;
+      this.advanceSite(site, 0).catch((e: Error) => this.log.error(`due work of marketplace ${site} at the start failed`, { error: e.message }));
     }
     if (this.manual) {
       // Late steps of a previous run, and notifications due at the start time, still go out.
@@ -106,6 +117,12 @@ export class Scheduler {
       if (this.manual) this.worker.send();
       else this.arm();
     });
+  }
+
+  /** Something was scheduled on a marketplace's own clock: its notifications due now go out. */
+  wakeSite(siteId: number): void {
+    if (this.stopped) return;
+    this.worker.send(siteId);
   }
 
   /**
@@ -154,10 +171,20 @@ export class Scheduler {
     });
   }
 
-  /** Manual clock: moves time by `ms`, running every step, expiry and retry due on the way, in order. */
-  async advance(ms: number): Promise<void> {
-    const clock = this.ctx.clock;
-    if (!(clock instanceof ManualClock)) throw new Error('the clock is real: start the sandbox with --clock manual');
+  /**
+   * Manual clock: moves time by `ms`, running every step, expiry and retry due on the way, in order.
+   * Advances asked for together run one after the other, each from where the one before ended: they
+   * add up, and time never goes back.
+   */
+  advance(ms: number): Promise<void> {
+    if (!(this.ctx.clock instanceof ManualClock)) return Promise.reject(new Error('the clock is real: start the sandbox with --clock manual'));
+    const run = this.advancing.then(() => this.advanceNow(ms));
+    this.advancing = run.catch(() => {});
+    return run;
+  }
+
+  private async advanceNow(ms: number): Promise<void> {
+    const clock = this.ctx.clock as ManualClock;
     const target = clock.now() + ms;
     const generation = this.generation;
     for (;;) {
@@ -171,13 +198,49 @@ export class Scheduler {
       await this.committed();
     }
     if (generation !== this.generation) return;
-    clock.set(target);
+    if (target > clock.now()) clock.set(target);
     await this.tick();
     // A run under way started before this time: one more, for the time now.
     for (const job of this.jobs) {
       await this.jobRuns.get(job);
       await this.runJob(job);
     }
+  }
+
+  /**
+   * A marketplace's own clock: moves it by `ms` as advance() moves the sandbox's, running that
+   * marketplace's due steps, expiries and notifications alone. Its advances add up as the sandbox's do.
+   */
+  advanceSite(siteId: number, ms: number): Promise<void> {
+    const run = (this.siteAdvancing.get(siteId) ?? Promise.resolve()).then(() => this.advanceSiteNow(siteId, ms));
+    const settled = run.catch(() => {});
+    this.siteAdvancing.set(siteId, settled);
+    void settled.then(() => {
+      if (this.siteAdvancing.get(siteId) === settled) this.siteAdvancing.delete(siteId);
+    });
+    return run;
+  }
+
+  private async advanceSiteNow(siteId: number, ms: number): Promise<void> {
+    const clocks = this.ctx.siteClocks;
+    const clock = clocks?.get(siteId);
+    if (!clocks || !clock) throw new Error(`marketplace ${siteId} runs on the sandbox's clock`);
+    const target = clock.now() + ms;
+    // A restore or a removal meanwhile replaces or drops the clock: this advance's time is over.
+    const current = () => clocks.get(siteId) === clock;
+    for (;;) {
+      await this.worker.deliverDue(siteId);
+      if (!current() || this.stopped) return;
+      const next = this.nextDue(siteId);
+      if (next === null || next > target) break;
+      if (next > clock.now()) clock.set(next);
+      this.runDue(clock.now(), Infinity, siteId);
+      await this.committed();
+    }
+    if (target > clock.now()) clock.set(target);
+    this.runDue(clock.now(), Infinity, siteId);
+    await this.committed();
+    await this.worker.deliverDue(siteId);
   }
 
   /** Resolves once no upkeep job is running (tests, after start). */
@@ -218,6 +281,8 @@ export class Scheduler {
     if (why !== 'restore' || this.stopped) return;
     this.generation++;
     this.keeper.reload();
+    // A wait for storage (writes held during the restore, say) was set on the clock that is gone.
+    this.retryNotBefore = 0;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     if (this.manual) this.tickLogged('after a restore');
@@ -228,14 +293,17 @@ export class Scheduler {
    * Runs due steps, then expiries, `budget` at the most, in one transaction: one commit for a
    * slice of work instead of one per step.
    */
-  private runDue(now: number, budget: number): void {
+  private runDue(now: number, budget: number, site: number | null = null): void {
     const store = this.ctx.store;
+    // A marketplace's own clock runs its work with its services' view (its clock in them).
+    const ctx = site === null ? this.ctx : (this.ctx.forSite?.(site) ?? this.ctx);
     store.tx(() => {
-      this.keeper.save();
+      if (site === null) this.keeper.save();
+      else this.ctx.siteClocks?.save(site);
       let done = 0;
-      for (let job = store.jobs.nextDue(now); job && done < budget; job = store.jobs.nextDue(now), done++) {
+      for (let job = store.jobs.nextDue(now, site); job && done < budget; job = store.jobs.nextDue(now, site), done++) {
         try {
-          runJob(this.ctx, job);
+          runJob(ctx, job);
         } catch (e) {
           // The database could not store it (a full disk): the step stays pending, to run once it can.
           if (isStorageFailure(e)) throw e;
@@ -244,10 +312,10 @@ export class Scheduler {
           this.log.error(`scenario step ${job.id} failed`, { payment: job.paymentId, error: (e as Error).stack });
         }
       }
-      for (const id of store.payments.expiredOpen(now)) {
+      for (const id of store.payments.expiredOpen(now, site)) {
         if (done++ >= budget) break;
         try {
-          applyPaymentEvent(this.ctx, id, 'expire', { cause: CAUSE.lifetimeExpiry, scenario: true });
+          applyPaymentEvent(ctx, id, 'expire', { cause: CAUSE.lifetimeExpiry, scenario: true });
         } catch (e) {
           if (isStorageFailure(e)) throw e;
           this.log.error(`expiry of payment ${id} failed`, { error: (e as Error).message });
@@ -263,7 +331,8 @@ export class Scheduler {
 
   /** Real time: the database could not store due work. It stays due; the timer tries again in a while. */
   private storageFailed(e: Error): void {
-    this.log.warn(`due steps could not be stored (${e.message}); trying again in ${STORAGE_RETRY_MS / 1000} s`);
+    // Writes held for a restore under way are no trouble to report: the restore reloads the scheduler.
+    if (!(e instanceof WritesHeld)) this.log.warn(`due steps could not be stored (${e.message}); trying again in ${STORAGE_RETRY_MS / 1000} s`);
     this.retryNotBefore = this.ctx.clock.now() + STORAGE_RETRY_MS;
     if (this.timer && this.timerAt < this.retryNotBefore) {
       clearTimeout(this.timer);
@@ -272,10 +341,10 @@ export class Scheduler {
     this.arm();
   }
 
-  private nextDue(): number | null {
+  private nextDue(site: number | null = null): number | null {
     const s = this.ctx.store;
     // A notification on the wire needs no timer: the end of its attempt re-arms it (afterAttempt).
-    const times = [s.jobs.earliestDue(), s.notifications.earliestDue(this.worker.onTheWire), s.payments.nextExpiry()].filter(
+    const times = [s.jobs.earliestDue(site), s.notifications.earliestDue(this.worker.onTheWire, site), s.payments.nextExpiry(site)].filter(
       (t): t is number => t !== null,
     );
     return times.length ? Math.min(...times) : null;

@@ -40,6 +40,11 @@ export const clockAdvanceRequest: Schema = {
 const merchantSettings: Record<string, Schema> = {
   NotificationURL: { type: ['string', 'null'], maxLength: 2048, pattern: '^https?://[^\\s]+$' },
   DefaultScenario: { type: ['string', 'null'], maxLength: 64 },
+  Clock: {
+    type: 'string',
+    enum: ['manual', 'sandbox'],
+    description: "manual: the marketplace's own manual clock, starting at the sandbox's time (its payments' time moves only by its own advance); sandbox: the sandbox's clock",
+  },
   NotifyStatuses: {
     type: ['array', 'null'],
     maxItems: 20,

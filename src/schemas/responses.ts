@@ -406,6 +406,7 @@ const merchantOut = exact({
   DefaultScenario: nstr,
   NotifyStatuses: { type: ['array', 'null'], items: int },
   Methods: { type: ['array', 'null'], items: int },
+  Clock: { type: 'string', enum: ['manual', 'sandbox'], description: "manual: the marketplace's own clock; sandbox: the sandbox's" },
 });
 export const merchantsResponse = exact({ Merchants: { type: 'array', items: merchantOut } });
 export const merchantResponse = exact({ Merchant: merchantOut });
@@ -442,6 +443,24 @@ export const clockResponse = exact({
   NowMs: int,
   Speed: { type: ['number', 'null'], description: 'How many times as fast as real time sandbox time runs; null for a manual clock' },
 });
+// A marketplace's own routes.
+export const siteResetResponse = exact({ Status: { type: 'string', enum: ['reset'] }, SiteID: int });
+export const siteClockResponse = exact({
+  Mode: { type: 'string', enum: ['manual', 'real'] },
+  Own: { type: 'boolean', description: "Whether the marketplace has a clock of its own (else this is the sandbox's)" },
+  Now: timestampOut,
+  NowMs: int,
+  Speed: { type: ['number', 'null'] },
+});
+const siteSnapshotOut = exact({
+  Name: str,
+  Created: timestampOut,
+  OwnClock: { type: 'boolean', description: 'Taken on the marketplace’s own clock (a restore gives it that clock back)' },
+  Payments: int,
+});
+export const siteSnapshotResponse = exact({ Snapshot: siteSnapshotOut });
+export const siteSnapshotsResponse = exact({ Snapshots: { type: 'array', items: siteSnapshotOut } });
+export const siteRestoreResponse = exact({ Snapshot: siteSnapshotOut, Clock: siteClockResponse });
 export const scenariosResponse = exact({ Scenarios: { type: 'array', items: exact({ Name: str, Description: nstr, Source: str }) } });
 
 const historyOut: Schema = {

@@ -2,6 +2,7 @@
 import type { Faults } from '../faults/faults';
 import type { Fixtures } from '../fixtures';
 import type { Ids } from '../ids';
+import type { SiteClocks } from '../marketplaces/site-clocks';
 import type { ScenarioCatalogue } from '../scenarios/loader';
 import type { Clock } from '../scheduler/clock';
 import type { Store } from '../store/store';
@@ -29,6 +30,22 @@ export interface ServiceContext {
   fixtures?: Fixtures;
   /** Told when something was scheduled, so a real-time scheduler can re-arm its timer. */
   wake?: () => void;
+  /**
+   * Why a notification URL would reach this sandbox's own listeners (refused), or null; absent
+   * until the listeners are up (see notifications/own-listeners.ts).
+   */
+  ownListener?: (url: string) => string | null;
+  /**
+   * The services as marketplace `siteId`'s work sees them: its own clock as `clock` when it has one
+   * (see marketplaces/site-clocks.ts), else these same services.
+   */
+  forSite?: (siteId: number) => ServiceContext;
+  /** Set in a marketplace's view: the marketplace whose own clock `clock` is. */
+  clockSiteId?: number;
+  /** Told when something was scheduled on a marketplace's own clock (its notifications go out at its time). */
+  wakeSite?: (siteId: number) => void;
+  /** The marketplaces' own clocks. */
+  siteClocks?: SiteClocks;
   /** Fault rules on the API and the notifications, when the sandbox runs with them. */
   faults?: Faults;
 }

@@ -1,7 +1,7 @@
 // The payment lists of both addresses: query parameters, filters and paging.
 import { parseAmount } from '../domain/money';
 import { CATALOGUE_STATUS_IDS } from '../domain/statuses';
-import { parseTimestamp } from '../domain/time';
+import { TIMESTAMP_EXPECTED, parseTimestamp } from '../domain/time';
 import { CURRENCIES, COUNTRIES } from '../schemas/codes';
 import { MAX_PAGE_SIZE } from '../schemas/queries';
 import type { PaymentFilter, SortBy } from '../store/payments.repo';
@@ -51,7 +51,7 @@ function filterOf(q: Query, site: SiteRecord, surface: Surface): PaymentFilter {
     const v = q.get(key);
     if (v === undefined) continue;
     const ms = parseTimestamp(v);
-    if (ms === null) throw new ListRejected(`Invalid ${name}: expected yyyyMMddHHmmss (14 digits, UTC)`, 112);
+    if (ms === null) throw new ListRejected(`Invalid ${name}: ${TIMESTAMP_EXPECTED}`, 112);
     if (key === 'startdate') f.startMs = ms;
     else f.endMs = ms + 999; // the whole last second
   }

@@ -14,6 +14,8 @@ export interface MerchantView {
   NotifyStatuses: number[] | null;
   /** Method IDs assigned to the merchant; null for every method of the catalogue. */
   Methods: number[] | null;
+  /** manual: its own manual clock; sandbox: the sandbox's. */
+  Clock: 'manual' | 'sandbox';
 }
 
 export function listMerchants(ctx: ServiceContext): MerchantView[] {
@@ -29,14 +31,22 @@ export function listMerchants(ctx: ServiceContext): MerchantView[] {
       DefaultScenario: s.defaultScenario,
       NotifyStatuses: s.notifyStatuses,
       Methods: s.methods,
+      Clock: ctx.siteClocks?.get(s.siteId) ? 'manual' : 'sandbox',
     }));
+}
+
+/** Refuses a notification URL that reaches the sandbox's own listeners: a notification sent there would call its own routes. */
+export function checkNotificationUrl(ctx: ServiceContext, url: string | null | undefined): void {
+  if (url === undefined || url === null) return;
+  const why = ctx.ownListener?.(url);
+  if (why) throw new HttpError(400, `NotificationURL: ${why}`);
 }
 
 /** Sets a merchant's notification URL and default scenario (control API and dashboard). */
 export function updateMerchant(
   ctx: ServiceContext,
   siteId: number,
-  patch: { NotificationURL?: string | null; DefaultScenario?: string | null; NotifyStatuses?: number[] | null; Methods?: number[] | null },
+  patch: { NotificationURL?: string | null; DefaultScenario?: string | null; NotifyStatuses?: number[] | null; Methods?: number[] | null; Clock?: 'manual' | 'sandbox' },
 ): MerchantView {
   return ctx.store.tx(() => {
     const site = ctx.store.sites.get(siteId);
@@ -44,6 +54,7 @@ export function updateMerchant(
     if (patch.DefaultScenario !== undefined && patch.DefaultScenario !== null && !ctx.scenarios?.has(patch.DefaultScenario)) {
       throw new HttpError(400, `DefaultScenario: no scenario "${patch.DefaultScenario}"`);
     }
+    checkNotificationUrl(ctx, patch.NotificationURL);
     if (patch.NotificationURL !== undefined) ctx.store.sites.setNotificationUrl(siteId, patch.NotificationURL);
     if (patch.DefaultScenario !== undefined) ctx.store.sites.setDefaultScenario(siteId, patch.DefaultScenario);
     if (patch.NotifyStatuses !== undefined) ctx.store.sites.setNotifyStatuses(siteId, patch.NotifyStatuses);
@@ -51,6 +62,7 @@ export function updateMerchant(
       checkAssignable(ctx, patch.Methods);
       ctx.store.sites.setMethods(siteId, patch.Methods);
     }
+    if (patch.Clock !== undefined) setClock(ctx, siteId, patch.Clock);
     return listMerchants(ctx).find((m) => m.SiteID === siteId)!;
   });
 }
@@ -64,6 +76,14 @@ export interface NewMerchant {
   NotifyStatuses?: number[] | null;
   /** The methods the new merchant may use; every method when absent or null. */
   Methods?: number[] | null;
+  /** manual: a clock of its own, starting at the sandbox's time. */
+  Clock?: 'manual' | 'sandbox';
+}
+
+/** Gives the marketplace its own manual clock at the sandbox's time, or puts it back on the sandbox's. Inside a transaction. */
+function setClock(ctx: ServiceContext, siteId: number, clock: 'manual' | 'sandbox'): void {
+  if (!ctx.siteClocks) throw new HttpError(400, 'Clock: this sandbox keeps no clocks of marketplaces');
+  ctx.siteClocks.set(siteId, clock === 'manual' ? ctx.clock.now() : null);
 }
 
 /**
@@ -76,8 +96,11 @@ export function createMerchant(ctx: ServiceContext, input: NewMerchant): Merchan
       throw new HttpError(400, `DefaultScenario: no scenario "${input.DefaultScenario}"`);
     }
     checkAssignable(ctx, input.Methods);
-    const next = Math.max(0, ...ctx.store.sites.list().map((s) => s.siteId)) + 1;
+    checkNotificationUrl(ctx, input.NotificationURL);
     const linked = input.LinkedSites ?? 3;
+    // The marketplace and its linked sites take consecutive SiteIDs, never one handed out before.
+    const next = ctx.store.nextSiteId();
+    for (let i = 0; i < linked; i++) ctx.store.nextSiteId();
     ctx.store.sites.insert({
       siteId: next,
       apiKey: ctx.ids.apiKey(),
@@ -98,6 +121,7 @@ export function createMerchant(ctx: ServiceContext, input: NewMerchant): Merchan
         defaultScenario: null,
       });
     }
+    if (input.Clock !== undefined) setClock(ctx, next, input.Clock);
     return getMerchant(ctx, next);
   });
 }

@@ -58,6 +58,13 @@ export function openPayment(ctx: ServiceContext, paymentToken: string | undefine
 }
 
 /** The page a payer opens: the payer now decides, and the scenario's provider steps wait (payer-hold.service). */
+/** The services as the work of the payment a link names sees them (its marketplace's own clock, when it has one). */
+export function servicesForLink(ctx: ServiceContext, paymentToken: string | undefined): ServiceContext {
+  const id = /\.([0-9]{1,16})$/.exec(paymentToken ?? '')?.[1];
+  const owner = id === undefined ? undefined : ctx.store.payments.getAny(Number(id))?.ownerSiteId;
+  return owner === undefined ? ctx : (ctx.forSite?.(owner) ?? ctx);
+}
+
 export function showPayment(ctx: ServiceContext, paymentToken: string | undefined, surface: Surface = 'api'): PayerPage {
   const page = openPayment(ctx, paymentToken, surface);
   holdForPayer(ctx, page.view.payment);

@@ -5,10 +5,11 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { formatTimestamp } from '../domain/time';
+import { FIRST_WIRE_MS, LAST_WIRE_MS, formatTimestamp } from '../domain/time';
 import { HttpError } from '../errors/errors';
 import { SNAPSHOT_NAME } from '../schemas/reproduce';
-import { CopyTooNewError, copyDatabase, readCopy, replaceData } from '../store/copies';
+import { CopyTooNewError, copyDatabase, readCopy, removeScratch, replaceData } from '../store/copies';
+import { CopyRejected } from '../store/copy-check';
 import { isStorageFailure } from '../store/failures';
 import type { Clock } from '../scheduler/clock';
 import type { Store } from '../store/store';
@@ -24,6 +25,10 @@ export interface SnapshotInfo {
 
 const NAME = new RegExp(SNAPSHOT_NAME);
 const FILE = /^(.+)\.db$/;
+/** A save's or a restore's scratch file (`.<name>.<pid>.<n>.tmp|restore`), or what SQLite keeps beside one. */
+const SCRATCH = /^\..+\.(\d+)\.\d+\.(?:tmp|restore)(?:-journal|-wal|-shm)?$/;
+/** The scratch files this process is writing now (two sandboxes of one process may share a folder). */
+const WRITING = new Set<string>();
 
 export class Snapshots {
   private folder: string | null;
@@ -41,6 +46,36 @@ export class Snapshots {
   ) {
     this.temporary = dbFile === ':memory:' || dbFile === '';
     this.folder = this.temporary ? null : `${resolve(dbFile)}.snapshots`;
+    this.removeLeftovers();
+  }
+
+  /**
+   * Removes the scratch files of saves and restores that never finished (the process was killed):
+   * those of processes that are gone, and this process's own that it is not writing (a restarted
+   * container often gets its old PID back). Another live process's are left to it.
+   */
+  private removeLeftovers(): void {
+    const dir = this.dir(false);
+    if (!dir) return;
+    for (const file of readdirSync(dir)) {
+      const pid = SCRATCH.exec(file)?.[1];
+      if (pid === undefined) continue;
+      const path = join(dir, file);
+      if (Number(pid) === process.pid ? ![...WRITING].some((w) => path.startsWith(w)) : !alive(Number(pid))) rmSync(path, { force: true });
+    }
+  }
+
+  /** A scratch file's path in the folder, marked as written by this process until `done` is called with it. */
+  private scratch(name: string, kind: 'tmp' | 'restore'): string {
+    const path = join(this.dir(true)!, `.${name}.${process.pid}.${++this.counter}.${kind}`);
+    WRITING.add(path);
+    return path;
+  }
+
+  private done(scratch: string): void {
+    if (!scratch) return;
+    removeScratch(scratch);
+    WRITING.delete(scratch);
   }
 
   /** Copies the whole database under `name` (an existing snapshot of that name is replaced). */
@@ -51,14 +86,14 @@ export class Snapshots {
     // A copy is written beside, then renamed: a snapshot file is always whole.
     let scratch = '';
     try {
-      scratch = join(this.dir(true)!, `.${name}.${process.pid}.${++this.counter}.tmp`);
+      scratch = this.scratch(name, 'tmp');
       await copyDatabase(this.store, scratch);
       renameSync(scratch, this.pathOf(name));
     } catch (e) {
       // A full disk or an unwritable folder: the sandbox's trouble, said as such.
       throw new HttpError(503, `Snapshot ${name} could not be written: ${(e as Error).message}`);
     } finally {
-      if (scratch) rmSync(scratch, { force: true });
+      this.done(scratch);
     }
     return this.info(name);
   }
@@ -79,27 +114,54 @@ export class Snapshots {
     return out.sort((a, b) => (a.Created ?? '').localeCompare(b.Created ?? '') || a.Name.localeCompare(b.Name));
   }
 
+  /** Settles when the restore under way ends (null when none is): requests wait for it (restoring.middleware.ts). */
+  get restoring(): Promise<void> | null {
+    return this.underway;
+  }
+
+  private underway: Promise<void> | null = null;
+
   /**
    * Replaces all data with the snapshot's: payments, splits, refunds, history, pending steps,
    * notifications with their state, merchants and their settings, the clock, and every other table,
-   * except that ID sequences never go back. What is pending resumes from the snapshot's time.
+   * except that ID sequences never go back. What is pending resumes from the snapshot's time. The
+   * copy is checked first, then made off the main thread (a file database); one restore at a time.
    */
-  restore(name: string): SnapshotInfo {
+  async restore(name: string): Promise<SnapshotInfo> {
+    while (this.underway) await this.underway;
+    const work = this.restoreNow(name);
+    const underway = work.then(
+      () => {},
+      () => {},
+    );
+    this.underway = underway;
+    try {
+      return await work;
+    } finally {
+      if (this.underway === underway) this.underway = null;
+    }
+  }
+
+  private async restoreNow(name: string): Promise<SnapshotInfo> {
     const file = this.fileOf(name);
     let info: SnapshotInfo;
+    let scratch = '';
     try {
       info = this.info(name);
-      replaceData(this.store, file, join(this.dir(true)!, `.${name}.${process.pid}.${++this.counter}.restore`));
+      scratch = this.scratch(name, 'restore');
+      await replaceData(this.store, file, scratch);
     } catch (e) {
       // The machine could not do it now (a full disk, a busy database, a temporary copy not written):
       // 503 as for any write, and trying again later may work. A file that is no snapshot of ours: 400.
       if (isStorageFailure(e) || typeof (e as NodeJS.ErrnoException).syscall === 'string') {
         throw new HttpError(503, `Snapshot ${name} cannot be restored now: ${(e as Error).message}`);
       }
-      if (e instanceof CopyTooNewError || (e as { code?: string }).code?.startsWith('SQLITE_')) {
+      if (e instanceof CopyTooNewError || e instanceof CopyRejected || (e as { code?: string }).code?.startsWith('SQLITE_')) {
         throw new HttpError(400, `Snapshot ${name} cannot be restored: ${(e as Error).message}`);
       }
       throw e;
+    } finally {
+      this.done(scratch);
     }
     this.store.dataReplaced('restore');
     return info;
@@ -124,7 +186,10 @@ export class Snapshots {
 
   private info(name: string): SnapshotInfo {
     const copy = readCopy(this.pathOf(name));
-    return { Name: name, Created: copy.sandboxMs === undefined ? null : formatTimestamp(copy.sandboxMs), Payments: copy.payments };
+    // A clock a restore would refuse (copy-check.ts) is shown as none, never as a time of 15 digits.
+    const ms = copy.sandboxMs;
+    const created = ms === undefined || !(ms >= FIRST_WIRE_MS && ms <= LAST_WIRE_MS) ? null : formatTimestamp(ms);
+    return { Name: name, Created: created, Payments: copy.payments };
   }
 
   private pathOf(name: string): string {
@@ -137,6 +202,16 @@ export class Snapshots {
       else mkdirSync(this.folder, { recursive: true });
     }
     return this.folder !== null && statSync(this.folder, { throwIfNoEntry: false })?.isDirectory() ? this.folder : null;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM: it exists, as another user's.
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

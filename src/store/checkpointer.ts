@@ -25,18 +25,36 @@ try {
 }
 let db = null;
 let checkpoint = null;
+// A connection is kept only once it is wholly ready (its pragmas set, its statement prepared), and
+// dropped after any failure: the next run starts from a fresh one, whatever went wrong.
+function open() {
+  const next = new Database(workerData.file, { fileMustExist: true, timeout: 0 });
+  try {
+    // The same syncing as the main connection; a few pages of cache are enough for a checkpoint.
+    next.pragma('synchronous = NORMAL');
+    next.pragma('cache_size = -256');
+    checkpoint = next.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+  } catch (e) {
+    next.close();
+    throw e;
+  }
+  db = next;
+}
 function run() {
   try {
-    if (db === null) {
-      db = new Database(workerData.file, { fileMustExist: true, timeout: 0 });
-      // The same syncing as the main connection; a few pages of cache are enough for a checkpoint.
-      db.pragma('synchronous = NORMAL');
-      db.pragma('cache_size = -256');
-      checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
-    }
+    if (db === null) open();
     const r = checkpoint.get();
     parentPort.postMessage({ log: r.log, checkpointed: r.checkpointed });
   } catch (e) {
+    if (db !== null) {
+      try {
+        db.close();
+      } catch {
+        // Closed already, or unusable: either way it is dropped.
+      }
+    }
+    db = null;
+    checkpoint = null;
     parentPort.postMessage({ failed: String((e && e.message) || e) });
   }
 }
@@ -57,19 +75,49 @@ export interface CheckpointResult {
   checkpointed: number;
 }
 
+/** How long after its thread ended by itself (a crash, its heap limit) a new one is started. */
+const RESPAWN_AFTER_MS = 1000;
+
 export class Checkpointer {
   /** Emits 'checkpoint' with a CheckpointResult after each one, and 'failure' with the reason when one failed. */
   readonly events = new EventEmitter();
   private stopped: Promise<void> | null = null;
-  private readonly exited: Promise<void>;
+  private worker!: Worker;
+  private exited!: Promise<void>;
+  private respawn: NodeJS.Timeout | null = null;
 
-  private constructor(private readonly worker: Worker) {
-    this.exited = new Promise((resolve) => worker.once('exit', () => resolve()));
+  private constructor(
+    private readonly file: string,
+    private readonly everyMs: number,
+  ) {
+    this.spawn();
+  }
+
+  private spawn(): void {
+    const worker = new Worker(CHECKPOINT_WORKER, {
+      eval: true,
+      workerData: { driver: require.resolve('better-sqlite3'), file: this.file, everyMs: this.everyMs },
+      // It holds a timer and a prepared statement: a small heap is plenty.
+      resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 2 },
+    });
+    this.worker = worker;
+    this.exited = new Promise((resolve) =>
+      worker.once('exit', (code) => {
+        resolve();
+        if (this.stopped !== null) return;
+        // Ended without being asked: SQLite's own checkpoints keep the WAL bounded until a new thread runs.
+        this.events.emit('failure', `the checkpoint thread ended (exit code ${code})`);
+        this.respawn = setTimeout(() => {
+          this.respawn = null;
+          if (this.stopped === null) this.spawn();
+        }, Math.max(this.everyMs, RESPAWN_AFTER_MS));
+        this.respawn.unref();
+      }),
+    );
     worker.on('message', (m: CheckpointResult | { failed: string }) => {
       if ('failed' in m) this.events.emit('failure', m.failed);
       else this.events.emit('checkpoint', m);
     });
-    // A worker that could not run leaves the WAL to SQLite's own checkpoints, on the main thread.
     worker.on('error', (e) => this.events.emit('failure', e.message));
     // Neither the timer nor the thread keeps a process alive that has nothing else to do.
     worker.unref();
@@ -81,7 +129,7 @@ export class Checkpointer {
    * they come every `everyMs`, and a line each would bury the log.
    */
   static start(file: string, everyMs: number, log?: Logger): Checkpointer {
-    const checkpointer = Checkpointer.spawn(file, everyMs);
+    const checkpointer = new Checkpointer(file, everyMs);
     if (log) {
       let failing = false;
       checkpointer.events.on('failure', (why: string) => {
@@ -98,23 +146,13 @@ export class Checkpointer {
     return checkpointer;
   }
 
-  private static spawn(file: string, everyMs: number): Checkpointer {
-    return new Checkpointer(
-      new Worker(CHECKPOINT_WORKER, {
-        eval: true,
-        workerData: { driver: require.resolve('better-sqlite3'), file, everyMs },
-        // It holds a timer and a prepared statement: a small heap is plenty.
-        resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 2 },
-      }),
-    );
-  }
-
   /**
    * Ends the worker, a checkpoint under way first: its connection is closed before the main one is,
    * so that the main connection, the last, checkpoints what is left and removes the WAL file.
    */
   stop(): Promise<void> {
     this.stopped ??= (async () => {
+      if (this.respawn !== null) clearTimeout(this.respawn);
       this.worker.postMessage('stop');
       const timer = setTimeout(() => void this.worker.terminate(), STOP_WAIT_MS);
       await this.exited;

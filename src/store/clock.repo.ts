@@ -30,3 +30,30 @@ export class ClockRepo {
     return this.lastRecordedStmt.get()?.at;
   }
 }
+
+/** The marketplaces with a clock of their own, and its time (kept at every move, so that a restart resumes it). */
+export class SiteClocksRepo {
+  private readonly allStmt;
+  private readonly saveStmt;
+  private readonly deleteStmt;
+
+  constructor(db: Db) {
+    this.allStmt = db.prepare<[], { site_id: number; sandbox_ms: number }>('SELECT site_id, sandbox_ms FROM site_clocks ORDER BY site_id');
+    this.saveStmt = db.prepare<[number, number]>(
+      'INSERT INTO site_clocks (site_id, sandbox_ms) VALUES (?, ?) ON CONFLICT (site_id) DO UPDATE SET sandbox_ms = excluded.sandbox_ms',
+    );
+    this.deleteStmt = db.prepare<[number]>('DELETE FROM site_clocks WHERE site_id = ?');
+  }
+
+  all(): { siteId: number; ms: number }[] {
+    return this.allStmt.all().map((r) => ({ siteId: r.site_id, ms: r.sandbox_ms }));
+  }
+
+  save(siteId: number, ms: number): void {
+    this.saveStmt.run(siteId, ms);
+  }
+
+  delete(siteId: number): void {
+    this.deleteStmt.run(siteId);
+  }
+}

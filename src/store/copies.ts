@@ -1,12 +1,17 @@
 // Whole-database copies, made by SQLite itself: VACUUM INTO writes a consistent copy (a snapshot, a
-// file `start --db` opens), and a copy's data replaces the live data table by table, in one
-// transaction, through ATTACH.
-import { copyFileSync, rmSync } from 'node:fs';
+// file `start --db` opens), and a copy's data, once checked (copy-check.ts), replaces the live data
+// table by table, in one transaction, through ATTACH (in a worker thread for a file database).
+import { rmSync } from 'node:fs';
+import { copyFile } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { openDatabase } from './db';
+import { type Db, openDatabase } from './db';
 import { MIGRATIONS } from './migrations';
+import { CopyRejected, checkCopySchema, checkCopyValues, copyQueries } from './copy-check';
+import { isStorageFailure } from './failures';
 import type { Store } from './store';
+
+const LATEST = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
 /**
  * Counters that only ever grow, as `table(key → value)`. A restore brings every other table back as
@@ -83,31 +88,79 @@ export function readCopy(file: string): CopyInfo {
 export class CopyTooNewError extends Error {}
 
 /**
- * Replaces every table's rows with those of the copy in `file`, in one transaction on the live
- * connection (foreign keys checked at its end). A copy from an older schema is brought up to date
- * first, on a copy of it (`scratch`). The SEQUENCES keep the higher of the two values.
+ * Replaces every table's rows with those of the copy in `file`, in one transaction (foreign keys
+ * checked at its end), once the copy passed its checks (copy-check.ts). A copy from an older schema is
+ * brought up to date first, on a copy of it (`scratch`). The SEQUENCES keep the higher of the two
+ * values. A file database is written by a worker thread on a connection of its own, the store's
+ * writes held meanwhile (they fail as busy): the main thread goes on answering what only reads.
  */
-export function replaceData(store: Store, file: string, scratch: string): void {
-  const version = new Database(file, { readonly: true, fileMustExist: true });
+export async function replaceData(store: Store, file: string, scratch: string): Promise<void> {
+  const copy = new Database(file, { readonly: true, fileMustExist: true });
   let current: number;
   try {
-    current = version.pragma('user_version', { simple: true }) as number;
+    current = copy.pragma('user_version', { simple: true }) as number;
+    if (current > LATEST) throw new CopyTooNewError(`it was written by a newer split-sandbox (schema ${current}, this one knows ${LATEST})`);
+    // Before anything is copied or migrated: a file of another application would be "migrated" into an empty sandbox.
+    checkCopySchema(copy);
   } finally {
-    version.close();
+    copy.close();
   }
-  const latest = MIGRATIONS[MIGRATIONS.length - 1]!.version;
-  if (current > latest) throw new CopyTooNewError(`it was written by a newer split-sandbox (schema ${current}, this one knows ${latest})`);
   let source = file;
-  if (current < latest) {
-    copyFileSync(file, scratch);
-    openDatabase(scratch).close();
-    source = scratch;
-  }
   try {
-    swap(store, source);
+    if (current < LATEST) {
+      source = scratch;
+      await copyFile(file, scratch);
+      bringUpToDate(scratch);
+    }
+    if (store.db.memory) swap(store, source);
+    else await swapOffThread(store, source);
   } finally {
-    if (source === scratch) for (const f of [scratch, `${scratch}-wal`, `${scratch}-shm`]) rmSync(f, { force: true });
+    // Whatever failed (the copy, its migration, the swap), no scratch file stays behind.
+    if (source === scratch) removeScratch(scratch);
   }
+}
+
+/** Migrates a scratch copy; a migration that refuses its rows refuses the copy (the disk failing stays a storage failure). */
+function bringUpToDate(scratch: string): void {
+  try {
+    openDatabase(scratch).close();
+  } catch (e) {
+    if (isStorageFailure(e) || typeof (e as NodeJS.ErrnoException).syscall === 'string') throw e;
+    throw new CopyRejected(`it could not be brought up to schema ${LATEST}: ${(e as Error).message}`);
+  }
+}
+
+/** A scratch database and the files SQLite keeps beside it. */
+export function removeScratch(file: string): void {
+  for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) rmSync(f, { force: true });
+}
+
+/**
+ * The statements that replace the live rows with those of the copy attached as `copy`, run in one
+ * transaction with foreign keys deferred: every table emptied and filled again, the SEQUENCES kept at
+ * the higher of the two values (through a temporary table, so that another connection can run them).
+ */
+export function swapStatements(db: Db): string[] {
+  const tables = db
+    .prepare("SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
+    .pluck()
+    .all() as string[];
+  const out = [
+    'CREATE TEMP TABLE restore_kept (seq_table TEXT NOT NULL, k TEXT NOT NULL, v INTEGER NOT NULL)',
+    ...SEQUENCES.map((s) => `INSERT INTO temp.restore_kept SELECT '${s.table}', ${s.key}, ${s.value} FROM main.${s.table}`),
+  ];
+  for (const t of [...tables, 'sqlite_sequence']) {
+    const columns = (db.prepare(`SELECT name FROM pragma_table_info(?, 'main')`).pluck().all(t) as string[]).map((c) => `"${c}"`).join(', ');
+    out.push(`DELETE FROM main."${t}"`, `INSERT INTO main."${t}" (${columns}) SELECT ${columns} FROM copy."${t}"`);
+  }
+  for (const s of SEQUENCES) {
+    out.push(
+      `UPDATE main.${s.table} SET ${s.value} = k.v FROM temp.restore_kept k WHERE k.seq_table = '${s.table}' AND k.k = main.${s.table}.${s.key} AND main.${s.table}.${s.value} < k.v`,
+      `INSERT INTO main.${s.table} (${s.key}, ${s.value}) SELECT k.k, k.v FROM temp.restore_kept k WHERE k.seq_table = '${s.table}' AND NOT EXISTS (SELECT 1 FROM main.${s.table} t WHERE t.${s.key} = k.k)`,
+    );
+  }
+  out.push('DROP TABLE temp.restore_kept');
+  return out;
 }
 
 function swap(store: Store, source: string): void {
@@ -116,31 +169,72 @@ function swap(store: Store, source: string): void {
   const db = store.db;
   db.prepare('ATTACH DATABASE ? AS copy').run(source);
   try {
+    checkCopyValues(db, 'copy');
+    const statements = swapStatements(db);
     db.transaction(() => {
       db.pragma('defer_foreign_keys = ON');
-      const kept = SEQUENCES.map((s) => ({
-        ...s,
-        live: new Map(db.prepare(`SELECT ${s.key} AS k, ${s.value} AS v FROM main.${s.table}`).all().map((r) => [(r as { k: string }).k, (r as { v: number }).v])),
-      }));
-      const tables = db
-        .prepare("SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
-        .pluck()
-        .all() as string[];
-      for (const t of [...tables, 'sqlite_sequence']) {
-        const columns = (db.prepare(`SELECT name FROM pragma_table_info(?, 'main')`).pluck().all(t) as string[]).map((c) => `"${c}"`).join(', ');
-        db.prepare(`DELETE FROM main."${t}"`).run();
-        db.prepare(`INSERT INTO main."${t}" (${columns}) SELECT ${columns} FROM copy."${t}"`).run();
-      }
-      for (const s of kept) {
-        const update = db.prepare(`UPDATE main.${s.table} SET ${s.value} = ? WHERE ${s.key} = ? AND ${s.value} < ?`);
-        const insert = db.prepare(`INSERT INTO main.${s.table} (${s.key}, ${s.value}) SELECT ?, ? WHERE NOT EXISTS (SELECT 1 FROM main.${s.table} WHERE ${s.key} = ?)`);
-        for (const [k, v] of s.live) {
-          update.run(v, k, v);
-          insert.run(k, v, k);
-        }
-      }
+      for (const sql of statements) db.prepare(sql).run();
     }).immediate();
   } finally {
     db.prepare('DETACH DATABASE copy').run();
   }
+}
+
+// Checks and swaps on a connection of its own to the live file, in a worker thread: reading a large
+// copy whole and writing it into the live database took the main thread (and every answer) 12 s for
+// 350 MB. It answers {bad: {index, row}} for the first check that found something, {failed} for an
+// error, or {done}.
+const SWAP_WORKER = `
+const { workerData, parentPort } = require('node:worker_threads');
+const Database = require(workerData.driver);
+let db;
+try {
+  db = new Database(workerData.live, { fileMustExist: true });
+  db.pragma('busy_timeout = 5000');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('temp_store = MEMORY');
+  db.prepare('ATTACH DATABASE ? AS copy').run(workerData.source);
+  let bad = null;
+  for (let i = 0; i < workerData.checks.length && bad === null; i++) {
+    const row = db.prepare(workerData.checks[i]).get();
+    if (row !== undefined) bad = { index: i, row };
+  }
+  if (bad !== null) parentPort.postMessage({ bad });
+  else {
+    db.transaction(() => {
+      db.pragma('defer_foreign_keys = ON');
+      for (const sql of workerData.statements) db.prepare(sql).run();
+    }).immediate();
+    parentPort.postMessage({ done: true });
+  }
+} catch (e) {
+  parentPort.postMessage({ failed: { message: String((e && e.message) || e), code: e && e.code } });
+} finally {
+  if (db) db.close();
+}`;
+
+type SwapAnswer = { done: true } | { bad: { index: number; row: Record<string, unknown> } } | { failed: { message: string; code?: string } };
+
+async function swapOffThread(store: Store, source: string): Promise<void> {
+  const queries = copyQueries('copy');
+  const statements = swapStatements(store.db);
+  store.flush();
+  store.holdWrites();
+  let answer: SwapAnswer;
+  try {
+    answer = await new Promise<SwapAnswer>((resolve, reject) => {
+      const worker = new Worker(SWAP_WORKER, {
+        eval: true,
+        workerData: { driver: require.resolve('better-sqlite3'), live: store.db.name, source, checks: queries.map((q) => q.sql), statements },
+      });
+      worker.once('message', (m: SwapAnswer) => resolve(m));
+      worker.once('error', reject);
+      worker.once('exit', (code) => resolve({ failed: { message: `the restore stopped (exit code ${code})` } }));
+    });
+  } finally {
+    store.releaseWrites();
+  }
+  if ('bad' in answer) throw new CopyRejected(queries[answer.bad.index]!.says(answer.bad.row));
+  if ('failed' in answer) throw Object.assign(new Error(answer.failed.message), answer.failed.code === undefined ? {} : { code: answer.failed.code });
 }

@@ -31,7 +31,8 @@ export function openDatabase(file: string): Db {
   return db;
 }
 
-export function migrate(db: Db): void {
+/** Brings the schema up to date (or only up to `upTo`, to see what an older version made). */
+export function migrate(db: Db, upTo?: number): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   const latest = MIGRATIONS[MIGRATIONS.length - 1]!.version;
   if (current > latest) {
@@ -41,7 +42,7 @@ export function migrate(db: Db): void {
   }
   const enforced = db.pragma('foreign_keys', { simple: true }) === 1;
   for (const m of MIGRATIONS) {
-    if (m.version <= current) continue;
+    if (m.version <= current || (upTo !== undefined && m.version > upTo)) continue;
     // Rebuilding a table (the only way SQLite changes a column's constraints) needs foreign keys off
     // while the old table is dropped, and that switch works only outside a transaction: the rebuilt
     // tables' references (the whole database's, for a migration with code) are checked instead,

@@ -8,6 +8,14 @@ export class RolledBack extends Error {
   }
 }
 
+/** The store holds its writes while a snapshot is restored by another connection: try again shortly. */
+export class WritesHeld extends Error {
+  readonly code = 'SQLITE_BUSY';
+  constructor() {
+    super('a snapshot is being restored; writes wait for it');
+  }
+}
+
 const STORAGE_CODES = /^SQLITE_(FULL|IOERR|NOMEM|READONLY|BUSY|LOCKED|CANTOPEN|PROTOCOL)/;
 
 /** Whether `e` says the database could not store a change: answer 503, keep the work for later. */

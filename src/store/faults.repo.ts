@@ -14,6 +14,8 @@ export interface FaultRecord {
   /** Random numbers drawn for its Probability so far: the next is drawn from where they stopped. */
   draws: number;
   createdAt: number;
+  /** The marketplace that owns the rule (made through its own routes); null: the sandbox's. */
+  ownerSiteId?: number | null;
 }
 
 interface FaultRow {
@@ -26,6 +28,7 @@ interface FaultRow {
   hits: number;
   draws: number;
   created_at: number;
+  owner_site_id: number | null;
 }
 
 const toRecord = (r: FaultRow): FaultRecord => ({
@@ -38,6 +41,7 @@ const toRecord = (r: FaultRow): FaultRecord => ({
   hits: r.hits,
   draws: r.draws,
   createdAt: r.created_at,
+  ownerSiteId: r.owner_site_id,
 });
 
 export class FaultsRepo {
@@ -50,8 +54,8 @@ export class FaultsRepo {
 
   constructor(db: Db) {
     this.insertStmt = db.prepare(
-      `INSERT INTO faults (channel, match_json, action_json, times, probability, created_at)
-       VALUES (@channel, @match, @action, @times, @probability, @createdAt)`,
+      `INSERT INTO faults (channel, match_json, action_json, times, probability, created_at, owner_site_id)
+       VALUES (@channel, @match, @action, @times, @probability, @createdAt, @ownerSiteId)`,
     );
     this.allStmt = db.prepare<[], FaultRow>('SELECT * FROM faults ORDER BY id');
     this.byIdStmt = db.prepare<[number], FaultRow>('SELECT * FROM faults WHERE id = ?');
@@ -61,7 +65,7 @@ export class FaultsRepo {
   }
 
   insert(f: Omit<FaultRecord, 'id' | 'hits' | 'draws'>): number {
-    return Number(this.insertStmt.run(f).lastInsertRowid);
+    return Number(this.insertStmt.run({ ...f, ownerSiteId: f.ownerSiteId ?? null }).lastInsertRowid);
   }
 
   all(): FaultRecord[] {

@@ -50,20 +50,29 @@ export class JobsRepo {
   private readonly ofPaymentStmt;
   private readonly holdStmt;
   private readonly heldStmt;
+  private readonly moveClockStmt;
 
   constructor(db: Db) {
     this.insertStmt = db.prepare(
-      `INSERT INTO scenario_jobs (payment_id, refund_id, step_index, action, due_at, state)
-       VALUES (?, ?, ?, ?, ?, 'pending')`,
+      // On the clock of the payment's marketplace when it has its own (NULL: the sandbox's).
+      `INSERT INTO scenario_jobs (payment_id, refund_id, step_index, action, due_at, state, clock_site_id)
+       VALUES (@paymentId, @refundId, @stepIndex, @action, @dueAt, 'pending',
+               (SELECT c.site_id FROM payments p JOIN site_clocks c ON c.site_id = p.owner_site_id WHERE p.id = @paymentId))`,
     );
-    this.nextDueStmt = db.prepare<[number], JobRow>(
-      `SELECT * FROM scenario_jobs WHERE state = 'pending' AND due_at <= ? ORDER BY due_at, id LIMIT 1`,
+    // Each clock's own due rows, through scenario_jobs_due (clock_site_id IS NULL: the sandbox's).
+    this.nextDueStmt = db.prepare<[number, number | null], JobRow>(
+      `SELECT * FROM scenario_jobs WHERE state = 'pending' AND due_at <= ? AND clock_site_id IS ? ORDER BY due_at, id LIMIT 1`,
     );
     this.countDueStmt = db
-      .prepare<[number, number], number>(`SELECT count(*) FROM (SELECT 1 FROM scenario_jobs WHERE state = 'pending' AND due_at <= ? LIMIT ?)`)
+      .prepare<[number, number | null, number], number>(
+        `SELECT count(*) FROM (SELECT 1 FROM scenario_jobs WHERE state = 'pending' AND due_at <= ? AND clock_site_id IS ? LIMIT ?)`,
+      )
       .pluck();
-    this.earliestStmt = db.prepare<[], { due: number | null }>(
-      `SELECT min(due_at) AS due FROM scenario_jobs WHERE state = 'pending'`,
+    this.earliestStmt = db.prepare<[number | null], { due: number | null }>(
+      `SELECT min(due_at) AS due FROM scenario_jobs WHERE state = 'pending' AND clock_site_id IS ?`,
+    );
+    this.moveClockStmt = db.prepare<[number | null, number]>(
+      `UPDATE scenario_jobs SET clock_site_id = ? WHERE state = 'pending' AND payment_id IN (SELECT id FROM payments WHERE owner_site_id = ?)`,
     );
     this.finishStmt = db.prepare('UPDATE scenario_jobs SET state = ?, outcome = ?, ran_at = ? WHERE id = ?');
     this.ofPaymentStmt = db.prepare<[number], JobRow>('SELECT * FROM scenario_jobs WHERE payment_id = ? ORDER BY id');
@@ -89,22 +98,30 @@ export class JobsRepo {
   }
 
   schedule(paymentId: number, refundId: number | null, stepIndex: number, action: string, dueAt: number): void {
-    this.insertStmt.run(paymentId, refundId, stepIndex, action, dueAt);
+    this.insertStmt.run({ paymentId, refundId, stepIndex, action, dueAt });
   }
 
-  /** The pending job due first, if it is due at `now`. Ties go in the order they were scheduled. */
-  nextDue(now: number): JobRecord | undefined {
-    const row = this.nextDueStmt.get(now);
+  /**
+   * The pending job due first on a clock (`clock`: a marketplace's own, null the sandbox's), if it is
+   * due at `now`. Ties go in the order they were scheduled.
+   */
+  nextDue(now: number, clock: number | null = null): JobRecord | undefined {
+    const row = this.nextDueStmt.get(now, clock);
     return row && toRecord(row);
   }
 
-  /** How many pending jobs are due at `now`, counting up to `limit`. */
-  countDue(now: number, limit: number): number {
-    return this.countDueStmt.get(now, limit)!;
+  /** How many pending jobs of a clock are due at `now`, counting up to `limit`. */
+  countDue(now: number, limit: number, clock: number | null = null): number {
+    return this.countDueStmt.get(now, clock, limit)!;
   }
 
-  earliestDue(): number | null {
-    return this.earliestStmt.get()!.due;
+  earliestDue(clock: number | null = null): number | null {
+    return this.earliestStmt.get(clock)!.due;
+  }
+
+  /** The pending steps of a marketplace's payments run on `clock` from now on (its own, or null: the sandbox's). */
+  moveToClock(siteId: number, clock: number | null): void {
+    this.moveClockStmt.run(clock, siteId);
   }
 
   finish(id: number, state: 'done' | 'skipped', outcome: string, at: number): void {

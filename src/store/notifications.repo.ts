@@ -19,6 +19,8 @@ export interface NotificationRecord {
   fault: string | null;
   /** Held back by a fault until nextAttemptAt, out of its payment's queue: later ones go first. */
   held: boolean;
+  /** The marketplace whose own clock it runs on; null: the sandbox's. */
+  clockSiteId?: number | null;
 }
 
 export interface AttemptRecord {
@@ -45,6 +47,7 @@ interface NotificationRow {
   delivered_at: number | null;
   fault: string | null;
   held: number;
+  clock_site_id: number | null;
 }
 
 const toRecord = (r: NotificationRow): NotificationRecord => ({
@@ -61,6 +64,7 @@ const toRecord = (r: NotificationRow): NotificationRecord => ({
   deliveredAt: r.delivered_at,
   fault: r.fault,
   held: r.held === 1,
+  clockSiteId: r.clock_site_id,
 });
 
 export interface NotificationFilter {
@@ -70,6 +74,8 @@ export interface NotificationFilter {
   statusId?: number;
   /** Only notifications in a final state: every state but pending. */
   final?: boolean;
+  /** Only those of one marketplace (the site notified). */
+  siteId?: number;
 }
 
 /** A notification at the head of its payment's queue, due to be sent. */
@@ -84,11 +90,13 @@ export interface DueHead {
  * took a fifth of the server's time under load.
  */
 export const DUE_HEADS_SQL = `SELECT id, payment_id AS paymentId FROM notifications INDEXED BY notifications_due
-  WHERE state = 'pending' AND behind = 0 AND next_attempt_at <= ?
-  ORDER BY next_attempt_at, id LIMIT ?`;
+  WHERE state = 'pending' AND behind = 0 AND clock_site_id IS @clock AND next_attempt_at <= @now
+  ORDER BY next_attempt_at, id LIMIT @limit`;
 export const EARLIEST_DUE_SQL = `SELECT next_attempt_at AS due, payment_id AS paymentId FROM notifications INDEXED BY notifications_due
-  WHERE state = 'pending' AND behind = 0
+  WHERE state = 'pending' AND behind = 0 AND clock_site_id IS ?
   ORDER BY next_attempt_at, id`;
+/** The clock of a new notification: its marketplace's own, when it has one (NULL: the sandbox's). */
+const CLOCK_OF_SITE = (site: string) => `(SELECT c.site_id FROM site_clocks c WHERE c.site_id = ${site})`;
 
 const NONE: ReadonlySet<number> = new Set();
 
@@ -116,15 +124,16 @@ export class NotificationsRepo {
   private readonly copyStmt;
   private readonly faultStmt;
   private readonly behindStmt;
+  private readonly moveClockStmt;
   private readonly statements = new Map<string, ReturnType<Db['prepare']>>();
 
   constructor(private readonly db: Db) {
     // A new notification is the newest of its payment: it waits if any other is still pending
     // (one held back by a fault has stepped aside and holds nothing back).
     this.insertStmt = db.prepare(
-      `INSERT INTO notifications (payment_id, refund_id, site_id, status_id, body, state, next_attempt_at, created_at, behind)
+      `INSERT INTO notifications (payment_id, refund_id, site_id, status_id, body, state, next_attempt_at, created_at, behind, clock_site_id)
        VALUES (@paymentId, @refundId, @siteId, @statusId, @body, @state, @nextAttemptAt, @createdAt,
-               @state = 'pending' AND ${queuedBehind('@paymentId')})`,
+               @state = 'pending' AND ${queuedBehind('@paymentId')}, ${CLOCK_OF_SITE('@siteId')})`,
     );
     this.byIdStmt = db.prepare<[number], NotificationRow>('SELECT * FROM notifications WHERE id = ?');
     // Per payment, in order: only the oldest pending notification of a payment (its head, behind = 0)
@@ -132,8 +141,9 @@ export class NotificationsRepo {
     // next_attempt_at says (counting it made the manual clock's advance() loop forever on a time at
     // which nothing could be sent). The partial index holds the heads alone, so neither query reads
     // the rows waiting behind them.
-    this.dueHeadsStmt = db.prepare<[number, number], DueHead>(DUE_HEADS_SQL);
-    this.earliestStmt = db.prepare<[], { due: number; paymentId: number }>(EARLIEST_DUE_SQL);
+    this.dueHeadsStmt = db.prepare<[{ now: number; limit: number; clock: number | null }], DueHead>(DUE_HEADS_SQL);
+    this.earliestStmt = db.prepare<[number | null], { due: number; paymentId: number }>(EARLIEST_DUE_SQL);
+    this.moveClockStmt = db.prepare<[number | null, number]>(`UPDATE notifications SET clock_site_id = ? WHERE state = 'pending' AND site_id = ?`);
     // After a notification of the payment left or re-entered the queue: its oldest pending one heads it.
     // A held one is out of the queue: a head of its own (behind = 0), due when its delay ends.
     this.reheadStmt = db.prepare<[{ paymentId: number }]>(
@@ -158,9 +168,9 @@ export class NotificationsRepo {
     this.releaseStmt = db.prepare(`UPDATE notifications SET held = 0 WHERE id = ?`);
     this.dropStmt = db.prepare(`UPDATE notifications SET state = 'dropped', fault = ? WHERE id = ?`);
     this.copyStmt = db.prepare<[{ id: number; fault: string; at: number }]>(
-      `INSERT INTO notifications (payment_id, refund_id, site_id, status_id, body, state, next_attempt_at, created_at, behind, fault)
+      `INSERT INTO notifications (payment_id, refund_id, site_id, status_id, body, state, next_attempt_at, created_at, behind, fault, clock_site_id)
        SELECT payment_id, refund_id, site_id, status_id, body, 'pending', @at, @at,
-              ${queuedBehind('n.payment_id')}, @fault
+              ${queuedBehind('n.payment_id')}, @fault, clock_site_id
        FROM notifications n WHERE id = @id`,
     );
     this.faultStmt = db.prepare(`UPDATE notifications SET fault = ? WHERE id = ?`);
@@ -186,8 +196,14 @@ export class NotificationsRepo {
     return row && toRecord(row);
   }
 
-  dueHeads(now: number, limit: number): DueHead[] {
-    return this.dueHeadsStmt.all(now, limit);
+  /** Heads due at `now` on a clock (a marketplace's own, null the sandbox's). */
+  dueHeads(now: number, limit: number, clock: number | null = null): DueHead[] {
+    return this.dueHeadsStmt.all({ now, limit, clock });
+  }
+
+  /** The pending notifications of a marketplace run on `clock` from now on (its own, or null: the sandbox's). */
+  moveToClock(siteId: number, clock: number | null): void {
+    this.moveClockStmt.run(clock, siteId);
   }
 
   /**
@@ -195,8 +211,8 @@ export class NotificationsRepo {
    * sent is still pending, and its due time, long past, would make a timer fire again and again until
    * its answer came. Reads one head more than there are payments on the wire, at most.
    */
-  earliestDue(onTheWire: ReadonlySet<number> = NONE): number | null {
-    for (const h of this.earliestStmt.iterate()) if (!onTheWire.has(h.paymentId)) return h.due;
+  earliestDue(onTheWire: ReadonlySet<number> = NONE, clock: number | null = null): number | null {
+    for (const h of this.earliestStmt.iterate(clock)) if (!onTheWire.has(h.paymentId)) return h.due;
     return null;
   }
 
@@ -305,5 +321,6 @@ function whereOf(f: NotificationFilter): { where: string; params: Record<string,
   if (f.state !== undefined) (where.push('state = @state'), (params.state = f.state));
   if (f.statusId !== undefined) (where.push('status_id = @statusId'), (params.statusId = f.statusId));
   if (f.final) where.push("state <> 'pending'");
+  if (f.siteId !== undefined) (where.push('site_id = @siteId'), (params.siteId = f.siteId));
   return { where: where.length ? 'WHERE ' + where.join(' AND ') : '', params };
 }

@@ -179,12 +179,14 @@ export class PaymentsRepo {
     this.byIdStmt = db.prepare<[number, number, string], PaymentRow>(
       'SELECT * FROM payments WHERE id = ? AND owner_site_id = ? AND surface = ?',
     );
-    this.expiredStmt = db.prepare<[number], { id: number }>(
+    // Each clock's own payments: the sandbox's (owners without a clock of their own), or one marketplace's.
+    const onClock = `(CASE WHEN @clock IS NULL THEN owner_site_id NOT IN (SELECT site_id FROM site_clocks) ELSE owner_site_id = @clock END)`;
+    this.expiredStmt = db.prepare<[{ now: number; clock: number | null }], { id: number }>(
       `SELECT id FROM payments WHERE status_id = 1 AND token_lifetime IS NOT NULL
-         AND created_at + token_lifetime * 60000 <= ? ORDER BY created_at + token_lifetime * 60000, id`,
+         AND created_at + token_lifetime * 60000 <= @now AND ${onClock} ORDER BY created_at + token_lifetime * 60000, id`,
     );
-    this.nextExpiryStmt = db.prepare<[], { at: number | null }>(
-      'SELECT min(created_at + token_lifetime * 60000) AS at FROM payments WHERE status_id = 1 AND token_lifetime IS NOT NULL',
+    this.nextExpiryStmt = db.prepare<[{ clock: number | null }], { at: number | null }>(
+      `SELECT min(created_at + token_lifetime * 60000) AS at FROM payments WHERE status_id = 1 AND token_lifetime IS NOT NULL AND ${onClock}`,
     );
     this.dataVersion = db.prepare<[], { data_version: number }>('PRAGMA data_version');
     this.byIdAnyStmt = db.prepare<[number], PaymentRow>('SELECT * FROM payments WHERE id = ?');
@@ -194,13 +196,14 @@ export class PaymentsRepo {
   }
 
   /** Open payments whose token lifetime (minutes) has run out at `now`. */
-  expiredOpen(now: number): number[] {
-    return this.expiredStmt.all(now).map((r) => r.id);
+  /** Open payments whose token lifetime ran out at `now`, of a clock's payments (`clock`: a marketplace's own, null the sandbox's). */
+  expiredOpen(now: number, clock: number | null = null): number[] {
+    return this.expiredStmt.all({ now, clock }).map((r) => r.id);
   }
 
-  /** When the next Open payment's token lifetime runs out, if any has one. */
-  nextExpiry(): number | null {
-    return this.nextExpiryStmt.get()!.at;
+  /** When the next Open payment's token lifetime runs out on a clock, if any has one. */
+  nextExpiry(clock: number | null = null): number | null {
+    return this.nextExpiryStmt.get({ clock })!.at;
   }
 
   insert(p: Omit<PaymentRecord, 'id'>): number {

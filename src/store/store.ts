@@ -2,11 +2,11 @@
 import { type Db, openDatabase } from './db';
 import { CapturesRepo } from './captures.repo';
 import { CardAuthsRepo } from './card-auths.repo';
-import { ClockRepo } from './clock.repo';
+import { ClockRepo, SiteClocksRepo } from './clock.repo';
 import { CountersRepo } from './counters.repo';
 import { DisputesRepo } from './disputes.repo';
 import { FaultsRepo } from './faults.repo';
-import { RolledBack } from './failures';
+import { RolledBack, WritesHeld } from './failures';
 import { HistoryRepo } from './history.repo';
 import { JobsRepo } from './jobs.repo';
 import { NotificationsRepo } from './notifications.repo';
@@ -19,9 +19,12 @@ import { SitesRepo } from './sites.repo';
 import { rememberSequences, startSequencesAt } from './sequences';
 import { SplitsRepo } from './splits.repo';
 import { StoriesRepo } from './stories.repo';
+import { deleteOwned } from './owned';
 
 /** Why the data was replaced as a whole: emptied by a reset, or a snapshot restored. */
 export type DataReplaced = 'reset' | 'restore';
+/** Why one marketplace's data was replaced: its reset, its snapshot restored, its removal. */
+export type SiteReplaced = DataReplaced | 'remove';
 
 /** The stores of this process whose commit group is open. */
 const OPEN_GROUPS = new Set<Store>();
@@ -42,8 +45,10 @@ export class Store {
   readonly notifications: NotificationsRepo;
   readonly faults: FaultsRepo;
   readonly clockState: ClockRepo;
+  readonly siteClocks: SiteClocksRepo;
   readonly stories: StoriesRepo;
   private readonly replacedListeners = new Set<(why: DataReplaced) => void>();
+  private readonly siteListeners = new Set<(siteId: number, why: SiteReplaced) => void>();
   readonly retention: RetentionRepo;
 
   constructor(readonly db: Db) {
@@ -62,6 +67,7 @@ export class Store {
     this.notifications = new NotificationsRepo(db);
     this.faults = new FaultsRepo(db);
     this.clockState = new ClockRepo(db);
+    this.siteClocks = new SiteClocksRepo(db);
     this.stories = new StoriesRepo(db);
     this.retention = new RetentionRepo(db);
     this.stmt = {
@@ -94,6 +100,7 @@ export class Store {
    * Inside another transaction (or a commit group) it is a savepoint: undone alone if it throws.
    */
   tx<T>(fn: () => T): T {
+    if (this.held) throw new WritesHeld();
     const db = this.db;
     // The database rolled the group back by itself (a full disk, say): what waits for it has failed.
     if (this.groupOpen && !db.inTransaction) this.flush();
@@ -149,6 +156,26 @@ export class Store {
     if (!this.db.inTransaction) throw this.rolledBackBy ?? new RolledBack();
   }
 
+  private held = false;
+
+  /**
+   * Holds every write of this connection (tx() fails at once as busy, which callers treat as a
+   * storage failure to try again later) while another connection replaces the data: waiting for its
+   * lock would block the main thread for as long as busy_timeout.
+   */
+  holdWrites(): void {
+    this.flush();
+    this.held = true;
+  }
+
+  releaseWrites(): void {
+    this.held = false;
+  }
+
+  get writesHeld(): boolean {
+    return this.held;
+  }
+
   /**
    * Group commit, for a server: the transactions of one turn of the event loop (every request that
    * arrived together, a slice of scenario steps) commit together at its end, one disk write instead
@@ -199,7 +226,7 @@ export class Store {
    */
   clear(): void {
     // The payment tree in the order retention deletes it (each table before the rows it points at).
-    const tables = ['story_scenarios', ...PRUNED_TABLES, ...SITE_TABLES, 'sites', 'methods', 'faults'];
+    const tables = ['story_scenarios', ...PRUNED_TABLES, ...SITE_TABLES, 'site_clocks', 'sites', 'methods', 'faults'];
     for (const t of tables) this.db.prepare(`DELETE FROM ${t}`).run();
     // Payment, split and refund IDs go on (an application's database may hold them); fault rules
     // are the sandbox's own settings, numbered afresh like the merchants made at run time.
@@ -218,6 +245,37 @@ export class Store {
   onDataReplaced(listener: (why: DataReplaced) => void): () => void {
     this.replacedListeners.add(listener);
     return () => this.replacedListeners.delete(listener);
+  }
+
+  /**
+   * Deletes one marketplace's data (owned.ts lists it), `alsoItself` its clock and sites too. IDs go
+   * on from where they stood. Run it inside tx(), then tell siteReplaced().
+   */
+  clearSite(siteId: number, alsoItself = false): void {
+    deleteOwned(this.db, siteId, alsoItself);
+    this.sites.forget();
+    this.payments.forget();
+  }
+
+  /** Subscribes to "one marketplace's data was replaced"; returns the way to unsubscribe. */
+  onSiteReplaced(listener: (siteId: number, why: SiteReplaced) => void): () => void {
+    this.siteListeners.add(listener);
+    return () => this.siteListeners.delete(listener);
+  }
+
+  /** Tells the holders of data in memory that marketplace `siteId`'s data was replaced; run right after the change. */
+  siteReplaced(siteId: number, why: SiteReplaced): void {
+    this.sites.forget();
+    this.payments.forget();
+    for (const listener of this.siteListeners) listener(siteId, why);
+  }
+
+  /** The next SiteID: past every one handed out before, removed ones too (a removed SiteID never comes back). */
+  nextSiteId(): number {
+    return this.db
+      .prepare(`UPDATE counters SET value = max(value, (SELECT coalesce(max(site_id), 0) FROM sites)) + 1 WHERE name = 'site' RETURNING value`)
+      .pluck()
+      .get() as number;
   }
 
   /** Tells every holder of data in memory that the data was replaced; run right after the change. */

@@ -149,6 +149,14 @@ describe('split-sandbox CLI (built code)', () => {
     expect(r.stderr()).toMatch(/unknown scenario "nope"/);
   });
 
+  it('`split-sandbox start` with a --notify-url that is its own address exits 1 and says why', async () => {
+    const r = spawnRun(['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--public-url', 'http://qa-sandbox.internal:8080', '--notify-url', 'http://qa-sandbox.internal:8080/_sandbox/reset']);
+    expect((await r.exited).code).toBe(1);
+    expect(r.stderr()).toBe(
+      "split-sandbox: --notify-url refused: http://qa-sandbox.internal:8080/_sandbox/reset is this sandbox's own API address (its public URL); the sandbox sends no notification to itself\n",
+    );
+  });
+
   it('`split-sandbox start` on a taken port exits 1 and says how to choose another', async () => {
     const blocker = createServer();
     await new Promise<void>((res) => blocker.listen(0, '127.0.0.1', res));

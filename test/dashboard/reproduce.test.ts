@@ -1,21 +1,26 @@
 // The payment page's "Download story" and "Save snapshot" buttons.
 import request from 'supertest';
+import { SiteSnapshots } from '../../src/marketplaces/site-snapshots';
 import { Snapshots } from '../../src/snapshots/snapshots';
-import { PLAIN, type World, authorizedPayment, createPayment, makeWorld } from '../helpers/world';
+import { MARKETPLACE, PLAIN, type World, authorizedPayment, createPayment, makeWorld } from '../helpers/world';
 import { type Agent, signedIn, submit } from './helpers';
 
 describe('dashboard: reproducing a case', () => {
   let w: World;
   let agent: Agent;
   let snapshots: Snapshots;
+  let own: SiteSnapshots;
   beforeEach(async () => {
     w = makeWorld();
     snapshots = new Snapshots(w.store, ':memory:', w.clock);
     w.ctx.snapshots = snapshots;
+    own = new SiteSnapshots(w.services, ':memory:');
+    w.ctx.siteSnapshots = own;
     agent = await signedIn(w);
   });
   afterEach(() => {
     snapshots.close();
+    own.close();
     w.close();
   });
 
@@ -61,13 +66,16 @@ describe('dashboard: reproducing a case', () => {
     expect(res.text).toContain(`payment ${card.body.Payment.ID} was made on the card API: stories tell of payments of the split-payments API`);
   });
 
-  it('saves a snapshot of the whole sandbox, and refuses a bad name on the page', async () => {
+  it("saves the marketplace's own snapshot, never the whole sandbox's, and refuses a bad name on the page", async () => {
     const p = await createPayment(w);
     const res = await submit(agent, `/dashboard/payments/${p.ID}/snapshot`, { Name: 'qa-1' });
     expect([res.status, res.headers.location]).toEqual([303, `/dashboard/payments/${p.ID}`]);
     const page = (await agent.get(`/dashboard/payments/${p.ID}`)).text;
-    expect(page).toContain('Snapshot qa-1 saved: 1 payments, sandbox time 2026-01-15 10:00:00. Bring the sandbox back to it with: split-sandbox snapshot restore qa-1');
-    expect(snapshots.list()).toEqual([{ Name: 'qa-1', Created: '20260115100000', Payments: 1 }]);
+    expect(page).toContain(
+      `Snapshot qa-1 of SiteID ${MARKETPLACE.SiteID} saved: 1 payments, its time 2026-01-15 10:00:00. Bring your marketplace back to it with: POST /_sandbox/merchants/${MARKETPLACE.SiteID}/snapshots/qa-1/restore`,
+    );
+    expect(own.list(MARKETPLACE.SiteID)).toEqual([{ Name: 'qa-1', Created: '20260115100000', OwnClock: false, Payments: 1 }]);
+    expect(snapshots.list()).toEqual([]);
 
     const bad = await submit(agent, `/dashboard/payments/${p.ID}/snapshot`, { Name: '<b>x</b>' });
     expect(bad.status).toBe(400);
@@ -76,9 +84,14 @@ describe('dashboard: reproducing a case', () => {
     // Without the session's form token nothing is saved.
     const forged = await agent.post(`/dashboard/payments/${p.ID}/snapshot`).type('form').send({ Name: 'forged' });
     expect(forged.status).toBe(403);
-    expect(snapshots.list().map((s) => s.Name)).toEqual(['qa-1']);
+    expect(own.list(MARKETPLACE.SiteID).map((s) => s.Name)).toEqual(['qa-1']);
     // An empty name takes the payment's.
     await submit(agent, `/dashboard/payments/${p.ID}/snapshot`, { Name: '' });
-    expect(snapshots.list().map((s) => s.Name)).toEqual(['payment-' + p.ID, 'qa-1']);
+    expect(own.list(MARKETPLACE.SiteID).map((s) => s.Name)).toEqual(['payment-' + p.ID, 'qa-1']);
+    // A name CI gave a whole-sandbox snapshot is the marketplace's own here: the sandbox's stays as it was.
+    await snapshots.save('baseline');
+    await submit(agent, `/dashboard/payments/${p.ID}/snapshot`, { Name: 'baseline' });
+    expect(snapshots.list()).toEqual([{ Name: 'baseline', Created: '20260115100000', Payments: 1 }]);
+    expect(own.list(MARKETPLACE.SiteID).map((s) => s.Name)).toEqual(['baseline', 'payment-' + p.ID, 'qa-1']);
   });
 });

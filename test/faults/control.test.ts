@@ -62,6 +62,10 @@ describe('POST /_sandbox/faults', () => {
     [{ Channel: 'api', Match: { Method: 'DELETE', Path: '/v1/payments/{id}' }, Action: { Reset: true } }, 'Match.Method is invalid: /v1/payments/{id} takes GET, not DELETE'],
     [{ Channel: 'api', Match: { Method: 'PATCH' }, Action: { Reset: true } }, 'Match.Method is invalid: no route of the API takes PATCH'],
     [{ Channel: 'api', Match: { Method: 'GET', Path: '/v1/payments/{id}/capture' }, Action: { Reset: true } }, 'Match.Method is invalid: /v1/payments/{id}/capture takes POST, not GET'],
+    [{ Channel: 'api', Match: { Path: '/v1/payments/-1/capture' }, Action: { Status: 503 } }, 'Match.Path is invalid: /v1/payments/-1/capture names no ID a route takes (IDs are whole numbers of 1 to 15 digits, or a {placeholder})'],
+    [{ Channel: 'api', Match: { Path: '/v1/payments/3005001/splits/first/capture' }, Action: { Status: 503 } }, 'Match.Path is invalid: /v1/payments/3005001/splits/first/capture names no ID a route takes (IDs are whole numbers of 1 to 15 digits, or a {placeholder})'],
+    [{ Channel: 'api', Match: { Method: 'delete', Path: '/v1/payments/{id}' }, Action: { Reset: true } }, 'Match.Method is invalid: /v1/payments/{id} takes GET, not DELETE'],
+    [{ Channel: 'api', Match: { Method: 'fetch' }, Action: { Reset: true } }, 'Match.Method is invalid: must be one of GET, POST, PUT, PATCH, DELETE'],
     [{ Channel: 'api', Action: { Drop: true } }, 'Action.Drop is not an action of the api channel: use one of Status, Delay, Reset, LoseAnswer'],
     [{ Channel: 'notifications', Action: { Status: 503 } }, 'Action.Status is not an action of the notifications channel: use one of Duplicate, Delay, Drop'],
     [{ Channel: 'api', Match: { StatusID: 9 }, Action: { Reset: true } }, 'Match.StatusID does not apply to the api channel: it matches by Method, Path, SiteID, PaymentID'],
@@ -91,6 +95,13 @@ describe('POST /_sandbox/faults', () => {
     const res = await request(w.api).post('/_sandbox/faults').set('Content-Type', 'application/json').send('{"Channel":');
     expect(res.status).toBe(400);
     expect(res.body.Message).toMatch(/^The request body is not valid JSON: /);
+  });
+
+  it('takes Match.Method in any case, as Path, and matches requests by it', async () => {
+    const res = await request(w.api).post('/_sandbox/faults').send({ Channel: 'api', Match: { Method: 'post', Path: '/V1/Payments' }, Action: { Status: 503 } });
+    expect([res.status, res.body.Fault?.Match]).toEqual([201, { Method: 'POST', Path: '/V1/Payments' }]);
+    const hit = await request(w.api).post('/v1/payments').set('Authorization', w.auth).send({});
+    expect(hit.status).toBe(503);
   });
 
   it('takes a concrete path and a template with any placeholder name, with or without a trailing slash', async () => {

@@ -85,7 +85,7 @@ describe('migration 7 of a database from before faults', () => {
 
     expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.at(-1)!.version);
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
-    expect(db.prepare('SELECT * FROM notifications ORDER BY id').all()).toEqual((before as object[]).map((r) => ({ ...r, fault: null, held: 0 })));
+    expect(db.prepare('SELECT * FROM notifications ORDER BY id').all()).toEqual((before as object[]).map((r) => ({ ...r, fault: null, held: 0, clock_site_id: null })));
     expect(db.prepare('SELECT notification_id FROM notification_attempts').pluck().all()).toEqual([a]);
     const repo = new NotificationsRepo(db);
     expect(repo.dueHeads(1000, 10).map((n) => n.id)).toEqual([b]);
@@ -95,7 +95,7 @@ describe('migration 7 of a database from before faults', () => {
     expect(() => db.prepare(`UPDATE notifications SET state = 'lost' WHERE id = ?`).run(c)).toThrow(/CHECK constraint failed/);
     expect(() => db.prepare(`INSERT INTO notification_attempts (notification_id, at, url, duration_ms) VALUES (999, 1, 'u', 1)`).run()).toThrow(/FOREIGN KEY/);
     expect(repo.insert({ paymentId: 3005001, refundId: null, siteId: 30201, statusId: 4, body: '{}', state: 'pending', nextAttemptAt: 1, createdAt: 1 })).toBe(41);
-    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${DUE_HEADS_SQL}`).all(1, 5) as { detail: string }[]).map((r) => r.detail).join(' | ');
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${DUE_HEADS_SQL}`).all({ now: 1, limit: 5, clock: null }) as { detail: string }[]).map((r) => r.detail).join(' | ');
     expect(plan).toMatch(/USING COVERING INDEX notifications_due/);
     expect(db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'notifications' ORDER BY name`).pluck().all()).toEqual([
       'notifications_by_payment',

@@ -98,6 +98,38 @@ describe('WAL checkpointer', () => {
     expect(existsSync(join(dir, 'missing.db'))).toBe(false);
   });
 
+  it('recovers when its first open meets a locked database', async () => {
+    // Another connection holds the database exclusively from before the thread's first open: that
+    // open fails, whatever the machine's load, until the lock is let go.
+    const locked = join(dir, 'locked.db');
+    Store.open(locked).close();
+    const locker = new Database(locked);
+    locker.pragma('locking_mode = EXCLUSIVE');
+    locker.exec('BEGIN EXCLUSIVE');
+    checkpointer = Checkpointer.start(locked, 5);
+    expect(await first<string>(checkpointer, 'failure')).toMatch(/database is locked/);
+    locker.exec('COMMIT');
+    locker.close();
+    // The next thing it says, once failures from while it was locked are past, is a checkpoint.
+    const next = await new Promise<string>((resolve) => {
+      checkpointer!.events.on('checkpoint', () => resolve('checkpoint'));
+      checkpointer!.events.on('failure', (why: string) => {
+        if (!/database is locked/.test(why)) resolve(why);
+      });
+    });
+    expect(next).toBe('checkpoint');
+  });
+
+  it('starts a new thread when its thread ended by itself', async () => {
+    checkpointer = Checkpointer.start(file, 5);
+    await first<CheckpointResult>(checkpointer, 'checkpoint');
+    const ended = first<string>(checkpointer, 'failure');
+    await (checkpointer as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+    expect(await ended).toMatch(/^the checkpoint thread ended \(exit code 1\)$/);
+    bump();
+    await first<CheckpointResult>(checkpointer, 'checkpoint', caughtUp);
+  });
+
   it('logs a run of failures once, with the reason, and its end once', async () => {
     const lines: string[] = [];
     const log = createLogger('info', 'pretty', (l) => lines.push(l));

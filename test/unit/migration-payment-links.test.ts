@@ -29,10 +29,13 @@ describe('migration 10 (payment links by ID)', () => {
   });
 
   it('opens the page of a payment made while the index was there', async () => {
-    const w = makeWorld({}, new Store(schema9()));
+    // The store's statements need the newest schema: the index of tokens is put back as schema 9 had it.
+    const w = makeWorld({}, Store.open(':memory:'));
+    w.store.db.exec('CREATE UNIQUE INDEX payments_by_token ON payments (token) WHERE token IS NOT NULL');
     try {
       const p = await createPayment(w);
-      migrate(w.store.db);
+      expect(tokenIndex(w.store.db)).toEqual(['payments_by_token']);
+      w.store.db.exec(MIGRATIONS.find((m) => m.version === 10)!.sql);
       expect(tokenIndex(w.store.db)).toEqual([]);
       const link = new URL(p.RedirectURL!);
       const res = await request(w.api).get(link.pathname + link.search);

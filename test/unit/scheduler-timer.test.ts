@@ -6,7 +6,7 @@ import { createLifecycle, createServices } from '../../src/main';
 import { createPayment as create } from '../../src/services/payments.service';
 import { applyPaymentEvent } from '../../src/services/events.service';
 import { Store } from '../../src/store/store';
-import { type Logger, silentLogger } from '../../src/log';
+import { type Logger, createLogger, silentLogger } from '../../src/log';
 import { START, paymentBody } from '../helpers/world';
 
 /** A sandbox's store, services and scheduler on the real clock, every payment two-step, logging to `log`. */
@@ -40,6 +40,32 @@ describe('the real-clock timer under a stream of wakes', () => {
     expect(store.payments.getAny(p.id)!.statusId).toBe(1);
     // It fires when the step is due, not at the next sweep.
     await jest.advanceTimersByTimeAsync(150);
+    expect(store.payments.getAny(p.id)!.statusId).toBe(9);
+    await scheduler.stop();
+    store.close();
+  });
+});
+
+describe('the real-clock timer while a snapshot is restored', () => {
+  beforeEach(() => jest.useFakeTimers({ now: START }));
+  afterEach(() => jest.useRealTimers());
+
+  it('says nothing of writes held for the restore, and after it runs the restored steps when due', async () => {
+    const lines: string[] = [];
+    const { store, services, scheduler } = twoStepOnRealClock(createLogger('info', 'pretty', (l) => lines.push(l)));
+    scheduler.start();
+    const p = create(services, store.sites.get(30201)!, paymentBody() as never).payment;
+    // The time a snapshot taken now keeps, which the restore brings back.
+    store.tx(() => store.clockState.save(services.clock.now()));
+    jest.advanceTimersByTime(0);
+    store.holdWrites();
+    await jest.advanceTimersByTimeAsync(2100); // the step is due, and its tick meets the held writes
+    expect(store.payments.getAny(p.id)!.statusId).toBe(1);
+    expect(lines).toEqual([]);
+    store.releaseWrites();
+    store.dataReplaced('restore');
+    // The clock is back at the snapshot's time: the step is due 2 s on, as it was, not later.
+    await jest.advanceTimersByTimeAsync(2100);
     expect(store.payments.getAny(p.id)!.statusId).toBe(9);
     await scheduler.stop();
     store.close();

@@ -9,7 +9,7 @@ import { getRefund, listRefunds, refundPayment, refundSplit } from '../../servic
 import { addSplits } from '../../services/splits.service';
 import { listItemToWire, listToWire, paymentToWire, refundToWire, splitToWire } from '../../wire/serializers';
 import { PageCache } from '../page-cache';
-import { type HttpContext, requireSite, route, siteOf, wireOf } from '../pipeline';
+import { type HttpContext, requireSite, route, siteOf, wireOf, servicesOf } from '../pipeline';
 import { queryParam } from '../query';
 
 const param = (req: Request, name: string) => String(req.params[name]);
@@ -24,7 +24,7 @@ export function mountPaymentRoutes(router: Router, ctx: HttpContext): void {
     '/v1/payments',
     route(ctx, 'payment', (req, body) => {
       const scenario = req.get('x-sandbox-scenario') ?? null;
-      const view = createPayment(s, siteOf(req), body ?? {}, { scenario });
+      const view = createPayment(servicesOf(ctx, req), siteOf(req), body ?? {}, { scenario });
       return { status: 201, body: { Payment: paymentToWire(view, wireOf(ctx)) } };
     }),
   );
@@ -47,14 +47,14 @@ export function mountPaymentRoutes(router: Router, ctx: HttpContext): void {
     '/v1/payments/:id',
     route(ctx, 'payment', (req) => ({
       status: 200,
-      body: { Payment: paymentToWire(loadPayment(s, siteOf(req), param(req, 'id')), wireOf(ctx)) },
+      body: { Payment: paymentToWire(loadPayment(servicesOf(ctx, req), siteOf(req), param(req, 'id')), wireOf(ctx)) },
     })),
   );
 
   router.post(
     '/v1/payments/:id/splits',
     route(ctx, 'splits', (req, body) => {
-      const added = addSplits(s, siteOf(req), param(req, 'id'), body ?? {});
+      const added = addSplits(servicesOf(ctx, req), siteOf(req), param(req, 'id'), body ?? {});
       return { status: 201, body: { Splits: added.splits.map((x) => splitToWire(x, added.currency)) } };
     }),
   );
@@ -63,14 +63,14 @@ export function mountPaymentRoutes(router: Router, ctx: HttpContext): void {
     '/v1/payments/:id/capture',
     route(ctx, 'payment', (req, body) => ({
       status: 200,
-      body: { Payment: paymentToWire(capturePayment(s, siteOf(req), param(req, 'id'), body), wireOf(ctx)) },
+      body: { Payment: paymentToWire(capturePayment(servicesOf(ctx, req), siteOf(req), param(req, 'id'), body), wireOf(ctx)) },
     })),
   );
 
   router.post(
     '/v1/payments/:id/splits/:splitId/capture',
     route(ctx, 'payment', (req) => {
-      const done = captureSplit(s, siteOf(req), param(req, 'id'), param(req, 'splitId'), queryParam(req, 'amount'));
+      const done = captureSplit(servicesOf(ctx, req), siteOf(req), param(req, 'id'), param(req, 'splitId'), queryParam(req, 'amount'));
       return { status: 200, body: { Payment: paymentToWire(done.view, wireOf(ctx), [done.split]) } };
     }),
   );
@@ -79,7 +79,7 @@ export function mountPaymentRoutes(router: Router, ctx: HttpContext): void {
     '/v1/payments/:id/cancel',
     route(ctx, 'payment', (req) => ({
       status: 200,
-      body: { Payment: paymentToWire(cancelPayment(s, siteOf(req), param(req, 'id')), wireOf(ctx)) },
+      body: { Payment: paymentToWire(cancelPayment(servicesOf(ctx, req), siteOf(req), param(req, 'id')), wireOf(ctx)) },
     })),
   );
 
@@ -87,7 +87,7 @@ export function mountPaymentRoutes(router: Router, ctx: HttpContext): void {
     '/v1/payments/:id/status',
     route(ctx, 'payment', (req) => ({
       status: 200,
-      body: { Payment: paymentToWire(loadPayment(s, siteOf(req), param(req, 'id')), wireOf(ctx)) },
+      body: { Payment: paymentToWire(loadPayment(servicesOf(ctx, req), siteOf(req), param(req, 'id')), wireOf(ctx)) },
     })),
   );
 
@@ -95,20 +95,20 @@ export function mountPaymentRoutes(router: Router, ctx: HttpContext): void {
     '/v1/payments/:id/refunds',
     route(ctx, 'refund', (req, body) => ({
       status: 201,
-      body: { Refund: refundToWire(refundPayment(s, siteOf(req), param(req, 'id'), body ?? {})) },
+      body: { Refund: refundToWire(refundPayment(servicesOf(ctx, req), siteOf(req), param(req, 'id'), body ?? {})) },
     })),
   );
 
   router.get(
     '/v1/payments/:id/refunds',
-    route(ctx, 'refund', (req) => ({ status: 200, body: { Refunds: listRefunds(s, siteOf(req), param(req, 'id'), 'api').map(refundToWire) } })),
+    route(ctx, 'refund', (req) => ({ status: 200, body: { Refunds: listRefunds(servicesOf(ctx, req), siteOf(req), param(req, 'id'), 'api').map(refundToWire) } })),
   );
 
   router.get(
     '/v1/payments/:id/refunds/:refundId',
     route(ctx, 'refund', (req) => ({
       status: 200,
-      body: { Refund: refundToWire(getRefund(s, siteOf(req), param(req, 'id'), param(req, 'refundId'), 'api')) },
+      body: { Refund: refundToWire(getRefund(servicesOf(ctx, req), siteOf(req), param(req, 'id'), param(req, 'refundId'), 'api')) },
     })),
   );
 
@@ -116,7 +116,7 @@ export function mountPaymentRoutes(router: Router, ctx: HttpContext): void {
     '/v1/payments/:id/splits/:splitId/refunds',
     route(ctx, 'refund', (req, body) => ({
       status: 201,
-      body: { Refund: refundToWire(refundSplit(s, siteOf(req), param(req, 'id'), param(req, 'splitId'), body ?? {})) },
+      body: { Refund: refundToWire(refundSplit(servicesOf(ctx, req), siteOf(req), param(req, 'id'), param(req, 'splitId'), body ?? {})) },
     })),
   );
 }

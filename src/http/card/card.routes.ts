@@ -9,13 +9,12 @@ import { captureToWire, cardRefundToWire } from '../../wire/card-objects';
 import { CARD_FORM_PATH, type PaymentView, cardPaymentToWire, listToWire, splitToWire } from '../../wire/serializers';
 import { mountCardObjectRoutes } from './card-objects.routes';
 import { mountPayerRoutes } from '../payer/payer.routes';
-import { type HttpContext, requireSite, route, siteOf, wireOf } from '../pipeline';
+import { type HttpContext, requireSite, route, siteOf, wireOf, servicesOf } from '../pipeline';
 import { queryParam } from '../query';
 
 const param = (req: Request, name: string) => String(req.params[name]);
 
 export function mountCardRoutes(router: Router, ctx: HttpContext): void {
-  const s = ctx.services;
   const card = (view: PaymentView) => ({ Payment: cardPaymentToWire(view.payment, wireOf(ctx), view.splits) });
   // The hosted card form is the payer's page, reached without the merchant's credentials.
   mountPayerRoutes(router, ctx, { path: CARD_FORM_PATH, surface: 'card' });
@@ -23,37 +22,37 @@ export function mountCardRoutes(router: Router, ctx: HttpContext): void {
 
   router.post(
     '/v1/payments',
-    route(ctx, 'card-payment', (req, body) => ({ status: 201, body: card(createCardPayment(s, siteOf(req), body ?? {})) })),
+    route(ctx, 'card-payment', (req, body) => ({ status: 201, body: card(createCardPayment(servicesOf(ctx, req), siteOf(req), body ?? {})) })),
   );
 
   router.get(
     '/v1/payments',
     route(ctx, 'list', (req) => {
-      const page = listCardPayments(s, siteOf(req), req.query as Record<string, unknown>);
+      const page = listCardPayments(servicesOf(ctx, req), siteOf(req), req.query as Record<string, unknown>);
       return { status: 200, body: listToWire({ ...page, items: page.items.map((p) => cardPaymentToWire(p, wireOf(ctx))) }) };
     }),
   );
 
   router.get(
     '/v1/payments/:id',
-    route(ctx, 'card-payment', (req) => ({ status: 200, body: card(getCardPayment(s, siteOf(req), param(req, 'id'))) })),
+    route(ctx, 'card-payment', (req) => ({ status: 200, body: card(getCardPayment(servicesOf(ctx, req), siteOf(req), param(req, 'id'))) })),
   );
 
   router.get(
     '/v1/payments/:id/status',
-    route(ctx, 'card-payment', (req) => ({ status: 200, body: card(getCardPayment(s, siteOf(req), param(req, 'id'))) })),
+    route(ctx, 'card-payment', (req) => ({ status: 200, body: card(getCardPayment(servicesOf(ctx, req), siteOf(req), param(req, 'id'))) })),
   );
 
   // Fidelity: the PHP SDK's card payment_status asks for `/statuss` (sic); it is answered as the status.
   router.get(
     '/v1/payments/:id/statuss',
-    route(ctx, 'card-payment', (req) => ({ status: 200, body: card(getCardPayment(s, siteOf(req), param(req, 'id'))) })),
+    route(ctx, 'card-payment', (req) => ({ status: 200, body: card(getCardPayment(servicesOf(ctx, req), siteOf(req), param(req, 'id'))) })),
   );
 
   router.post(
     '/v1/payments/:id/capture',
     route(ctx, 'card-payment', (req, body) => {
-      const done = captureOnCardAddress(s, siteOf(req), param(req, 'id'), queryParam(req, 'amount'), body);
+      const done = captureOnCardAddress(servicesOf(ctx, req), siteOf(req), param(req, 'id'), queryParam(req, 'amount'), body);
       const answer = card(done.view);
       // A split's capture shows the split it captured, with that capture (its ID is what a split refund names as CaptureID).
       if (done.split && done.capture) {
@@ -65,14 +64,14 @@ export function mountCardRoutes(router: Router, ctx: HttpContext): void {
 
   router.post(
     '/v1/payments/:id/cancel',
-    route(ctx, 'card-payment', (req) => ({ status: 200, body: card(cancelCardPayment(s, siteOf(req), param(req, 'id'))) })),
+    route(ctx, 'card-payment', (req) => ({ status: 200, body: card(cancelCardPayment(servicesOf(ctx, req), siteOf(req), param(req, 'id'))) })),
   );
 
   router.post(
     '/v1/payments/:id/refunds',
     route(ctx, 'refund', (req, body) => ({
       status: 201,
-      body: { Refund: cardRefundToWire(refundCardPayment(s, siteOf(req), param(req, 'id'), body ?? {})) },
+      body: { Refund: cardRefundToWire(refundCardPayment(servicesOf(ctx, req), siteOf(req), param(req, 'id'), body ?? {})) },
     })),
   );
 
@@ -80,20 +79,20 @@ export function mountCardRoutes(router: Router, ctx: HttpContext): void {
     '/v1/payments/:id/splits/:splitId/refunds',
     route(ctx, 'refund', (req, body) => ({
       status: 201,
-      body: { Refund: cardRefundToWire(refundCardPayment(s, siteOf(req), param(req, 'id'), body ?? {}, param(req, 'splitId'))) },
+      body: { Refund: cardRefundToWire(refundCardPayment(servicesOf(ctx, req), siteOf(req), param(req, 'id'), body ?? {}, param(req, 'splitId'))) },
     })),
   );
 
   router.get(
     '/v1/payments/:id/refunds',
-    route(ctx, 'refund', (req) => ({ status: 200, body: { Refunds: listRefunds(s, siteOf(req), param(req, 'id'), 'card').map(cardRefundToWire) } })),
+    route(ctx, 'refund', (req) => ({ status: 200, body: { Refunds: listRefunds(servicesOf(ctx, req), siteOf(req), param(req, 'id'), 'card').map(cardRefundToWire) } })),
   );
 
   router.get(
     '/v1/payments/:id/refunds/:refundId',
     route(ctx, 'refund', (req) => ({
       status: 200,
-      body: { Refund: cardRefundToWire(getRefund(s, siteOf(req), param(req, 'id'), param(req, 'refundId'), 'card')) },
+      body: { Refund: cardRefundToWire(getRefund(servicesOf(ctx, req), siteOf(req), param(req, 'id'), param(req, 'refundId'), 'card')) },
     })),
   );
 

@@ -22,13 +22,13 @@ import { waitForNotification, whatWasFound } from '../../notifications/wait';
 import { type HttpContext, route, routeAsync, wireOf } from '../pipeline';
 import { mountFaultRoutes } from './faults.routes';
 
-function checked<T>(schema: Record<string, unknown>, body: unknown): T {
+export function checked<T>(schema: Record<string, unknown>, body: unknown): T {
   const problems = validate(schema, body ?? {});
   if (problems.length > 0) throw new Rejection(problems);
   return body as T;
 }
 
-function idParam(req: Request, name: string, what: string): number {
+export function idParam(req: Request, name: string, what: string): number {
   const id = parseId(String(req.params[name]));
   if (id === null) throw notFound(what);
   return id;
@@ -48,7 +48,7 @@ function intQuery(req: Request, name: string): number | undefined {
   return n;
 }
 
-function notificationFilter(req: Request): NotificationFilter {
+export function notificationFilter(req: Request): NotificationFilter {
   const f: NotificationFilter = {};
   const paymentId = intQuery(req, 'PaymentID');
   const refundId = intQuery(req, 'RefundID');
@@ -67,7 +67,7 @@ function notificationFilter(req: Request): NotificationFilter {
 }
 
 /** PageSize, PageIndex and SortDirection of a journal request; the service says what is out of range. */
-function journalPaging(req: Request): JournalPaging {
+export function journalPaging(req: Request): JournalPaging {
   const whole = (name: string) => {
     const v = queryValue(req, name);
     return v === undefined ? undefined : /^[0-9]{1,10}$/.test(v) ? Number(v) : NaN;
@@ -87,6 +87,11 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
   const scheduler = () => {
     if (!ctx.scheduler) throw new HttpError(400, 'this sandbox runs without a scheduler');
     return ctx.scheduler;
+  };
+  /** The services as the work of a payment's marketplace sees them (its own clock, when it has one). */
+  const ofPayment = (paymentId: number | undefined) => {
+    const owner = paymentId === undefined ? undefined : s.store.payments.getAny(paymentId)?.ownerSiteId;
+    return owner === undefined ? s : (s.forSite?.(owner) ?? s);
   };
   const clockView = () => ({
     Mode: scheduler().manual ? 'manual' : 'real',
@@ -193,11 +198,12 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
     '/_sandbox/payments/:id/events',
     route(ctx, 'message', (req, body) => {
       const { Event } = checked<{ Event: PaymentEvent | 'dispute' }>(paymentEventRequest, body);
+      const id = idParam(req, 'id', 'Payment');
       if (Event === 'dispute') {
-        const opened = openDispute(s, idParam(req, 'id', 'Payment'));
+        const opened = openDispute(ofPayment(id), id);
         return { status: 200, body: { Dispute: disputeToWire(opened.dispute, opened.view.payment.methodId) } };
       }
-      const view = applyPaymentEvent(s, idParam(req, 'id', 'Payment'), Event);
+      const view = applyPaymentEvent(ofPayment(id), id, Event);
       return { status: 200, body: { Payment: paymentToWire(view, wireOf(ctx)) } };
     }),
   );
@@ -206,7 +212,9 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
     '/_sandbox/disputes/:id/events',
     route(ctx, 'message', (req, body) => {
       const { Event } = checked<{ Event: 'win' | 'lose' }>(disputeEventRequest, body);
-      const done = resolveDispute(s, idParam(req, 'id', 'Dispute'), Event);
+      const id = idParam(req, 'id', 'Dispute');
+      // On the clock of the marketplace whose payment is disputed.
+      const done = resolveDispute(ofPayment(s.store.disputes.get(id)?.paymentId), id, Event);
       return { status: 200, body: { Dispute: disputeToWire(done.dispute, done.view.payment.methodId) } };
     }),
   );
@@ -215,7 +223,8 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
     '/_sandbox/refunds/:id/events',
     route(ctx, 'message', (req, body) => {
       const { Event } = checked<{ Event: 'succeed' | 'fail' }>(refundEventRequest, body);
-      return { status: 200, body: { Refund: refundToWire(applyRefundEvent(s, idParam(req, 'id', 'Refund'), Event)) } };
+      const id = idParam(req, 'id', 'Refund');
+      return { status: 200, body: { Refund: refundToWire(applyRefundEvent(ofPayment(s.store.refunds.get(id)?.paymentId), id, Event)) } };
     }),
   );
 
@@ -264,8 +273,9 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
       const id = idParam(req, 'id', 'Notification');
       const n = s.store.notifications.get(id);
       if (!n) throw notFound('Notification');
-      s.store.tx(() => s.store.notifications.redeliver(n, s.clock.now()));
-      s.wake?.();
+      const own = ofPayment(n.paymentId);
+      s.store.tx(() => s.store.notifications.redeliver(n, own.clock.now()));
+      own.wake?.();
       return { status: 202, body: { Notification: notificationView(s, s.store.notifications.get(id)!) } };
     }),
   );

@@ -39,7 +39,7 @@ export function mountReproduceRoutes(router: Router, ctx: HttpContext): void {
 
   router.post(
     '/_sandbox/snapshots/:name/restore',
-    route(ctx, 'message', (req) => ({ status: 200, body: { Snapshot: snapshots().restore(nameOf(req)) } })),
+    routeAsync(ctx, 'message', async (req) => ({ status: 200, body: { Snapshot: await snapshots().restore(nameOf(req)) } })),
   );
 
   router.delete(

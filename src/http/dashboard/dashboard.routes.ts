@@ -67,10 +67,13 @@ export function mountDashboardRoutes(router: Router, ctx: HttpContext): void {
   const s = ctx.services;
   const sessions = new Sessions();
 
+  /** The services as the signed-in marketplace's work sees them (its own clock, when it has one). */
+  const siteServices = (a: Signed) => s.forSite?.(a.site.siteId) ?? s;
+
   const chromeOf = (a: Signed, extra: Partial<Chrome> = {}): Chrome => {
     const flash = a.session.flash;
     a.session.flash = undefined;
-    return { site: a.site, csrf: a.session.csrf, flash, ...extra };
+    return { site: a.site, csrf: a.session.csrf, flash, ownTime: s.siteClocks?.get(a.site.siteId)?.now(), ...extra };
   };
 
   const failed = (res: Response, e: unknown, a?: Signed) => {
@@ -208,7 +211,7 @@ export function mountDashboardRoutes(router: Router, ctx: HttpContext): void {
     signed((req, res, a) => {
       let detail;
       try {
-        detail = paymentDetail(s, a.site, String(req.params.id));
+        detail = paymentDetail(siteServices(a), a.site, String(req.params.id));
       } catch (e) {
         if (e instanceof HttpError && e.status === 404) return notFoundPage(res, a);
         throw e;
@@ -227,7 +230,7 @@ export function mountDashboardRoutes(router: Router, ctx: HttpContext): void {
       signed((req, res, a) => {
         let id: number;
         try {
-          id = loadAnyPayment(s, a.site, String(req.params.id)).payment.id;
+          id = loadAnyPayment(siteServices(a), a.site, String(req.params.id)).payment.id;
         } catch (e) {
           if (e instanceof HttpError && e.status === 404) return notFoundPage(res, a);
           throw e;
@@ -237,7 +240,7 @@ export function mountDashboardRoutes(router: Router, ctx: HttpContext): void {
         } catch (e) {
           const lines = readable(e);
           if (!lines) throw e;
-          send(res, 400, paymentPage(chromeOf(a, { error: lines }), paymentDetail(s, a.site, String(id))));
+          send(res, 400, paymentPage(chromeOf(a, { error: lines }), paymentDetail(siteServices(a), a.site, String(id))));
           return;
         }
         res.redirect(303, `/dashboard/payments/${id}`);
@@ -246,18 +249,18 @@ export function mountDashboardRoutes(router: Router, ctx: HttpContext): void {
 
   action('/events', (_req, a, id) => {
     const event = field(a.form, 'Event');
-    const after = dashboardEvent(s, a.site, id, event);
+    const after = dashboardEvent(siteServices(a), a.site, id, event);
     return `Event ${event} applied: the payment is ${statusText(after.payment.statusId)}.`;
   });
 
   action('/capture', (_req, a, id) => {
-    const after = capturePayment(s, a.site, id, undefined);
+    const after = capturePayment(siteServices(a), a.site, id, undefined);
     return `Captured in full: the payment is ${statusText(after.payment.statusId)}.`;
   });
 
   action('/capture-split', (_req, a, id) => {
     const amount = field(a.form, 'Amount');
-    const done = captureSplit(s, a.site, id, field(a.form, 'SplitID'), amount === '' ? undefined : amount);
+    const done = captureSplit(siteServices(a), a.site, id, field(a.form, 'SplitID'), amount === '' ? undefined : amount);
     return `Split ${done.split.id} captured: the payment is ${statusText(done.view.payment.statusId)}.`;
   });
 
@@ -268,18 +271,18 @@ export function mountDashboardRoutes(router: Router, ctx: HttpContext): void {
       if (m && v.trim() !== '') splits.push({ ID: Number(m[1]), Amount: v.trim() });
     }
     if (splits.length === 0) throw new HttpError(400, 'Give an amount for at least one split.');
-    const after = capturePayment(s, a.site, id, { Payment: { Splits: splits } });
+    const after = capturePayment(siteServices(a), a.site, id, { Payment: { Splits: splits } });
     return `Captured per split: the payment is ${statusText(after.payment.statusId)}.`;
   });
 
   action('/cancel', (_req, a, id) => {
-    const after = cancelPayment(s, a.site, id);
+    const after = cancelPayment(siteServices(a), a.site, id);
     return `Payment ${after.payment.id} cancelled.`;
   });
 
   action('/refund', (_req, a, id) => {
     const description = field(a.form, 'Description');
-    const refund = refundSplit(s, a.site, id, field(a.form, 'SplitID'), {
+    const refund = refundSplit(siteServices(a), a.site, id, field(a.form, 'SplitID'), {
       Refund: { Amount: field(a.form, 'Amount'), ...(description === '' ? {} : { Description: description }) },
     });
     return `Refund ${refund.id} requested on split ${refund.splitId}.`;
@@ -287,7 +290,7 @@ export function mountDashboardRoutes(router: Router, ctx: HttpContext): void {
 
   action('/refund-payment', (_req, a, id) => {
     const description = field(a.form, 'Description');
-    const refund = refundPayment(s, a.site, id, {
+    const refund = refundPayment(siteServices(a), a.site, id, {
       Refund: { Amount: field(a.form, 'Amount'), ...(description === '' ? {} : { Description: description }) },
     });
     return `Refund ${refund.id} of the whole payment requested.`;
@@ -299,33 +302,33 @@ export function mountDashboardRoutes(router: Router, ctx: HttpContext): void {
     if (splitId !== '') {
       // One split of a marketplace card payment, as the SDK's split_capture sends it.
       const split = { ID: /^[0-9]{1,10}$/.test(splitId) ? Number(splitId) : splitId, ...(amount === '' ? {} : { Amount: amount }) };
-      const done = captureOnCardAddress(s, a.site, id, undefined, { Payment: { Split: split } });
+      const done = captureOnCardAddress(siteServices(a), a.site, id, undefined, { Payment: { Split: split } });
       return `Split ${splitId} captured: the payment is ${statusText(done.view.payment.statusId)}.`;
     }
-    const after = captureCardPayment(s, a.site, id, amount === '' ? undefined : amount, undefined);
+    const after = captureCardPayment(siteServices(a), a.site, id, amount === '' ? undefined : amount, undefined);
     return `Capture sent: the payment is ${statusText(after.payment.statusId)}.`;
   });
 
   action('/dispute', (_req, a, id) => {
     const event = field(a.form, 'Event');
     if (event === 'open') {
-      const opened = openDispute(s, Number(id));
+      const opened = openDispute(siteServices(a), Number(id));
       return `Dispute ${opened.dispute.id} opened for ${opened.dispute.amount} (minor units).`;
     }
     if (event !== 'win' && event !== 'lose') throw new HttpError(400, `Unknown dispute event "${event}": expected open, win or lose`);
-    const done = resolveDispute(s, field(a.form, 'DisputeID'), event, a.site.siteId);
+    const done = resolveDispute(siteServices(a), field(a.form, 'DisputeID'), event, a.site.siteId);
     return `Dispute ${done.dispute.id} ${event === 'win' ? 'won' : 'lost'}.`;
   });
 
   action('/card-cancel', (_req, a, id) => {
-    const after = cancelCardPayment(s, a.site, id);
+    const after = cancelCardPayment(siteServices(a), a.site, id);
     return `Cancel sent: the payment is ${statusText(after.payment.statusId)}.`;
   });
 
   action('/card-refund', (_req, a, id) => {
     const description = field(a.form, 'Description');
     const splitId = field(a.form, 'SplitID');
-    const refund = refundCardPayment(s, a.site, id, {
+    const refund = refundCardPayment(siteServices(a), a.site, id, {
       Refund: {
         MerchantTransactionID: field(a.form, 'MerchantTransactionID'),
         Amount: field(a.form, 'Amount'),
@@ -338,7 +341,7 @@ export function mountDashboardRoutes(router: Router, ctx: HttpContext): void {
 
   action('/splits', (_req, a, id) => {
     const siteId = field(a.form, 'SiteID');
-    const added = addSplits(s, a.site, id, {
+    const added = addSplits(siteServices(a), a.site, id, {
       Splits: [
         {
           SiteID: /^[0-9]{1,10}$/.test(siteId) ? Number(siteId) : siteId,
@@ -351,7 +354,7 @@ export function mountDashboardRoutes(router: Router, ctx: HttpContext): void {
   });
 
   action('/notifications/:notificationId/redeliver', (req, a, id) => {
-    redeliverNotification(s, a.site, id, String(req.params.notificationId));
+    redeliverNotification(siteServices(a), a.site, id, String(req.params.notificationId));
     return `Notification ${String(req.params.notificationId)} will be sent again.`;
   });
 
@@ -393,18 +396,17 @@ export function mountDashboardRoutes(router: Router, ctx: HttpContext): void {
       const id = ownPayment(req, res, a);
       if (id === undefined) return;
       const refused = (lines: string[]) => send(res, 400, paymentPage(chromeOf(a, { error: lines }), paymentDetail(s, a.site, String(id))));
-      if (!ctx.snapshots) return refused(['This sandbox keeps no snapshots.']);
-      ctx.snapshots.save(field(a.form, 'Name') || `payment-${id}`).then(
-        (saved) => {
-          a.session.flash = `Snapshot ${saved.Name} saved: ${saved.Payments} payments, sandbox time ${stamp(saved.Created)}. Bring the sandbox back to it with: split-sandbox snapshot restore ${saved.Name}`;
-          res.redirect(303, `/dashboard/payments/${id}`);
-        },
-        (e: unknown) => {
-          const lines = readable(e);
-          if (lines) refused(lines);
-          else failed(res, e, a);
-        },
-      );
+      // The marketplace's own snapshot, in its own names: never a copy of the whole sandbox.
+      if (!ctx.siteSnapshots) return refused(['This sandbox keeps no snapshots.']);
+      try {
+        const saved = ctx.siteSnapshots.save(a.site.siteId, field(a.form, 'Name') || `payment-${id}`);
+        a.session.flash = `Snapshot ${saved.Name} of SiteID ${a.site.siteId} saved: ${saved.Payments} payments, its time ${stamp(saved.Created)}. Bring your marketplace back to it with: POST /_sandbox/merchants/${a.site.siteId}/snapshots/${saved.Name}/restore`;
+        res.redirect(303, `/dashboard/payments/${id}`);
+      } catch (e) {
+        const lines = readable(e);
+        if (lines) refused(lines);
+        else failed(res, e, a);
+      }
     }),
   );
 

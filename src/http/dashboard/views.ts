@@ -42,6 +42,8 @@ export interface Chrome {
   csrf?: string;
   error?: string[] | undefined;
   flash?: string | undefined;
+  /** The marketplace's own clock's time, when it has one (its payments' times are on it). */
+  ownTime?: number | undefined;
 }
 
 function errorBox(lines: string[] | undefined): string {
@@ -54,7 +56,7 @@ export const csrfField = (token: string | undefined) => (token ? `<input type="h
 export function layout(title: string, chrome: Chrome, body: string): string {
   const nav = chrome.site
     ? `<header><strong>split-sandbox dashboard</strong><a href="/dashboard">Payments</a><a href="/dashboard/payouts">Card payouts</a><a href="/dashboard/settings">Settings</a>
-<span class="who">${escape(chrome.site.name)} · SiteID ${escape(chrome.site.siteId)}</span>
+<span class="who">${escape(chrome.site.name)} · SiteID ${escape(chrome.site.siteId)}${chrome.ownTime === undefined ? '' : ` · its own time ${escape(stamp(chrome.ownTime))}`}</span>
 <form class="inline" method="post" action="/dashboard/logout">${csrfField(chrome.csrf)}<button class="link" type="submit">Sign out</button></form></header>`
     : `<header><strong>split-sandbox dashboard</strong></header>`;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escape(title)}</title><style>${STYLE}</style></head><body>${nav}<main>${chrome.flash ? `<div class="flash">${escape(chrome.flash)}</div>` : ''}${errorBox(chrome.error)}${body}</main></body></html>`;

@@ -3,7 +3,7 @@
 // presses. Server-rendered HTML, every value escaped; it calls the same services as the API.
 import type { Request, Response, Router } from 'express';
 import { escape, money } from '../html';
-import { type PayerPage, TokenRefused, pressButton, showPayment } from '../../services/payer.service';
+import { type PayerPage, TokenRefused, pressButton, servicesForLink, showPayment } from '../../services/payer.service';
 import type { Surface } from '../../store/records';
 import type { HttpContext } from '../pipeline';
 import { sendHtml } from '../reply';
@@ -67,7 +67,7 @@ export function mountPayerRoutes(router: Router, ctx: HttpContext, at: PayerPath
   router.get(at.path, (req, res) => {
     const t = token(req);
     try {
-      sendHtml(res, 200, page(showPayment(ctx.services, t, at.surface), t!, at));
+      sendHtml(res, 200, page(showPayment(servicesForLink(ctx.services, t), t, at.surface), t!, at));
     } catch (e) {
       refused(res, e);
     }
@@ -75,7 +75,8 @@ export function mountPayerRoutes(router: Router, ctx: HttpContext, at: PayerPath
 
   router.post(`${at.path}/:action`, (req, res) => {
     try {
-      const view = pressButton(ctx.services, token(req), String(req.params.action), at.surface);
+      const t = token(req);
+      const view = pressButton(servicesForLink(ctx.services, t), t, String(req.params.action), at.surface);
       // Back to the merchant, as the real page does after payment.
       res.redirect(303, view.payment.returnUrl ?? '/');
     } catch (e) {

@@ -10,6 +10,7 @@ import * as m0007 from './0007-faults';
 import * as m0008 from './0008-reproduce';
 import * as m0009 from './0009-retention';
 import * as m0010 from './0010-payment-links';
+import * as m0011 from './0011-own-marketplaces';
 import * as m0014 from './0014-card-objects';
 
 export interface Migration {
@@ -32,5 +33,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 8, sql: m0008.sql },
   { version: 9, sql: m0009.sql },
   { version: 10, sql: m0010.sql },
+  { version: 11, sql: m0011.sql },
   { version: 14, sql: m0014.sql },
 ];

@@ -1,0 +1,119 @@
+// "Is this URL one of my listeners?": the sandbox never sends a notification to itself (its bound and
+// public addresses, any path, any spelling of this machine), and its control API never trusts a
+// request because it came from loopback when the sandbox itself made it.
+import { BlockList, isIP } from 'node:net';
+import { hostname, networkInterfaces } from 'node:os';
+
+/** Addresses that always mean this machine, whatever interface a listener is bound to. */
+const THIS_MACHINE = new BlockList();
+THIS_MACHINE.addSubnet('127.0.0.0', 8, 'ipv4');
+THIS_MACHINE.addAddress('0.0.0.0', 'ipv4');
+THIS_MACHINE.addAddress('::1', 'ipv6');
+THIS_MACHINE.addAddress('::', 'ipv6');
+
+/** `[::1]` → `::1`, `LocalHost.` → `localhost`. */
+function plainHost(host: string): string {
+  return host.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+}
+
+/** Whether `host` (an address or a name, as a URL's hostname gives it) names this machine. */
+export function isThisMachine(host: string): boolean {
+  const h = plainHost(host);
+  if (h === 'localhost' || h.endsWith('.localhost')) return true;
+  if (h === hostname().toLowerCase()) return true;
+  const family = isIP(h);
+  if (family === 0) return false;
+  // Node's BlockList also matches IPv4-mapped IPv6 addresses (::ffff:127.0.0.1) against IPv4 rules.
+  if (THIS_MACHINE.check(h, family === 6 ? 'ipv6' : 'ipv4')) return true;
+  for (const list of Object.values(networkInterfaces())) {
+    for (const i of list ?? []) if (plainHost(i.address) === h) return true;
+  }
+  return false;
+}
+
+function portOf(u: URL): number {
+  if (u.port !== '') return Number(u.port);
+  return u.protocol === 'https:' ? 443 : 80;
+}
+
+interface Bound {
+  what: string;
+  host: string;
+  port: number;
+}
+
+interface Public {
+  what: string;
+  host: string;
+  port: number;
+}
+
+/**
+ * The listeners of one sandbox: where they are bound (host and port, known once they listen) and the
+ * public URLs they are reached by. Answers with the reason a URL is refused, or null.
+ */
+export class OwnListeners {
+  private readonly bound: Bound[] = [];
+  private readonly publics: Public[] = [];
+
+  /** A listener bound to `host:port` (`0.0.0.0` or `::` for every interface). */
+  addBound(what: string, host: string, port: number): void {
+    this.bound.push({ what, host: plainHost(host), port });
+  }
+
+  /** A public URL (`--public-url`) by which clients reach a listener. */
+  addPublic(what: string, url: string): void {
+    try {
+      const u = new URL(url);
+      this.publics.push({ what, host: plainHost(u.hostname), port: portOf(u) });
+    } catch {
+      // Not a URL: nothing can reach the sandbox by it.
+    }
+  }
+
+  /**
+   * Why `url` reaches this sandbox's own listeners (any path), or null when it does not. Decided by
+   * the bound addresses and the configured public URLs only: what a client's Host header says is
+   * not the sandbox's to trust.
+   */
+  reasonFor(url: string): string | null {
+    let u: URL;
+    try {
+      u = new URL(url);
+    } catch {
+      return null;
+    }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
+    const host = plainHost(u.hostname);
+    const port = portOf(u);
+    for (const p of this.publics) {
+      if (p.host === host && p.port === port) return `${url} is this sandbox's own ${p.what} (its public URL); the sandbox sends no notification to itself`;
+    }
+    for (const b of this.bound) {
+      if (b.port !== port) continue;
+      if (host === b.host || isThisMachine(host)) {
+        return `${url} is this sandbox's own ${b.what} (listening on port ${b.port}); the sandbox sends no notification to itself`;
+      }
+    }
+    return null;
+  }
+}
+
+/** The local ports of this process's outgoing notification connections, while they are open. */
+const OUTGOING_PORTS = new Set<number>();
+
+/** Notes a connection the sandbox opened to send a notification, until it closes. */
+export function noteOutgoing(socket: { localPort?: number | undefined; once(event: 'close', fn: () => void): unknown }): void {
+  const port = socket.localPort;
+  if (port === undefined) return;
+  OUTGOING_PORTS.add(port);
+  socket.once('close', () => OUTGOING_PORTS.delete(port));
+}
+
+/**
+ * Whether a request arrived on a connection this process opened itself (a notification pointed at
+ * its own address): it comes from this machine, from a port one of our outgoing connections holds.
+ */
+export function madeByThisProcess(remoteAddress: string | undefined, remotePort: number | undefined): boolean {
+  return remotePort !== undefined && OUTGOING_PORTS.has(remotePort) && remoteAddress !== undefined && isThisMachine(remoteAddress);
+}

@@ -1,0 +1,56 @@
+// What a marketplace owns: every table with rows of its own, and the column that names its site (or
+// points at a row of a table that does). Its reset, its removal and its snapshots read this one list;
+// a table added later is isolated, reset and copied by adding one line here.
+import type { Db } from './db';
+
+/** A table whose rows belong to a marketplace, found by `site` or through `via` a parent's rows. */
+export interface OwnedTable {
+  table: string;
+  /** The column naming the site (the marketplace, or one of its linked sites). */
+  site?: string;
+  /** Or the column pointing at the `id` of an owned parent table's row. */
+  via?: { column: string; parent: string };
+}
+
+/** The marketplace's data, each table before the tables its rows point at (the order deletes go in). */
+export const OWNED_TABLES: readonly OwnedTable[] = [
+  { table: 'notification_attempts', via: { column: 'notification_id', parent: 'notifications' } },
+  { table: 'notifications', site: 'site_id' },
+  { table: 'scenario_jobs', via: { column: 'payment_id', parent: 'payments' } },
+  { table: 'status_history', via: { column: 'payment_id', parent: 'payments' } },
+  { table: 'refunds', via: { column: 'payment_id', parent: 'payments' } },
+  { table: 'captures', via: { column: 'payment_id', parent: 'payments' } },
+  { table: 'disputes', via: { column: 'payment_id', parent: 'payments' } },
+  { table: 'splits', via: { column: 'payment_id', parent: 'payments' } },
+  { table: 'erased_token_lifetimes', via: { column: 'payment_id', parent: 'payments' } },
+  { table: 'payments', site: 'owner_site_id' },
+  { table: 'faults', site: 'owner_site_id' },
+  { table: 'payouts', site: 'site_id' },
+  { table: 'card_authentications', site: 'site_id' },
+];
+
+/** The marketplace itself: its own clock, then its sites (linked ones before it). Removal deletes these too. */
+export const MARKETPLACE_TABLES: readonly OwnedTable[] = [
+  { table: 'site_clocks', site: 'site_id' },
+  { table: 'sites', site: 'site_id' },
+];
+
+/** The sites of marketplace `@site`: itself and its linked sites. */
+const SITES = `SELECT site_id FROM sites WHERE site_id = @site OR marketplace_site_id = @site`;
+
+/** The SQL condition picking a table's rows of marketplace `@site`. */
+export function ownedRows(t: OwnedTable, tables: readonly OwnedTable[] = [...OWNED_TABLES, ...MARKETPLACE_TABLES]): string {
+  if (t.site !== undefined) return `${t.site} IN (${SITES})`;
+  const parent = tables.find((p) => p.table === t.via!.parent);
+  if (!parent) throw new Error(`${t.table}: its parent ${t.via!.parent} is not an owned table`);
+  return `${t.via!.column} IN (SELECT id FROM ${parent.table} WHERE ${ownedRows(parent, tables)})`;
+}
+
+/** Deletes the marketplace's data (`alsoItself`: its clock and sites too). Run it inside a transaction. */
+export function deleteOwned(db: Db, siteId: number, alsoItself = false): void {
+  for (const t of alsoItself ? [...OWNED_TABLES, ...MARKETPLACE_TABLES] : OWNED_TABLES) {
+    // Linked sites point at their marketplace: they go first.
+    if (t.table === 'sites') db.prepare(`DELETE FROM sites WHERE marketplace_site_id = ?`).run(siteId);
+    db.prepare(`DELETE FROM ${t.table} WHERE ${ownedRows(t)}`).run({ site: siteId });
+  }
+}
