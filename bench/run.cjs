@@ -34,6 +34,9 @@ const ROOT = path.resolve(process.env.SANDBOX_ROOT || path.join(__dirname, '..')
 const BIN = path.join(ROOT, 'bin', 'split-sandbox');
 // ONLY=create: the cold starts and the create runs alone (about 40 s), printed and not written to a file.
 const ONLY = process.env.ONLY || '';
+// JOURNAL=on: skip the create run with the request journal off (--request-journal 0); by default both run, the
+// journal's cost is the difference (on ≥ 0.95× off, p99 within 10%).
+const JOURNAL = process.env.JOURNAL || 'both';
 const OUT = process.env.BENCH_OUT || path.join(__dirname, 'results.md');
 const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'split-sandbox-bench-'));
 const DURATION = Number(process.env.DURATION || 10);
@@ -310,6 +313,14 @@ async function main() {
   // taskset execs node, so the server is the process spawned.
   const rssAfterCreate = rssMb(s.child);
   await stopServer(s.child);
+  let createOff = null;
+  if (JOURNAL !== 'on') {
+    log('create with 3 splits, the request journal off (--request-journal 0)');
+    s = await startServer(ours(path.join(TMP, 'create-off.db'), ['--request-journal', '0']));
+    if (OWN_CLOCKS > 0) await ownClocks(s.url, OWN_CLOCKS);
+    createOff = await load('create, journal off', `${s.url}/v1/payments`, { METHOD: 'POST', BODY: createBody('{SEQ}'), AUTH });
+    await stopServer(s.child);
+  }
   s = await startServer(base(path.join(TMP, 'base.db')));
   const createBase = await load('bare create', `${s.url}/v1/payments`, { METHOD: 'POST', BODY: createBody('{SEQ}') });
   if (ONLY === 'create') {
@@ -317,7 +328,10 @@ async function main() {
     const ms = (x) => x.toFixed(1);
     process.stdout.write(
       `create: ${Math.round(createOurs.rps)} req/s (${(createOurs.rps / createBase.rps).toFixed(2)}× bare), p50 ${ms(createOurs.p50_ms)} / p99 ${ms(createOurs.p99_ms)} / max ${ms(createOurs.max_ms)} ms, RSS ${rssAfterCreate} MB; ` +
-        `${OWN_CLOCKS > 0 ? `beside ${OWN_CLOCKS} marketplaces with their own clocks; ` : ''}bare: ${Math.round(createBase.rps)} req/s, p50 ${ms(createBase.p50_ms)} / p99 ${ms(createBase.p99_ms)} / max ${ms(createBase.max_ms)} ms; cold start ${ms(coldOurs.median)} ms\n`,
+        `${OWN_CLOCKS > 0 ? `beside ${OWN_CLOCKS} marketplaces with their own clocks; ` : ''}bare: ${Math.round(createBase.rps)} req/s, p50 ${ms(createBase.p50_ms)} / p99 ${ms(createBase.p99_ms)} / max ${ms(createBase.max_ms)} ms; cold start ${ms(coldOurs.median)} ms\n` +
+        (createOff
+          ? `create, request journal off: ${Math.round(createOff.rps)} req/s (journal on ${(createOurs.rps / createOff.rps).toFixed(2)}× off), p50 ${ms(createOff.p50_ms)} / p99 ${ms(createOff.p99_ms)} / max ${ms(createOff.max_ms)} ms\n`
+          : ''),
     );
     return;
   }
@@ -399,6 +413,7 @@ async function main() {
     coldBase,
     coldNode,
     createOurs,
+    createOff,
     createBase,
     getOurs,
     getBase,
@@ -432,6 +447,17 @@ function write(r) {
     ['cold start (spawn → first 200 on /_sandbox/health), ms: median (min–max)', `${f(r.coldOurs.median)} (${f(r.coldOurs.min)}–${f(r.coldOurs.max)})`, `${f(r.coldBase.median)} (${f(r.coldBase.min)}–${f(r.coldBase.max)})`, 'faster than every peer (json-server 1.0 beta ≈ 140)', verdict(r.coldOurs.median < 140)],
     ['create with 3 splits, req/s', f(r.createOurs.rps), f(r.createBase.rps), `≥ 0.6× bare (${f(0.6 * r.createBase.rps)}); this run ${f(ratio, 2)}×`, verdict(ratio >= 0.6)],
     ['create p50 / p99 / max, ms', `${lat(r.createOurs)} / ${f(r.createOurs.max_ms, 1)}`, `${lat(r.createBase)} / ${f(r.createBase.max_ms, 1)}`, 'p99 ≤ 25, max ≤ 100', verdict(r.createOurs.p99_ms <= 25 && r.createOurs.max_ms <= 100)],
+    ...(r.createOff
+      ? [
+          [
+            'create with the request journal off (--request-journal 0), req/s (p50 / p99 ms)',
+            `${f(r.createOff.rps)} (${lat(r.createOff)})`,
+            '',
+            `journal on ≥ 0.95× off, p99 within 10%; this run ${f(r.createOurs.rps / r.createOff.rps, 2)}×, p99 ${f(r.createOurs.p99_ms / r.createOff.p99_ms, 2)}×`,
+            verdict(r.createOurs.rps >= 0.95 * r.createOff.rps && r.createOurs.p99_ms <= 1.1 * r.createOff.p99_ms),
+          ],
+        ]
+      : []),
     [`get one payment at ${f(PREFILL)}, req/s (p50 / p99 ms)`, `${f(r.getOurs.rps)} (${lat(r.getOurs)})`, `${f(r.getBase.rps)} (${lat(r.getBase)})`, '', ''],
     [`list page at ${f(PREFILL)}, req/s (p50 / p99 ms)`, `${f(r.listOurs.rps)} (${lat(r.listOurs)})`, `${f(r.listBase.rps)} (${lat(r.listBase)})`, 'p50 ≤ 5 ms', verdict(r.listOurs.p50_ms <= 5)],
     [`list filtered by status and currency at ${f(PREFILL)}, req/s (p50 / p99 ms)`, `${f(r.listFiltered.rps)} (${lat(r.listFiltered)})`, '', 'p50 ≤ 5 ms', verdict(r.listFiltered.p50_ms <= 5)],
@@ -439,7 +465,7 @@ function write(r) {
     ['notification latency (state change → receiver), ms: p50 / p99', `${f(r.notify.p50, 2)} / ${f(r.notify.p99, 2)}`, '', 'p50 ≤ 10', verdict(r.notify.p50 <= 10)],
     ['1,000 two-step lifecycles (create, authorize, capture, 2,000 notifications), manual clock, s', f(r.lifecycleMs / 1000, 2), '', '≤ 3', verdict(r.lifecycleMs <= 3000)],
     [`RSS after the create run / with ${f(PREFILL)} payments after the read and capture load, MB`, `${r.rssAfterCreate} / ${r.rssAt100k}`, '', '≤ 150', verdict(Math.max(r.rssAfterCreate, r.rssAt100k) <= 150)],
-    ['non-2xx or socket errors in every wrk run', String([r.createOurs, r.getOurs, r.listOurs, r.listFiltered, r.captureOurs].reduce((n, x) => n + errs(x), 0)), String([r.createBase, r.getBase, r.listBase].reduce((n, x) => n + errs(x), 0)), '0', ''],
+    ['non-2xx or socket errors in every wrk run', String([r.createOurs, ...(r.createOff ? [r.createOff] : []), r.getOurs, r.listOurs, r.listFiltered, r.captureOurs].reduce((n, x) => n + errs(x), 0)), String([r.createBase, r.getBase, r.listBase].reduce((n, x) => n + errs(x), 0)), '0', ''],
   ];
   const md = `# split-sandbox benchmark
 

@@ -2,6 +2,7 @@
 import { DEFAULT_FIXTURES_DIR } from './fixtures';
 import type { LogFormat, LogLevel } from './log';
 import { DEFAULT_RETRY, type RetryPolicy } from './notifications/backoff';
+import { DEFAULT_REQUEST_JOURNAL } from './requests/journal';
 
 export interface Config {
   /** API listener port (0 picks a free one). */
@@ -42,6 +43,8 @@ export interface Config {
   controlFrom?: string[];
   /** Payments unchanged for this long (sandbox ms) are deleted with all that hangs off them (`--retain`). */
   retainMs?: number;
+  /** The most entries the request journal keeps, oldest dropped first; 0 turns it off (`--request-journal`). */
+  requestJournal: number;
   /** No log lines at all (tests). */
   quiet: boolean;
   logLevel: LogLevel;
@@ -61,6 +64,7 @@ export const DEFAULT_CONFIG: Config = {
   scenarioDirs: [],
   notifyTimeoutMs: 30_000,
   retry: DEFAULT_RETRY,
+  requestJournal: DEFAULT_REQUEST_JOURNAL,
   quiet: false,
   logLevel: 'info',
   logFormat: 'pretty',

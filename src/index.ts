@@ -13,5 +13,6 @@ export type { FaultHit, FaultView } from './faults/faults';
 export type { FaultInput, FaultAction, FaultMatch } from './faults/rules';
 export type { SnapshotInfo } from './snapshots/snapshots';
 export type { StoryFile, StoryStep } from './stories/story';
+export type { RequestEntry, RequestQuery } from './requests/journal';
 export type { Marketplace, MarketplaceOptions, MarketplaceQuery } from './marketplaces/handle';
 export type { SiteSnapshotInfo } from './marketplaces/site-snapshots';

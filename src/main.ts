@@ -34,6 +34,7 @@ import { type SnapshotInfo, Snapshots } from './snapshots/snapshots';
 import type { StoryFile } from './stories/story';
 import { replayStory, storyOf } from './stories/story.service';
 import { retentionJob } from './retention/retention';
+import { type RequestEntry, RequestJournal, type RequestQuery, filterOf as requestFilter, requestView } from './requests/journal';
 
 export interface SandboxMerchant {
   SiteID: number;
@@ -104,6 +105,25 @@ export interface Sandbox {
     list(): SnapshotInfo[];
     remove(name: string): void;
   };
+  /**
+   * The request journal (`GET /_sandbox/requests`): what the integration sent and how it was answered.
+   * Throws when it is off (`requestJournal: 0`).
+   */
+  requests: {
+    /** The entries matching `filter`, oldest first (`Limit`: at most that many, the newest of them when `Newest` is true). */
+    find(filter?: RequestQuery & { Limit?: number; Newest?: boolean }): RequestEntry[];
+    /** How many entries match `filter`: `expect(sandbox.requests.count({ Route: '/v1/payments/{id}/capture', PaymentID: id })).toBe(1)`. */
+    count(filter?: RequestQuery): number;
+    /** One entry by its ID, or undefined. */
+    get(id: number): RequestEntry | undefined;
+    /** Empties the journal. */
+    clear(): void;
+    /**
+     * Resolves with the first entry matching `filter`, already kept or the next one to be; rejects
+     * after `timeoutMs` (10 s) saying how many entries the journal holds.
+     */
+    waitFor(filter: RequestQuery, timeoutMs?: number): Promise<RequestEntry>;
+  };
   stories: {
     /** What happened to a payment, as a scenario file with its create request (`GET /_sandbox/payments/{id}/story`). */
     of(paymentId: number): StoryFile;
@@ -165,10 +185,14 @@ export function createServices(config: Config, store: Store): ServiceContext {
   // A restored snapshot brings its own marketplaces' clocks; a removed marketplace's goes.
   store.onDataReplaced(() => siteClocks.reload());
   store.onSiteReplaced((site, why) => why === 'remove' && siteClocks.drop(site));
+  const journal = config.requestJournal > 0 ? new RequestJournal(store, clock, config.requestJournal) : undefined;
+  // Entries of the turn not yet written tell of requests made on the data that is gone.
+  if (journal) store.onDataReplaced(() => journal.discard());
   const services: ServiceContext = {
     store,
     clock,
     siteClocks,
+    ...(journal ? { requests: journal } : {}),
     ids: createIds(config.seed, config.seed === undefined ? 0 : paymentIdsHandedOut(store.db)),
     settings: { cancelOpen: config.cancelOpen, pageSize: config.pageSize, defaultScenario: config.scenario },
     scenarios,
@@ -275,6 +299,10 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
   const checkpointerLater =
     config.db === ':memory:' ? null : setTimeout(() => (checkpointer = Checkpointer.start(config.db, CHECKPOINT_EVERY_MS, log)), CHECKPOINTER_AFTER_MS).unref();
 
+  const journal = () => {
+    if (!services.requests) throw new Error('the request journal is off (requestJournal: 0)');
+    return services.requests;
+  };
   const first = listMerchants(services).find((m) => m.LinkedSiteIDs.length > 0) ?? listMerchants(services)[0];
   let stopped: Promise<void> | null = null;
   return {
@@ -319,6 +347,20 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
       list: () => snapshots.list(),
       remove: (name) => snapshots.remove(name),
     },
+    requests: {
+      find: ({ Limit, Newest, ...filter } = {}) => {
+        const entries = journal().find(requestFilter(filter), { limit: Limit ?? -1, offset: 0, descending: Newest === true }).map(requestView);
+        return Newest === true ? entries.reverse() : entries;
+      },
+      count: (filter = {}) => journal().count(requestFilter(filter)),
+      get: (id) => {
+        journal().flush();
+        const r = store.requests.get(id);
+        return r && requestView(r);
+      },
+      clear: () => void journal().clear(),
+      waitFor: async (filter, timeoutMs = 10_000) => requestView((await journal().waitFor(filter, timeoutMs))!),
+    },
     stories: {
       of: (paymentId) => storyOf(services, paymentId),
       replay: (story) => replayStory(services, story).paymentId,
@@ -344,6 +386,8 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
         // A restore under way writes through a connection of its own: it ends before the store closes.
         .then(() => snapshots.restoring)
         .then(() => {
+          // The last turn's entries of reads, before the file closes.
+          services.requests?.flush();
           store.rememberIds();
           store.close();
         })

@@ -18,6 +18,15 @@ export function positiveInt(max: number) {
   };
 }
 
+/** A whole number from 0 (which turns the thing it counts off) to `max`. */
+export function wholeNumber(max: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!/^[0-9]+$/.test(value) || n > max) throw new InvalidArgumentError(`expected a whole number from 0 to ${max}`);
+    return n;
+  };
+}
+
 export function duration(value: string): number {
   const ms = /^[0-9]+$/.test(value) ? Number(value) : parseDuration(value);
   if (ms === null) throw new InvalidArgumentError('expected a duration such as 30s, 500ms or 2m (a bare number is milliseconds)');

@@ -7,7 +7,7 @@ import { DEFAULT_CONFIG, type Config } from '../config';
 import { LOG_LEVELS } from '../log';
 import { startSandbox } from '../main';
 import { MAX_PAGE_SIZE } from '../services/list.service';
-import { choice, clockMode, collect, controlToken, duration, httpUrl, networks, port, positiveInt, retention, speed, startTime } from './options';
+import { choice, clockMode, collect, controlToken, duration, httpUrl, networks, port, positiveInt, retention, speed, startTime, wholeNumber } from './options';
 import { removeReadyFile, writeReadyFile } from './ready-file';
 
 interface StartOptions {
@@ -33,6 +33,7 @@ interface StartOptions {
   controlToken?: string;
   controlFrom?: string[];
   retain?: number;
+  requestJournal: number;
   readyFile?: string;
   logLevel: Config['logLevel'];
   logFormat: Config['logFormat'];
@@ -76,6 +77,7 @@ export function registerStart(program: Command): void {
     .addOption(opt('--control-token <token>', 'require Authorization: Bearer <token> on the control API (without it: loopback only)', controlToken))
     .addOption(opt('--control-from <networks>', 'clients the control API answers without a token: loopback, private, any, none, addresses, CIDR ranges (comma-separated)', networks))
     .addOption(opt('--retain <duration>', 'delete payments unchanged for this long in sandbox time (e.g. 7d), with all that hangs off them', retention))
+    .addOption(opt('--request-journal <n>', 'requests kept in the request journal (GET /_sandbox/requests), oldest dropped first; 0 keeps none', wholeNumber(100_000_000), DEFAULT_CONFIG.requestJournal))
     .addOption(opt('--ready-file <path>', 'once both listeners are up, write {"BaseURL","CardBaseURL","ListeningBaseURL","ListeningCardBaseURL","PID"} there (removed on stop)'))
     .addOption(opt('--log-level <level>', LOG_LEVELS.join(', '), choice(LOG_LEVELS), DEFAULT_CONFIG.logLevel))
     .addOption(opt('--log-format <format>', 'pretty or json (one JSON object per line)', choice(['pretty', 'json'] as const), DEFAULT_CONFIG.logFormat))
@@ -115,6 +117,7 @@ Examples:
       logLevel: opts.logLevel,
       logFormat: opts.logFormat,
       quiet: opts.quiet ?? false,
+      requestJournal: opts.requestJournal,
     };
     if (opts.scenario !== undefined) config.scenario = opts.scenario;
     if (opts.startTime !== undefined) config.startTime = opts.startTime;

@@ -9,8 +9,13 @@ import type { Store } from '../store/store';
 import { cannotSave } from './pipeline';
 import { sendJson } from './reply';
 
-export function answerAfterCommit(store: Store) {
-  return (_req: Request, res: Response, next: NextFunction): void => {
+/**
+ * @param released told of each answer as it is released (the request journal): after the answer is
+ * queued behind the open commit group, so that a write's entry joins that group and a read's answer
+ * leaves before its entry is written.
+ */
+export function answerAfterCommit(store: Store, released?: (req: Request, res: Response, chunk: unknown) => void) {
+  return (req: Request, res: Response, next: NextFunction): void => {
     const end = res.end;
     res.end = function (this: Response, ...args: unknown[]) {
       store.afterCommit((err) => {
@@ -22,6 +27,7 @@ export function answerAfterCommit(store: Store) {
         }
         (end as (...a: unknown[]) => void).apply(res, args);
       });
+      released?.(req, res, args[0]);
       return res;
     } as Response['end'];
     next();

@@ -9,9 +9,11 @@ import { mountControlRoutes } from './control/control.routes';
 import { mountReproduceRoutes } from './control/reproduce.routes';
 import { mountMarketplaceRoutes } from './control/marketplace.routes';
 import { controlGuard } from './control/guard';
-import { type HttpContext, bodyErrors } from './pipeline';
+import { type HttpContext, authenticatedSite, bodyErrors } from './pipeline';
 import { answerAfterCommit, readCommitted } from './after-commit';
 import { faultsOnRequests } from './faults.middleware';
+import { answerReleased, nearMissOf, noteRequests } from '../requests/capture';
+import { mountRequestRoutes, mountScopedRequestRoutes } from '../requests/routes';
 import { readBody } from './body';
 import { waitWhileRestoring } from './restoring.middleware';
 import { sendJson } from './reply';
@@ -27,16 +29,19 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('query parser', 'simple');
+  const journal = ctx.services.requests;
+  // The journal before all: it sees the answers of faults and of a restore's wait too, and those that never leave.
+  if (journal) app.use(noteRequests(journal, ctx.services, surface, authenticatedSite));
   app.use(waitWhileRestoring(ctx));
   // Faults first (after a restore under way): a delayed or lost answer is shaped once answerAfterCommit has seen it committed.
   app.use(faultsOnRequests(ctx, surface));
-  app.use(answerAfterCommit(ctx.services.store));
+  app.use(answerAfterCommit(ctx.services.store, journal && answerReleased(journal, ctx.services, authenticatedSite)));
   if (ctx.log.enabled('info')) {
     app.use((req: Request, res: Response, next) => {
       const started = performance.now();
       res.on('finish', () => {
         const ms = Number((performance.now() - started).toFixed(1));
-        ctx.log.info(`${req.method} ${req.originalUrl} ${res.statusCode}`, { address: surface, ms });
+        ctx.log.info(`${req.method} ${req.originalUrl} ${res.statusCode}`, { address: surface, ms, nearMiss: nearMissOf(res) });
       });
       next();
     });
@@ -51,6 +56,9 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
   mountControlRoutes(router, ctx);
   mountMarketplaceRoutes(router, ctx);
   mountReproduceRoutes(router, ctx);
+  mountRequestRoutes(router, ctx);
+  // A marketplace's own journal, behind the guard of its own routes.
+  mountScopedRequestRoutes(router, ctx);
   if (surface === 'api') {
     mountPaymentRoutes(router, ctx);
     mountMethodRoutes(router, ctx);

@@ -4,6 +4,7 @@
 // header it costs one count and one header lookup.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { type Effect, RuleRefused, describeEffect, parseFaultHeader, requestFacts } from '../faults/rules';
+import { noteFault } from '../requests/capture';
 import { sleepUntil } from '../scheduler/clock';
 import { authenticate } from '../services/auth.service';
 import { answerLater, loseAnswer } from './after-commit';
@@ -52,6 +53,7 @@ export function faultsOnRequests(ctx: HttpContext, surface: string): RequestHand
       by = `by fault ${rule.id}`;
     }
     ctx.log.info(`${req.method} ${req.originalUrl} ${describeEffect(effect)} ${by}`, { address: surface, fault: faultId ?? undefined });
+    noteFault(res, `${describeEffect(effect)} ${by}`);
     faults?.told({ FaultID: faultId, Channel: 'api', Effect: describeEffect(effect), Target: `${req.method} ${req.path}` });
     switch (effect.kind) {
       case 'status':

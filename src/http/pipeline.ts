@@ -62,6 +62,9 @@ export function requireSite(ctx: HttpContext): RequestHandler {
   };
 }
 
+/** The site a request authenticated as, if it did. */
+export const authenticatedSite = (req: Request): SiteRecord | undefined => sites.get(req);
+
 /** The site a request authenticated as (requireSite ran before the route). */
 export function siteOf(req: Request): SiteRecord {
   const site = sites.get(req);

@@ -8,6 +8,7 @@ import { REQUEST_EXAMPLES } from './examples';
 import { UNGUARDED_CONTROL_PATH } from '../http/control/guard';
 import { COOKIE as SESSION_COOKIE } from '../http/dashboard/session';
 import { QUERY_PARAMETERS } from '../schemas/queries';
+import { REQUEST_FILTERS } from '../requests/journal';
 import { clockAdvanceRequest, disputeEventRequest, faultRequest, merchantCreateRequest, merchantPatchRequest, paymentEventRequest, refundEventRequest } from '../schemas/control';
 import { replayResponse, snapshotRequest, snapshotResponse, snapshotsResponse, storyFile } from '../schemas/reproduce';
 import {
@@ -67,6 +68,9 @@ import {
   scenariosResponse,
   splitsErrorResponse,
   splitsResponse,
+  requestCountResponse,
+  requestResponse,
+  requestsResponse,
 } from '../schemas/responses';
 
 export type Surface = 'api' | 'card';
@@ -390,6 +394,71 @@ const CONTROL: Operation[] = [
   { method: 'delete', path: '/_sandbox/faults', operationId: 'deleteFaults', summary: 'Delete every fault rule', responses: { 204: undefined }, control: true },
   { method: 'get', path: '/_sandbox/faults/{id}', operationId: 'getFault', summary: 'One fault rule, with its Hits', responses: { 200: faultResponse, 404: messageResponse }, control: true },
   { method: 'delete', path: '/_sandbox/faults/{id}', operationId: 'deleteFault', summary: 'Delete one fault rule', responses: { 204: undefined, 404: messageResponse }, control: true },
+  {
+    method: 'get',
+    path: '/_sandbox/requests',
+    operationId: 'listRequests',
+    summary: 'The request journal, a page at a time (newest first unless SortDirection=asc): every /v1 request of both addresses and the payer’s buttons, with bodies, status, reason codes and near misses',
+    query: [...REQUEST_FILTERS, 'PageSize', 'PageIndex', 'SortDirection'],
+    responses: { 200: requestsResponse, 400: messageResponse },
+    control: true,
+  },
+  { method: 'delete', path: '/_sandbox/requests', operationId: 'clearRequests', summary: 'Empty the request journal', responses: { 204: undefined, 400: messageResponse }, control: true },
+  {
+    method: 'get',
+    path: '/_sandbox/requests/count',
+    operationId: 'countRequests',
+    summary: 'How many journal entries match the filters: {"Count": n}, to verify what an integration sent',
+    query: [...REQUEST_FILTERS],
+    responses: { 200: requestCountResponse, 400: messageResponse },
+    control: true,
+  },
+  {
+    method: 'get',
+    path: '/_sandbox/requests/{requestId}',
+    operationId: 'getRequest',
+    summary: 'One request journal entry',
+    responses: { 200: requestResponse, 400: messageResponse, 404: messageResponse },
+    control: true,
+  },
+  {
+    method: 'get',
+    path: '/_sandbox/merchants/{siteId}/requests',
+    operationId: 'listMerchantRequests',
+    summary: 'The request journal of one marketplace and its linked sites, with the same filters and paging',
+    query: [...REQUEST_FILTERS, 'PageSize', 'PageIndex', 'SortDirection'],
+    responses: { 200: requestsResponse, 400: messageResponse, 404: messageResponse },
+    control: true,
+    guard: 'own',
+  },
+  {
+    method: 'delete',
+    path: '/_sandbox/merchants/{siteId}/requests',
+    operationId: 'clearMerchantRequests',
+    summary: 'Empty the request journal of one marketplace',
+    responses: { 204: undefined, 400: messageResponse, 404: messageResponse },
+    control: true,
+    guard: 'own',
+  },
+  {
+    method: 'get',
+    path: '/_sandbox/merchants/{siteId}/requests/count',
+    operationId: 'countMerchantRequests',
+    summary: 'How many of one marketplace’s journal entries match the filters',
+    query: [...REQUEST_FILTERS],
+    responses: { 200: requestCountResponse, 400: messageResponse, 404: messageResponse },
+    control: true,
+    guard: 'own',
+  },
+  {
+    method: 'get',
+    path: '/_sandbox/merchants/{siteId}/requests/{requestId}',
+    operationId: 'getMerchantRequest',
+    summary: 'One of a marketplace’s journal entries',
+    responses: { 200: requestResponse, 400: messageResponse, 404: messageResponse },
+    control: true,
+    guard: 'own',
+  },
   { method: 'get', path: '/_sandbox/openapi.json', operationId: 'getOpenApiDocument', summary: 'This document', query: ['surface'], responses: { 200: undefined, 400: messageResponse }, control: true },
 ];
 
@@ -562,6 +631,7 @@ const DASHBOARD: Operation[] = [
   { method: 'post', path: '/dashboard/login', operationId: 'dashboardLogin', guard: 'open', summary: 'Sign in: a session cookie (HttpOnly, SameSite=Lax), then 303 to the payments', responses: { 303: undefined, 401: undefined }, html: true },
   { method: 'post', path: '/dashboard/logout', operationId: 'dashboardLogout', summary: 'Sign out', responses: { 303: undefined }, html: true },
   { method: 'get', path: '/dashboard', operationId: 'dashboardPayments', summary: 'The merchant’s payments: a paged, filterable table', responses: { 200: undefined, 303: undefined, 400: undefined }, html: true },
+  { method: 'get', path: '/dashboard/requests', operationId: 'dashboardRequests', summary: 'The merchant’s recent requests, near misses included, with their bodies', responses: { 200: undefined, 303: undefined }, html: true },
   { method: 'get', path: '/dashboard/settings', operationId: 'dashboardSettings', summary: 'Notification URL and default scenario', responses: { 200: undefined, 303: undefined }, html: true },
   { method: 'post', path: '/dashboard/settings', operationId: 'dashboardSaveSettings', summary: 'Save the notification URL and default scenario', responses: { 303: undefined, 400: undefined }, html: true },
   { method: 'get', path: '/dashboard/payments/{id}', operationId: 'dashboardPayment', summary: 'One payment: splits, refunds, history, steps, notifications and attempts, and its actions', responses: { 200: undefined, 303: undefined, 404: undefined }, html: true },

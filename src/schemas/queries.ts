@@ -53,6 +53,17 @@ export const QUERY_PARAMETERS: Record<string, QueryParameter> = {
   SortDirection: direction('asc or desc (any case); desc, newest first, when absent'),
   TimeoutMs: whole(0, 999999, 'How long to wait, in real milliseconds (default 10000); 408 when nothing matched by then'),
   Delivered: { schema: { type: 'boolean' }, description: 'true: only a delivered notification will do' },
+  // The request journal (control API): PaymentID, RefundID and the paging as above.
+  SiteID: whole(1, INT32_MAX, 'Of this site (as it authenticated, or tried to)'),
+  Method: { schema: { type: 'string', pattern: '^[A-Za-z]{1,16}$' }, description: 'With this HTTP method (any case)' },
+  Route: { schema: { type: 'string' }, description: 'On this route template, such as /v1/payments/{id}/capture (any case)' },
+  Path: { schema: { type: 'string' }, description: 'On this path as sent, without its query string (any case)' },
+  Status: whole(100, 599, 'Answered with this HTTP status'),
+  ReasonCode: whole(1, INT32_MAX, 'Answered with this reason code'),
+  Address: { schema: { type: 'string', enum: ['api', 'card'] }, description: 'Made on this address' },
+  NearMiss: { schema: { type: 'boolean' }, description: 'true: only near misses (no route matched, or the credentials failed); false: none of them' },
+  Since: stamp('Made at or after this sandbox time: yyyyMMddHHmmss, UTC'),
+  Until: stamp('Made at or before this sandbox time: yyyyMMddHHmmss, UTC'),
   // The document itself.
   surface: { schema: { type: 'string', enum: ['api', 'card'] }, description: 'Which address’s document: api (default) or card' },
 };

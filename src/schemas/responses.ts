@@ -525,3 +525,44 @@ export const notificationsResponse = exact({
   PageSize: int,
   SortDirection: { type: 'string', enum: ['asc', 'desc'] },
 });
+
+/** A request journal entry (src/requests/journal.ts requestView). */
+const requestBodyOut = exact({
+  Body: { type: ['string', 'null'], description: 'The body as sent (a card number masked, no security code), up to the cap' },
+  Bytes: { type: 'integer', minimum: 0, description: 'Its full size in bytes' },
+  CappedAt: { type: ['integer', 'null'], description: 'The cap it was cut at, or null when it is whole' },
+});
+const requestOut = exact({
+  ID: int,
+  At: timestampOut,
+  AtMs: int,
+  WallTime: { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z$', description: 'Real time, ISO 8601 (UTC)' },
+  Address: { type: 'string', enum: ['api', 'card'] },
+  Method: str,
+  Path: str,
+  Query: nstr,
+  Route: { type: ['string', 'null'], description: 'The route template, such as /v1/payments/{id}/capture; null when none matched' },
+  SiteID: nint,
+  Authenticated: { type: 'boolean' },
+  PaymentID: nint,
+  RefundID: nint,
+  SplitID: nint,
+  Status: { type: ['integer', 'null'], description: 'null when no answer left (a reset connection)' },
+  ReasonCodes: { type: 'array', items: int },
+  DurationMs: { type: ['number', 'null'] },
+  Fault: nstr,
+  NearMiss: { type: ['string', 'null'], description: 'What a request that matched no route, or failed to authenticate, came nearest to' },
+  Request: requestBodyOut,
+  Response: requestBodyOut,
+});
+export const requestResponse = exact({ Request: requestOut });
+export const requestsResponse = exact({
+  Requests: { type: 'array', items: requestOut },
+  Count: int,
+  TotalPages: int,
+  TotalCount: int,
+  PageIndex: int,
+  PageSize: int,
+  SortDirection: { type: 'string', enum: ['asc', 'desc'] },
+});
+export const requestCountResponse = exact({ Count: int });

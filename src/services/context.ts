@@ -1,5 +1,6 @@
 // What every service gets: the store, the clock, randomness and the settings that shape behaviour.
 import type { Faults } from '../faults/faults';
+import type { RequestJournal } from '../requests/journal';
 import type { Fixtures } from '../fixtures';
 import type { Ids } from '../ids';
 import type { SiteClocks } from '../marketplaces/site-clocks';
@@ -48,4 +49,6 @@ export interface ServiceContext {
   siteClocks?: SiteClocks;
   /** Fault rules on the API and the notifications, when the sandbox runs with them. */
   faults?: Faults;
+  /** The request journal, unless it is off (`--request-journal 0`). */
+  requests?: RequestJournal;
 }

@@ -1,5 +1,6 @@
 // What the merchant dashboard needs besides the API's own services: sign-in with a form, one
 // payment with everything known about it, provider events and redelivery scoped to the merchant.
+import { type RequestEntry, requestView } from '../requests/journal';
 import { timingSafeEqual } from 'node:crypto';
 import type { PaymentEvent } from '../domain/payment.machine';
 import { Status } from '../domain/statuses';
@@ -65,6 +66,19 @@ export interface PaymentDetail {
   /** A card payment's captures and disputes. */
   captures: CaptureRecord[];
   disputes: DisputeRecord[];
+  /** The requests that named or made it, oldest first (none when the journal is off). */
+  requests: RequestEntry[];
+}
+
+/** How many of a payment's requests its page lists, and of a merchant's on its requests page. */
+const PAYMENT_REQUESTS = 500;
+export const RECENT_REQUESTS = 100;
+
+/** The newest requests of the merchant and its linked sites, near misses included, newest first. */
+export function recentRequests(ctx: ServiceContext, site: SiteRecord): RequestEntry[] {
+  if (!ctx.requests) return [];
+  const siteIds = [site.siteId, ...ctx.store.sites.linkedTo(site.siteId).map((s) => s.siteId)];
+  return ctx.requests.find({ siteIds }, { limit: RECENT_REQUESTS, offset: 0, descending: true }).map(requestView);
 }
 
 /** One payment of `site` (either address) with its splits, refunds, history, steps and notifications; 404 for another site's. */
@@ -84,6 +98,7 @@ export function paymentDetail(ctx: ServiceContext, site: SiteRecord, rawId: stri
     faults: ctx.faults?.forPayment(site.siteId, id) ?? [],
     captures: ctx.store.captures.ofPayment(id),
     disputes: ctx.store.disputes.ofPayment(id),
+    requests: ctx.requests?.find({ paymentId: id }, { limit: PAYMENT_REQUESTS, offset: 0, descending: false }).map(requestView) ?? [],
   };
 }
 

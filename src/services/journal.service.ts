@@ -48,7 +48,7 @@ export interface JournalPaging {
 /** A page when none is named: larger than the payment list's, as a test reading a payment's notifications wants them all. */
 export const JOURNAL_PAGE_SIZE = 100;
 
-function checkedPaging(p: JournalPaging): Required<JournalPaging> {
+export function checkedPaging(p: JournalPaging): Required<JournalPaging> {
   const whole = (name: keyof JournalPaging, v: unknown, max: number) => {
     if (v !== undefined && !(Number.isInteger(v) && (v as number) >= 1 && (v as number) <= max)) {
       throw new HttpError(400, `${name} must be a whole number from 1 to ${max}`);

@@ -27,6 +27,8 @@ export const OWNED_TABLES: readonly OwnedTable[] = [
   { table: 'faults', site: 'owner_site_id' },
   { table: 'payouts', site: 'site_id' },
   { table: 'card_authentications', site: 'site_id' },
+  // The request journal: by the SiteID a request authenticated as, or tried to.
+  { table: 'requests', site: 'site_id' },
 ];
 
 /** The marketplace itself: its own clock, then its sites (linked ones before it). Removal deletes these too. */

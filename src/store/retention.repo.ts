@@ -102,6 +102,8 @@ export class RetentionRepo {
     if (ids.length === 0) return;
     const param = { ids: JSON.stringify(ids) };
     for (const stmt of this.stmt.deletes) stmt.run(param);
+    // The request journal names payments without a foreign key: their entries go with them.
+    this.stmt.requests.run(param);
   }
 
   /**
@@ -150,6 +152,7 @@ function prepare(db: Db) {
       db.prepare<{ cutoff: number }>('DELETE FROM payouts WHERE created_at < @cutoff'),
       db.prepare<{ cutoff: number }>('DELETE FROM card_authentications WHERE max(created_at, coalesce(cancelled_at, 0)) < @cutoff'),
     ],
+    requests: db.prepare<{ ids: string }>(`DELETE FROM requests WHERE payment_id IN (${IDS})`),
     count: db.prepare('SELECT count(*) FROM payments').pluck(),
     pageCount: db.prepare('PRAGMA page_count').pluck(),
     pageSize: db.prepare('PRAGMA page_size').pluck(),

@@ -14,6 +14,7 @@ import { MethodsRepo } from './methods.repo';
 import { PaymentsRepo } from './payments.repo';
 import { PayoutsRepo } from './payouts.repo';
 import { RefundsRepo } from './refunds.repo';
+import { RequestsRepo } from './requests.repo';
 import { PRUNED_TABLES, RetentionRepo, SITE_TABLES } from './retention.repo';
 import { SitesRepo } from './sites.repo';
 import { rememberSequences, startSequencesAt } from './sequences';
@@ -47,6 +48,7 @@ export class Store {
   readonly clockState: ClockRepo;
   readonly siteClocks: SiteClocksRepo;
   readonly stories: StoriesRepo;
+  readonly requests: RequestsRepo;
   private readonly replacedListeners = new Set<(why: DataReplaced) => void>();
   private readonly siteListeners = new Set<(siteId: number, why: SiteReplaced) => void>();
   readonly retention: RetentionRepo;
@@ -69,6 +71,7 @@ export class Store {
     this.clockState = new ClockRepo(db);
     this.siteClocks = new SiteClocksRepo(db);
     this.stories = new StoriesRepo(db);
+    this.requests = new RequestsRepo(db);
     this.retention = new RetentionRepo(db);
     this.stmt = {
       begin: db.prepare('BEGIN IMMEDIATE'),
@@ -226,7 +229,7 @@ export class Store {
    */
   clear(): void {
     // The payment tree in the order retention deletes it (each table before the rows it points at).
-    const tables = ['story_scenarios', ...PRUNED_TABLES, ...SITE_TABLES, 'site_clocks', 'sites', 'methods', 'faults'];
+    const tables = ['story_scenarios', 'requests', ...PRUNED_TABLES, ...SITE_TABLES, 'site_clocks', 'sites', 'methods', 'faults'];
     for (const t of tables) this.db.prepare(`DELETE FROM ${t}`).run();
     // Payment, split and refund IDs go on (an application's database may hold them); fault rules
     // are the sandbox's own settings, numbered afresh like the merchants made at run time.

@@ -33,7 +33,19 @@ export function storyOf(ctx: ServiceContext, id: number): StoryFile {
     jobs: store.jobs.ofPayment(id),
     scenario: payment.scenario === null ? undefined : ctx.scenarios?.get(payment.scenario),
     createdStamp: formatTimestamp(payment.createdAt),
+    refused: refusedCalls(ctx, id),
   });
+}
+
+/** How many refused calls a story tells at most (a client retrying in a loop would fill it). */
+const REFUSED_MAX = 100;
+
+function refusedCalls(ctx: ServiceContext, paymentId: number) {
+  ctx.requests?.flush();
+  return ctx.store.requests
+    .page({ paymentId }, { limit: -1, offset: 0, descending: false })
+    .filter((r) => r.status === null || r.status >= 400)
+    .slice(0, REFUSED_MAX);
 }
 
 type Obj = Record<string, unknown>;

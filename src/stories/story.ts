@@ -5,6 +5,7 @@ import { statusInfo } from '../domain/statuses';
 import { MERCHANT_ACTIONS, type Scenario, type Step, type StepAction } from '../scenarios/scenario';
 import type { JobRecord } from '../store/jobs.repo';
 import type { HistoryRecord, Json, PaymentRecord, RefundRecord, SplitRecord } from '../store/records';
+import type { RequestRecord } from '../store/requests.repo';
 import { CAUSE, capturedSplit, generatedRefundMtid } from '../domain/causes';
 
 /** A step of a story: always counted from the payment's creation. */
@@ -37,7 +38,21 @@ export interface StoryFile {
     Created: string;
     /** The statuses the payment and its refunds (by index) went through, at their offsets. */
     History: { After: string; StatusID: number; StatusInfo: string; Refund: number | null; Cause: string }[];
+    /** The calls on the payment that were refused (4xx, 5xx) or got no answer, from the request journal. */
+    Refused: RefusedCall[];
   };
+}
+
+/** A refused call, as a story tells it: at its offset, with what it asked and why it was refused. */
+export interface RefusedCall {
+  After: string;
+  Method: string;
+  Path: string;
+  Route: string | null;
+  Status: number | null;
+  ReasonCodes: number[];
+  Fault: string | null;
+  NearMiss: string | null;
 }
 
 /** What the store holds about one payment. */
@@ -53,6 +68,8 @@ export interface StoryFacts {
   /** The payment's scenario, for the steps its jobs name. */
   scenario: Scenario | undefined;
   createdStamp: string;
+  /** Its refused calls (the request journal's entries of it answered 4xx or 5xx, or not at all), oldest first. */
+  refused?: RequestRecord[];
 }
 
 const PROVIDER_EVENT: Record<number, StepAction> = { 9: 'authorize', 2: 'succeed', 4: 'fail', 5: 'expire', 3: 'cancel' };
@@ -221,6 +238,16 @@ export function tellStory(f: StoryFacts): StoryFile {
         StatusInfo: statusInfo(h.statusId),
         Refund: h.refundId === null ? null : (refundIndex.get(h.refundId) ?? null),
         Cause: h.cause,
+      })),
+      Refused: (f.refused ?? []).map((r) => ({
+        After: ms(Math.max(0, r.at - created)),
+        Method: r.method,
+        Path: r.path,
+        Route: r.route,
+        Status: r.status,
+        ReasonCodes: r.reasons,
+        Fault: r.fault,
+        NearMiss: r.nearMiss,
       })),
     },
   };

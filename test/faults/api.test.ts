@@ -8,10 +8,11 @@ import { createLogger } from '../../src/log';
 import type { Store } from '../../src/store/store';
 import { type World, authorizedPayment, basic, createPayment, makeWorld, paymentBody } from '../helpers/world';
 
-/** Every table but the fault rules (whose Hits count the requests they act on). */
+/** Every table but the fault rules (whose Hits count the requests they act on) and the request journal. */
 function data(store: Store): string {
-  const tables = store.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name <> 'faults' ORDER BY name`).pluck().all() as string[];
-  return JSON.stringify(tables.map((t) => [t, store.db.prepare(`SELECT * FROM "${t}"`).all()]));
+  const tables = store.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('faults', 'requests') ORDER BY name`).pluck().all() as string[];
+  const rows = (t: string) => store.db.prepare(t === 'sqlite_sequence' ? `SELECT * FROM sqlite_sequence WHERE name <> 'requests'` : `SELECT * FROM "${t}"`).all();
+  return JSON.stringify(tables.map((t) => [t, rows(t)]));
 }
 
 async function addFault(w: World, rule: object): Promise<number> {

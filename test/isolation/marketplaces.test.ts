@@ -56,10 +56,17 @@ describe('a marketplace on its own', () => {
     return res.body.Payment.ID as number;
   };
   /** Every row the marketplace owns, table by table, as the database holds it. */
-  const rowsOf = (m: Made) =>
-    Object.fromEntries(
+  const allRowsOf = (m: Made) => {
+    sb.services.requests?.flush();
+    return Object.fromEntries(
       [...OWNED_TABLES, ...MARKETPLACE_TABLES].map((t) => [t.table, sb.services.store.db.prepare(`SELECT * FROM ${t.table} WHERE ${ownedRows(t)} ORDER BY rowid`).all({ site: m.SiteID })]),
     );
+  };
+  /** The same but the request journal, which grows with every request of the marketplace (the test's reads of it too). */
+  const rowsOf = (m: Made) => {
+    const { requests, ...rows } = allRowsOf(m);
+    return rows;
+  };
   const apiViewOf = async (m: Made) => ({
     payments: (await request(sb.baseUrl).get('/v1/payments').set('Authorization', m.auth)).text,
     journal: (await request(sb.baseUrl).get(`/_sandbox/merchants/${m.SiteID}/notifications`).set('Authorization', m.auth)).text,
@@ -88,6 +95,8 @@ describe('a marketplace on its own', () => {
     await start();
     const { a, b } = await twoBusy();
     const bRows = rowsOf(b);
+    const bEntries = allRowsOf(b).requests!;
+    expect(bEntries.length).toBeGreaterThan(0);
     const bView = await apiViewOf(b);
     expect(JSON.parse(bView.payments).Payments).toHaveLength(2);
     expect(JSON.parse(bView.journal).TotalCount).toBeGreaterThanOrEqual(2);
@@ -98,8 +107,10 @@ describe('a marketplace on its own', () => {
     expect(reset.body).toEqual({ Status: 'reset', SiteID: a.SiteID });
 
     expect(rowsOf(b)).toEqual(bRows);
+    // B's journal kept every entry it had, and grew by the reads above only.
+    expect(allRowsOf(b).requests!.slice(0, bEntries.length)).toEqual(bEntries);
     expect(await apiViewOf(b)).toEqual(bView);
-    const aRows = rowsOf(a);
+    const aRows = allRowsOf(a);
     for (const t of OWNED_TABLES) expect([t.table, aRows[t.table]]).toEqual([t.table, []]);
     expect(aRows.sites).toHaveLength(2);
     const list = await request(sb.baseUrl).get('/v1/payments').set('Authorization', a.auth);
@@ -133,7 +144,7 @@ describe('a marketplace on its own', () => {
     await pay(c, 1);
     await request(sb.baseUrl).post('/_sandbox/reset').expect(200);
     for (const m of [a, b, c]) {
-      const rows = rowsOf(m);
+      const rows = allRowsOf(m);
       for (const t of [...OWNED_TABLES, ...MARKETPLACE_TABLES]) expect([t.table, rows[t.table]]).toEqual([t.table, []]);
     }
   });

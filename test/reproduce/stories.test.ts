@@ -187,6 +187,10 @@ describe('stories', () => {
           { After: '5800ms', StatusID: 4, StatusInfo: 'Failed', Refund: 1, Cause: 'refund fail' },
           { After: '6000ms', StatusID: 2, StatusInfo: 'Success', Refund: 0, Cause: 'refund succeed' },
         ],
+        // The refund of the split never captured, refused above, is part of the story.
+        Refused: [
+          { After: '65800ms', Method: 'POST', Path: `/v1/payments/${p.ID}/splits/${s1}/refunds`, Route: '/v1/payments/{id}/splits/{splitId}/refunds', Status: 400, ReasonCodes: [18], Fault: null, NearMiss: null },
+        ],
       },
     });
 

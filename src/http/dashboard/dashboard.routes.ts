@@ -11,6 +11,7 @@ import {
   dashboardEvent,
   merchantSettings,
   paymentDetail,
+  recentRequests,
   redeliverNotification,
   saveSettings,
   sessionSite,
@@ -25,7 +26,7 @@ import { addSplits } from '../../services/splits.service';
 import type { SiteRecord } from '../../store/records';
 import type { HttpContext } from '../pipeline';
 import { type Session, Sessions, clearSessionCookie, sameToken, sessionId, setSessionCookie } from './session';
-import { type Chrome, LIST_FILTERS, type ListFilters, layout, listPage, loginPage, messagePage, paymentPage, settingsPage, stamp } from './views';
+import { type Chrome, LIST_FILTERS, type ListFilters, layout, listPage, loginPage, messagePage, paymentPage, requestsPage, settingsPage, stamp } from './views';
 import { payoutsTable } from './card.views';
 import { sendHtml, sendJsonText } from '../reply';
 import { storyOf } from '../../stories/story.service';
@@ -201,6 +202,11 @@ export function mountDashboardRoutes(router: Router, ctx: HttpContext): void {
       const payouts = s.store.payouts.list(a.site.siteId, {}, 100, 0);
       send(res, 200, layout('Card payouts', chromeOf(a), `<h1>Card payouts</h1><p class="note">The latest 100, newest first (POST /v1/payouts on the card address).</p>${payoutsTable(payouts)}`));
     }),
+  );
+
+  router.get(
+    '/dashboard/requests',
+    signed((_req, res, a) => send(res, 200, requestsPage(chromeOf(a), recentRequests(s, a.site), s.requests !== undefined))),
   );
 
   const notFoundPage = (res: Response, a: Signed) =>

@@ -1,6 +1,8 @@
 // The merchant dashboard's pages: server-rendered HTML, every value escaped, forms for actions.
 import { escape, money } from '../html';
 import { faultRulesSection } from './faults.view';
+import { requestsTable } from './requests.view';
+import type { RequestEntry } from '../../requests/journal';
 import { statusInfo, isKnownStatus } from '../../domain/statuses';
 import { formatTimestamp } from '../../domain/time';
 import type { MerchantView } from '../../services/merchants.service';
@@ -35,7 +37,8 @@ button.primary{background:#1d5bd6;color:#fff;border-color:#1d5bd6}button.link{bo
 .error{background:#fde8e8;border:1px solid #e5a3a3;color:#8a1c1c;padding:.7rem 1rem;border-radius:.4rem;margin:1rem 0}
 .flash{background:#e6f4ea;border:1px solid #9ccfaa;color:#1d5a2c;padding:.7rem 1rem;border-radius:.4rem;margin:1rem 0}
 .note{color:#5b6575;font-size:.85rem}.pager{display:flex;gap:1rem;align-items:center}.login{max-width:24rem;margin:4rem auto}
-.login label{display:block}.login input{width:100%}ul.attempts{margin:0;padding-left:1.1rem;font-size:.85rem}code{font-size:.85rem}`;
+pre.body{white-space:pre-wrap;word-break:break-all;background:#f6f7f9;padding:.4rem;margin:.2rem 0;font-size:.8rem;max-height:24rem;overflow:auto}
+tr.near-miss td.what{color:#8a1c1c}.login label{display:block}.login input{width:100%}ul.attempts{margin:0;padding-left:1.1rem;font-size:.85rem}code{font-size:.85rem}`;
 
 export interface Chrome {
   site?: SiteRecord;
@@ -55,7 +58,7 @@ export const csrfField = (token: string | undefined) => (token ? `<input type="h
 
 export function layout(title: string, chrome: Chrome, body: string): string {
   const nav = chrome.site
-    ? `<header><strong>split-sandbox dashboard</strong><a href="/dashboard">Payments</a><a href="/dashboard/payouts">Card payouts</a><a href="/dashboard/settings">Settings</a>
+    ? `<header><strong>split-sandbox dashboard</strong><a href="/dashboard">Payments</a><a href="/dashboard/payouts">Card payouts</a><a href="/dashboard/requests">Requests</a><a href="/dashboard/settings">Settings</a>
 <span class="who">${escape(chrome.site.name)} · SiteID ${escape(chrome.site.siteId)}${chrome.ownTime === undefined ? '' : ` · its own time ${escape(stamp(chrome.ownTime))}`}</span>
 <form class="inline" method="post" action="/dashboard/logout">${csrfField(chrome.csrf)}<button class="link" type="submit">Sign out</button></form></header>`
     : `<header><strong>split-sandbox dashboard</strong></header>`;
@@ -148,6 +151,14 @@ export function listPage(chrome: Chrome, f: ListFilters, cat: Catalogue, page: L
 
 function fields(rows: [string, unknown][]): string {
   return `<table class="fields"><tbody>${rows.map(([k, v]) => `<tr><th>${escape(k)}</th><td>${escape(v ?? '—')}</td></tr>`).join('')}</tbody></table>`;
+}
+
+/** The merchant's recent requests, near misses included: what its integration really sent. */
+export function requestsPage(chrome: Chrome, entries: readonly RequestEntry[], kept: boolean): string {
+  const intro = kept
+    ? `<p class="note">The newest ${entries.length} requests of your SiteID and its linked sites, newest first, refused ones and near misses (a path or key that missed) included. The control API's <code>/_sandbox/requests</code> filters them all.</p>`
+    : '<p class="note">This sandbox keeps no requests (it was started with <code>--request-journal 0</code>).</p>';
+  return layout('Requests', chrome, `<h1>Requests</h1>${intro}${requestsTable(entries, true)}`);
 }
 
 export function paymentPage(chrome: Chrome, d: PaymentDetail): string {
@@ -264,6 +275,7 @@ a snapshot is the whole sandbox as it is now, to go back to with <code>split-san
     chrome,
     `<p><a href="/dashboard">« Payments</a></p><h1>Payment ${escape(p.id)} · ${escape(money(p.amount, cur))} · ${escape(status(p.statusId))}</h1>
 ${info}<h2>Splits</h2>${splits}<h2>Refunds</h2>${refunds}${p.surface === 'card' ? cardTables(d) : ''}${actions}
+<h2>Requests</h2>${requestsTable(d.requests, false)}
 <h2>Status history</h2>${history}<h2>Scenario steps</h2>${steps}<h2>Notifications</h2>${notifications}${faultRulesSection(d.faults)}`,
   );
 }

@@ -7,6 +7,7 @@ import { type PayerPage, TokenRefused, pressButton, servicesForLink, showPayment
 import type { Surface } from '../../store/records';
 import type { HttpContext } from '../pipeline';
 import { sendHtml } from '../reply';
+import { notePayment } from '../../requests/capture';
 
 const LABELS = { pay: 'Pay', authorize: 'Authorize', fail: 'Fail', cancel: 'Cancel' } as const;
 
@@ -67,7 +68,9 @@ export function mountPayerRoutes(router: Router, ctx: HttpContext, at: PayerPath
   router.get(at.path, (req, res) => {
     const t = token(req);
     try {
-      sendHtml(res, 200, page(showPayment(servicesForLink(ctx.services, t), t, at.surface), t!, at));
+      const shown = showPayment(servicesForLink(ctx.services, t), t, at.surface);
+      notePayment(res, shown.view.payment.id, shown.view.payment.ownerSiteId);
+      sendHtml(res, 200, page(shown, t!, at));
     } catch (e) {
       refused(res, e);
     }
@@ -77,6 +80,7 @@ export function mountPayerRoutes(router: Router, ctx: HttpContext, at: PayerPath
     try {
       const t = token(req);
       const view = pressButton(servicesForLink(ctx.services, t), t, String(req.params.action), at.surface);
+      notePayment(res, view.payment.id, view.payment.ownerSiteId);
       // Back to the merchant, as the real page does after payment.
       res.redirect(303, view.payment.returnUrl ?? '/');
     } catch (e) {

@@ -11,6 +11,7 @@ import * as m0008 from './0008-reproduce';
 import * as m0009 from './0009-retention';
 import * as m0010 from './0010-payment-links';
 import * as m0011 from './0011-own-marketplaces';
+import * as m0012 from './0012-requests';
 import * as m0014 from './0014-card-objects';
 
 export interface Migration {
@@ -34,5 +35,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 9, sql: m0009.sql },
   { version: 10, sql: m0010.sql },
   { version: 11, sql: m0011.sql },
+  { version: 12, sql: m0012.sql },
   { version: 14, sql: m0014.sql },
 ];

@@ -1,0 +1,26 @@
+// The requests the merchant's integration sent, as the dashboard lists them: in order, with the
+// status, the reason codes, what a near miss came nearest to, and the bodies to unfold.
+import type { RequestEntry } from '../../requests/journal';
+import { escape } from '../html';
+
+const body = (label: string, b: RequestEntry['Request']) =>
+  b.Body === null
+    ? ''
+    : `<div class="note">${escape(label)} · ${escape(b.Bytes)} bytes${b.CappedAt === null ? '' : ` (kept up to ${escape(b.CappedAt)})`}</div><pre class="body">${escape(b.Body)}</pre>`;
+
+/** A table of entries; `withPayment` adds the payment column (the merchant's list of all requests). */
+export function requestsTable(entries: readonly RequestEntry[], withPayment: boolean): string {
+  if (entries.length === 0) return '<p class="note">No requests kept.</p>';
+  const rows = entries
+    .map((r) => {
+      const what = r.NearMiss ?? r.Fault ?? '';
+      const payment = withPayment ? `<td>${r.PaymentID === null ? '' : `<a href="/dashboard/payments/${escape(r.PaymentID)}">${escape(r.PaymentID)}</a>`}</td>` : '';
+      const bodies = body('Request', r.Request) + body('Response', r.Response);
+      return `<tr class="request${r.NearMiss ? ' near-miss' : ''}" data-request-id="${escape(r.ID)}"><td>${escape(r.At.replace(/^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/, '$1-$2-$3 $4:$5:$6'))}</td>
+<td><code>${escape(r.Method)} ${escape(r.Path)}${r.Query === null ? '' : `?${escape(r.Query)}`}</code><div class="note">${escape(r.Address === 'card' ? 'card address' : 'API address')}${r.Route ? ` · ${escape(r.Route)}` : ''}</div></td>${payment}
+<td class="num status">${escape(r.Status ?? 'no answer')}</td><td class="reasons">${escape(r.ReasonCodes.join(', '))}</td><td class="what">${escape(what)}</td><td class="num">${escape(r.DurationMs ?? '')} ms</td>
+<td>${bodies ? `<details><summary>Bodies</summary>${bodies}</details>` : ''}</td></tr>`;
+    })
+    .join('');
+  return `<table class="requests"><thead><tr><th>At (sandbox time)</th><th>Request</th>${withPayment ? '<th>Payment</th>' : ''}<th class="num">Status</th><th>Reasons</th><th>Near miss or fault</th><th class="num">Took</th><th></th></tr></thead><tbody>${rows}</tbody></table>`;
+}

@@ -1,0 +1,269 @@
+// Capturing requests into the journal: one middleware notes a request's start, and the entry is written
+// where its answer is released (answerAfterCommit hands it over), or when its connection closes with
+// no answer released there (a fault's status, a reset).
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { operations } from '../openapi/document';
+import { maskCardNumber } from '../services/card.service';
+import type { Surface } from '../store/records';
+import type { SiteRecord } from '../store/records';
+import type { ServiceContext } from '../services/context';
+import { BODY_CAP, type RequestJournal } from './journal';
+import { type CredentialsFinding, type RouteEntry, credentialsNote, noRouteNote, otherAddressNote, routeOf } from './near-miss';
+
+/** The requests kept: the API of both addresses (the card form is under it) and the payment page's buttons. */
+const API_PATH = /^\/v1(\/|$)/i;
+const PAYER_BUTTON = /^\/home\//i;
+const kept = (method: string, path: string) => API_PATH.test(path) || (method === 'POST' && PAYER_BUTTON.test(path));
+
+interface Pending {
+  surface: Surface;
+  started: number;
+  at: number;
+  wallAt: number;
+  fault: string | null;
+  paymentId: number | null;
+  siteId: number | null;
+  answered: { status: number; body: string | null; route: string | null; params: Record<string, string> } | null;
+  written: boolean;
+  nearMiss: string | null;
+}
+
+const pending = new WeakMap<Response, Pending>();
+
+/** The site a request authenticated as, when it did (set by the pipeline). */
+export type SiteOf = (req: Request) => SiteRecord | undefined;
+
+/** The routes a request is matched against for near misses, per address: the API, the card form, the payment page. */
+const ROUTES = new Map<Surface, RouteEntry[]>();
+function routesOf(surface: Surface): RouteEntry[] {
+  let routes = ROUTES.get(surface);
+  if (!routes) {
+    routes = operations(surface)
+      .filter((op) => kept(op.method.toUpperCase(), op.path))
+      .map((op) => ({ method: op.method.toUpperCase(), path: op.path }));
+    ROUTES.set(surface, routes);
+  }
+  return routes;
+}
+
+/** Mount first of all: it notes the start, and catches answers that never reach answerAfterCommit. */
+export function noteRequests(journal: RequestJournal, services: ServiceContext, surface: Surface, siteOf: SiteOf): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (!kept(req.method, req.path)) return next();
+    const p: Pending = {
+      surface,
+      started: performance.now(),
+      at: journal.clock.now(),
+      wallAt: Date.now(),
+      fault: null,
+      paymentId: null,
+      siteId: null,
+      answered: null,
+      written: false,
+      nearMiss: null,
+    };
+    pending.set(res, p);
+    const end = res.end;
+    // The answer leaves here, unless a fault lost it: its entry is written once it is on its way.
+    res.end = function (this: Response, ...args: unknown[]) {
+      note(req, res, p, args[0]);
+      const out = (end as (...a: unknown[]) => Response).apply(res, args);
+      write(journal, services, req, p, siteOf);
+      return out;
+    } as Response['end'];
+    res.once('close', () => write(journal, services, req, p, siteOf));
+    next();
+  };
+}
+
+/** answerAfterCommit's hook: the answer is released; its entry joins the commit group of its write, if any. */
+export function answerReleased(journal: RequestJournal, services: ServiceContext, siteOf: SiteOf) {
+  return (req: Request, res: Response, chunk: unknown): void => {
+    const p = pending.get(res);
+    if (!p) return;
+    note(req, res, p, chunk);
+    write(journal, services, req, p, siteOf);
+  };
+}
+
+/** A fault shaped this request's answer (the faults middleware says which). */
+export function noteFault(res: Response, text: string): void {
+  const p = pending.get(res);
+  if (p) p.fault = text;
+}
+
+/** The payment a request without an ID in its path acted on (the payer's buttons), and its site. */
+export function notePayment(res: Response, paymentId: number, siteId: number): void {
+  const p = pending.get(res);
+  if (p) {
+    p.paymentId = paymentId;
+    p.siteId = siteId;
+  }
+}
+
+/** What the request came nearest to, for the log line (known once its entry is written). */
+export function nearMissOf(res: Response): string | undefined {
+  return pending.get(res)?.nearMiss ?? undefined;
+}
+
+function note(req: Request, res: Response, p: Pending, chunk: unknown): void {
+  if (p.answered) return;
+  const route = req.route as { path?: unknown } | undefined;
+  p.answered = {
+    status: res.statusCode,
+    body: chunk === undefined || chunk === null ? null : typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk),
+    route: typeof route?.path === 'string' ? (req.baseUrl + route.path).replace(/:(\w+)/g, '{$1}') : null,
+    params: { ...(req.params as Record<string, string>) },
+  };
+}
+
+/** A body up to the cap (a character cut in two at the cap is dropped). */
+const cappedText = (text: string, bytes: number) => (bytes > BODY_CAP ? Buffer.from(text, 'utf8').subarray(0, BODY_CAP).toString('utf8') : text);
+
+function idParam(v: string | undefined): number | null {
+  return v !== undefined && /^[0-9]{1,15}$/.test(v) ? Number(v) : null;
+}
+
+function write(journal: RequestJournal, services: ServiceContext, req: Request, p: Pending, siteOf: SiteOf): void {
+  if (p.written) return;
+  p.written = true;
+  try {
+    const a = p.answered;
+    const queryAt = req.originalUrl.indexOf('?');
+    const path = queryAt < 0 ? req.originalUrl : req.originalUrl.slice(0, queryAt);
+    const method = req.method.toUpperCase();
+    const status = a?.status ?? null;
+    const site = siteOf(req);
+    const params = a?.params ?? {};
+    let route = a?.route ?? null;
+    let siteId = site?.siteId ?? p.siteId;
+    let nearMiss: string | null = null;
+    if (status === 401 && !site) {
+      const finding = explainCredentials(services, req.get('authorization'));
+      if ('siteId' in finding) siteId = finding.siteId;
+      nearMiss = credentialsNote(finding);
+      route ??= routeOf(routesOf(p.surface), method, path)?.path ?? null;
+    } else if (status === 404 && route === null && p.fault === null) {
+      nearMiss = noRouteNote(method, path, p.surface, routesOf(p.surface), routesOf(p.surface === 'api' ? 'card' : 'api'));
+    }
+    // `{id}` is a payment's on the payment routes only (a method's on /v1/methods/{id}).
+    let paymentId = (route?.startsWith('/v1/payments/') ? idParam(params.id) : null) ?? p.paymentId;
+    let refundId = idParam(params.refundId);
+    let splitId = idParam(params.splitId);
+    if (status === 404 && paymentId !== null && site && route?.startsWith('/v1/payments/')) {
+      const payment = services.store.payments.getAny(paymentId);
+      if (payment && payment.ownerSiteId === site.siteId && payment.surface !== p.surface) nearMiss = otherAddressNote(method, path, p.surface, payment.surface);
+    }
+    const answer = a?.body ?? null;
+    let reasons: number[] = [];
+    // Only what makes something (201) or refuses (4xx, 5xx) is read: a read's answer never is, and a
+    // created payment's or refund's ID is read off the front of its answer without parsing it.
+    const made = status === 201 && answer !== null ? MADE.exec(answer) : null;
+    if (made) {
+      if (made[1] === 'Payment') paymentId ??= Number(made[2]);
+      else refundId ??= Number(made[2]);
+    } else if (answer !== null && status !== null && (status >= 400 || (method === 'POST' && status === 201))) {
+      const found = fromAnswer(answer);
+      reasons = found.reasons;
+      paymentId ??= found.paymentId;
+      refundId ??= found.refundId;
+      splitId ??= found.splitId;
+    }
+    let sent = typeof req.body === 'string' && req.body !== '' ? req.body : null;
+    if (sent !== null && p.surface === 'card' && method === 'POST') sent = withoutCardSecrets(sent);
+    const sentBytes = sent === null ? 0 : Buffer.byteLength(sent);
+    const answerBytes = answer === null ? 0 : Buffer.byteLength(answer);
+    p.nearMiss = nearMiss;
+    journal.add({
+      at: p.at,
+      wallAt: p.wallAt,
+      address: p.surface,
+      method,
+      path,
+      query: queryAt < 0 ? null : req.originalUrl.slice(queryAt + 1),
+      route,
+      siteId,
+      authenticated: site !== undefined,
+      paymentId,
+      refundId,
+      splitId,
+      status,
+      reasons,
+      durationMs: Math.round((performance.now() - p.started) * 10) / 10,
+      fault: p.fault,
+      nearMiss,
+      requestBody: sent === null ? null : cappedText(sent, sentBytes),
+      requestBytes: sentBytes,
+      responseBody: answer === null ? null : cappedText(answer, answerBytes),
+      responseBytes: answerBytes,
+    });
+  } catch {
+    // The journal never costs a request its answer. A write it failed with (a full disk) fails the
+    // commit group the request's own write is in, and that answer says so.
+  }
+}
+
+/** The front of a created payment's or refund's answer (the serializers write the ID first). */
+const MADE = /^\{"(Payment|Refund)":\{"ID":([0-9]{1,15})[,}]/;
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+const num = (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v) ? v : null);
+
+/** The reason codes of an answer, and the payment, refund or split it made. */
+function fromAnswer(text: string): { reasons: number[]; paymentId: number | null; refundId: number | null; splitId: number | null } {
+  const out = { reasons: [] as number[], paymentId: null as number | null, refundId: null as number | null, splitId: null as number | null };
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return out;
+  }
+  if (!isObj(v)) return out;
+  const codes = (list: unknown) => {
+    if (Array.isArray(list)) for (const r of list) if (isObj(r) && num(r.Code) !== null) out.reasons.push(r.Code as number);
+  };
+  codes(v.Reasons);
+  if (isObj(v.Payment)) {
+    out.paymentId = num(v.Payment.ID);
+    if (isObj(v.Payment.Status)) codes(v.Payment.Status.Reasons);
+  }
+  if (isObj(v.Refund)) {
+    out.refundId = num(v.Refund.ID);
+    out.paymentId = num(v.Refund.InitialPaymentID);
+    if (isObj(v.Refund.Status)) codes(v.Refund.Status.Reasons);
+  }
+  if (Array.isArray(v.Splits) && v.Splits.length === 1 && isObj(v.Splits[0])) out.splitId = num(v.Splits[0].ID);
+  return out;
+}
+
+/** A card's number masked and its security code dropped, as the card API's own answers show them. */
+function withoutCardSecrets(text: string): string {
+  if (!/"(Number|SecurityCode)"/.test(text)) return text;
+  try {
+    const v = JSON.parse(text) as unknown;
+    const card = isObj(v) && isObj(v.Payment) && isObj(v.Payment.Card) ? v.Payment.Card : null;
+    if (!card) return text;
+    if (typeof card.Number === 'string') card.Number = maskCardNumber(card.Number.replace(/[^0-9]/g, ''));
+    delete card.SecurityCode;
+    return JSON.stringify(v);
+  } catch {
+    return text;
+  }
+}
+
+/** Why credentials failed, without the key. */
+export function explainCredentials(services: ServiceContext, header: string | undefined): CredentialsFinding {
+  if (header === undefined) return { kind: 'missing' };
+  const m = /^Basic[ ]+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
+  if (!m) return { kind: /^Basic\b/i.test(header) ? 'malformed' : 'not-basic' };
+  const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  const id = colon < 1 ? '' : decoded.slice(0, colon);
+  if (!/^[0-9]{1,10}$/.test(id)) return { kind: 'malformed' };
+  const siteId = Number(id);
+  const site = services.store.sites.get(siteId);
+  if (!site) return { kind: 'no-such-site', siteId };
+  if (site.apiKey === null) return { kind: 'no-key', siteId };
+  return { kind: 'wrong-key', siteId };
+}

@@ -1,0 +1,229 @@
+// The request journal: entries written (capped, oldest dropped first), read by filter, counted,
+// cleared and waited for, and each entry as the control API and the embedded sandbox show it.
+import { EventEmitter } from 'node:events';
+import { formatTimestamp, parseTimestamp } from '../domain/time';
+import { HttpError } from '../errors/errors';
+import type { Clock } from '../scheduler/clock';
+import type { Surface } from '../store/records';
+import type { NewRequest, RequestFilter, RequestRecord } from '../store/requests.repo';
+import type { Store } from '../store/store';
+
+/** Entries kept when `--request-journal` names no number: a long QA day of a busy test suite. */
+export const DEFAULT_REQUEST_JOURNAL = 50_000;
+/** A request or answer body longer than this is kept up to it, and the entry says so. */
+export const BODY_CAP = 64 * 1024;
+
+/** A filter as the control API's query and the embedded `sandbox.requests` take it (the wire names). */
+export interface RequestQuery {
+  SiteID?: number;
+  PaymentID?: number;
+  RefundID?: number;
+  /** GET, POST… (any case). */
+  Method?: string;
+  /** The route template, such as `/v1/payments/{id}/capture`. */
+  Route?: string;
+  /** The path as sent, without its query string, such as `/v1/payments/5014571/capture`. */
+  Path?: string;
+  /** The answer's HTTP status. */
+  Status?: number;
+  /** A reason code of the answer (17: the payment is not in a status that allows it…). */
+  ReasonCode?: number;
+  /** `api` or `card`. */
+  Address?: Surface;
+  /** Only near misses (true), or none of them (false). */
+  NearMiss?: boolean;
+  /** Sandbox time from (inclusive): yyyyMMddHHmmss, or epoch ms. */
+  Since?: string | number;
+  /** Sandbox time up to (inclusive): yyyyMMddHHmmss, or epoch ms. */
+  Until?: string | number;
+}
+
+/** The filters' names, as the control API's query takes them (in any case). */
+export const REQUEST_FILTERS: readonly (keyof RequestQuery)[] = ['SiteID', 'PaymentID', 'RefundID', 'Method', 'Route', 'Path', 'Status', 'ReasonCode', 'Address', 'NearMiss', 'Since', 'Until'];
+
+export type RequestEntry = ReturnType<typeof requestView>;
+
+const body = (text: string | null, bytes: number) => ({
+  /** The body as it was sent (a card's number masked), up to the cap. */
+  Body: text,
+  /** Its full size in bytes. */
+  Bytes: bytes,
+  /** The cap it was cut at, or null when it is whole. */
+  CappedAt: bytes > BODY_CAP ? BODY_CAP : null,
+});
+
+export function requestView(r: RequestRecord) {
+  return {
+    ID: r.id,
+    /** Sandbox time. */
+    At: formatTimestamp(r.at),
+    AtMs: r.at,
+    /** Real time, ISO 8601. */
+    WallTime: new Date(r.wallAt).toISOString(),
+    Address: r.address,
+    Method: r.method,
+    Path: r.path,
+    Query: r.query,
+    Route: r.route,
+    /** The site it authenticated as, or tried to (Authenticated false). */
+    SiteID: r.siteId,
+    Authenticated: r.authenticated,
+    PaymentID: r.paymentId,
+    RefundID: r.refundId,
+    SplitID: r.splitId,
+    /** Null when no answer left (a reset connection). */
+    Status: r.status,
+    ReasonCodes: r.reasons,
+    DurationMs: r.durationMs,
+    /** The fault that shaped the answer ("answer lost after the commit by X-Sandbox-Fault"), or null. */
+    Fault: r.fault,
+    /** What a request that matched no route, or failed to authenticate, came nearest to. */
+    NearMiss: r.nearMiss,
+    Request: body(r.requestBody, r.requestBytes),
+    Response: body(r.responseBody, r.responseBytes),
+  };
+}
+
+const SURFACES: readonly Surface[] = ['api', 'card'];
+
+function whole(name: string, v: unknown): number {
+  if (!Number.isSafeInteger(v) || (v as number) < 0) throw new HttpError(400, `${name} must be a whole number`);
+  return v as number;
+}
+
+function time(name: string, v: string | number): number {
+  if (typeof v === 'number') return whole(name, v);
+  const ms = parseTimestamp(v);
+  if (ms === null) throw new HttpError(400, `${name} must be a sandbox time as yyyyMMddHHmmss`);
+  return ms;
+}
+
+/** The store's filter for a query; a value of the wrong kind is a 400 naming it. */
+export function filterOf(q: RequestQuery): RequestFilter {
+  const f: RequestFilter = {};
+  if (q.SiteID !== undefined) f.siteIds = [whole('SiteID', q.SiteID)];
+  if (q.PaymentID !== undefined) f.paymentId = whole('PaymentID', q.PaymentID);
+  if (q.RefundID !== undefined) f.refundId = whole('RefundID', q.RefundID);
+  if (q.Status !== undefined) f.status = whole('Status', q.Status);
+  if (q.ReasonCode !== undefined) f.reasonCode = whole('ReasonCode', q.ReasonCode);
+  if (q.Method !== undefined) {
+    if (typeof q.Method !== 'string' || !/^[A-Za-z]{1,16}$/.test(q.Method)) throw new HttpError(400, 'Method must be an HTTP method such as POST');
+    f.method = q.Method.toUpperCase();
+  }
+  if (q.Route !== undefined) f.route = String(q.Route);
+  if (q.Path !== undefined) f.path = String(q.Path).replace(/\?.*$/, '');
+  if (q.Address !== undefined) {
+    if (!SURFACES.includes(q.Address)) throw new HttpError(400, 'Address must be api or card');
+    f.address = q.Address;
+  }
+  if (q.NearMiss !== undefined) {
+    if (typeof q.NearMiss !== 'boolean') throw new HttpError(400, 'NearMiss must be true or false');
+    f.nearMiss = q.NearMiss;
+  }
+  if (q.Since !== undefined) f.since = time('Since', q.Since);
+  if (q.Until !== undefined) f.until = time('Until', q.Until);
+  return f;
+}
+
+/** The filter's conditions as a person reads them, for a wait that found nothing. */
+const described = (q: RequestQuery) => JSON.stringify(q);
+
+export class RequestJournal {
+  /** `entry` with each RequestRecord written. */
+  readonly events = new EventEmitter();
+
+  /** @param cap the most entries kept (at least 1: a journal that is off is not made) */
+  constructor(
+    readonly store: Store,
+    readonly clock: Clock,
+    readonly cap: number,
+  ) {
+    this.events.setMaxListeners(0);
+  }
+
+  /** Entries of answers that had no write of their own to join, written together at the end of the turn. */
+  private pending: NewRequest[] = [];
+
+  /**
+   * Writes an entry: in the write's own transaction when one is open (its commit group), else with
+   * the other entries of this turn of the event loop in one transaction once the turn ends, so that
+   * reads (whose answers wait for no commit) cost one small insert each and no commit of their own.
+   */
+  add(entry: NewRequest): void {
+    if (this.store.db.inTransaction) return this.insert([entry]);
+    if (this.pending.push(entry) === 1) setImmediate(() => this.flush());
+  }
+
+  /** Writes the entries waiting for the end of the turn (readers call it first, to see them). */
+  flush(): void {
+    if (this.pending.length === 0) return;
+    const entries = this.pending;
+    this.pending = [];
+    try {
+      this.insert(entries);
+    } catch {
+      // Kept in memory only, and lost with a failing disk: the answers they tell of have gone already.
+    }
+  }
+
+  /** Forgets the entries not yet written (the data they tell of was replaced). */
+  discard(): void {
+    this.pending = [];
+  }
+
+  private insert(entries: readonly NewRequest[]): void {
+    const ids = this.store.tx(() => entries.map((e) => this.store.requests.add(e, this.cap)));
+    if (this.events.listenerCount('entry') > 0) entries.forEach((e, i) => this.events.emit('entry', { id: ids[i], ...e }));
+  }
+
+  /** Entries matching `f`, oldest first unless `descending`. */
+  find(f: RequestFilter, p: { limit: number; offset: number; descending: boolean }): RequestRecord[] {
+    this.flush();
+    return this.store.requests.page(f, p);
+  }
+
+  count(f: RequestFilter): number {
+    this.flush();
+    return this.store.requests.count(f);
+  }
+
+  /** Deletes the entries matching `f` (all of them without one); how many. */
+  clear(f: RequestFilter = {}): number {
+    this.flush();
+    return this.store.tx(() => this.store.requests.clear(f));
+  }
+
+  /**
+   * The first entry matching `q`, already written or the next one to be; rejects after `timeoutMs`
+   * saying how many entries it looked at. With `signal`, stops waiting when it aborts (null).
+   */
+  waitFor(q: RequestQuery, timeoutMs: number, signal?: AbortSignal): Promise<RequestRecord | null> {
+    const f = filterOf(q);
+    const [found] = this.find(f, { limit: 1, offset: 0, descending: false });
+    if (found) return Promise.resolve(found);
+    return new Promise((resolve, reject) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.events.off('entry', onEntry);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      const onEntry = (r: RequestRecord) => {
+        // The new entry is read back through the same filter, so that it matches as a find would.
+        const [match] = this.find({ ...f, afterId: r.id - 1 }, { limit: 1, offset: 0, descending: false });
+        if (!match) return;
+        done();
+        resolve(match);
+      };
+      const onAbort = () => {
+        done();
+        resolve(null);
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(`no request matching ${described(q)} within ${timeoutMs} ms (${this.count({})} in the journal)`));
+      }, timeoutMs);
+      this.events.on('entry', onEntry);
+      signal?.addEventListener('abort', onAbort);
+    });
+  }
+}

@@ -1,0 +1,138 @@
+// The request journal on the control API (`/_sandbox/requests`), and the same scoped to one
+// marketplace (`/_sandbox/merchants/{SiteID}/requests`) as a router to mount behind whoever guards it.
+import type { Request, Router } from 'express';
+import { HttpError, notFound } from '../errors/errors';
+import type { HttpContext } from '../http/pipeline';
+import { route } from '../http/pipeline';
+import { type JournalPaging, checkedPaging } from '../services/journal.service';
+import type { RequestFilter } from '../store/requests.repo';
+import { marketplaceOf } from '../marketplaces/marketplace.service';
+import { type RequestJournal, type RequestQuery, filterOf, requestView } from './journal';
+
+/** The query names the journal is filtered by (any case), and how each is read. */
+const INTEGERS = ['SiteID', 'PaymentID', 'RefundID', 'Status', 'ReasonCode'] as const;
+const TEXTS = ['Method', 'Route', 'Path', 'Since', 'Until', 'Address'] as const;
+
+function queryValue(req: Request, name: string): string | undefined {
+  const lower = name.toLowerCase();
+  for (const [k, v] of Object.entries(req.query)) if (k.toLowerCase() === lower && typeof v === 'string') return v;
+  return undefined;
+}
+
+/** The filter a request's query names; a value of the wrong kind is a 400 naming it. */
+export function requestQuery(req: Request): RequestQuery {
+  const q: Record<string, unknown> = {};
+  for (const name of INTEGERS) {
+    const v = queryValue(req, name);
+    if (v === undefined) continue;
+    if (!/^[0-9]{1,15}$/.test(v)) throw new HttpError(400, `${name} must be a whole number`);
+    q[name] = Number(v);
+  }
+  for (const name of TEXTS) {
+    const v = queryValue(req, name);
+    if (v !== undefined) q[name] = v;
+  }
+  const near = queryValue(req, 'NearMiss')?.toLowerCase();
+  if (near !== undefined) {
+    if (near !== 'true' && near !== 'false') throw new HttpError(400, 'NearMiss must be true or false');
+    q.NearMiss = near === 'true';
+  }
+  return q as RequestQuery;
+}
+
+function paging(req: Request): JournalPaging {
+  const whole = (name: string) => {
+    const v = queryValue(req, name);
+    return v === undefined ? undefined : /^[0-9]{1,10}$/.test(v) ? Number(v) : NaN;
+  };
+  const p: JournalPaging = {};
+  const size = whole('PageSize');
+  const index = whole('PageIndex');
+  const direction = queryValue(req, 'SortDirection');
+  if (size !== undefined) p.PageSize = size;
+  if (index !== undefined) p.PageIndex = index;
+  if (direction !== undefined) p.SortDirection = direction as JournalPaging['SortDirection'];
+  return p;
+}
+
+/** One page of entries in the notification journal's envelope: newest first unless asked otherwise. */
+export function requestPage(journal: RequestJournal, f: RequestFilter, paging: JournalPaging = {}) {
+  const p = checkedPaging(paging);
+  const items = journal.find(f, { limit: p.PageSize, offset: (p.PageIndex - 1) * p.PageSize, descending: p.SortDirection === 'desc' });
+  const total = journal.count(f);
+  return {
+    Requests: items.map(requestView),
+    Count: items.length,
+    TotalPages: Math.ceil(total / p.PageSize),
+    TotalCount: total,
+    PageIndex: p.PageIndex,
+    PageSize: p.PageSize,
+    SortDirection: p.SortDirection,
+  };
+}
+
+function journalOf(ctx: HttpContext): RequestJournal {
+  const journal = ctx.services.requests;
+  if (!journal) throw new HttpError(400, 'the request journal is off: start the sandbox with --request-journal <n> above 0');
+  return journal;
+}
+
+function entryId(req: Request): number {
+  const v = String(req.params.requestId);
+  if (!/^[0-9]{1,15}$/.test(v)) throw notFound('Request');
+  return Number(v);
+}
+
+/**
+ * The four journal routes under `prefix`, every filter narrowed by `scope` (the sites a caller may
+ * see, or none for all of them).
+ */
+function mountJournal(router: Router, ctx: HttpContext, prefix: string, scope: (req: Request) => readonly number[] | undefined): void {
+  const filter = (req: Request): RequestFilter => {
+    const f = filterOf(requestQuery(req));
+    const sites = scope(req);
+    if (sites) f.siteIds = f.siteIds ? f.siteIds.filter((s) => sites.includes(s)) : sites;
+    return f;
+  };
+  router.get(`${prefix}/requests`, route(ctx, 'message', (req) => ({ status: 200, body: requestPage(journalOf(ctx), filter(req), paging(req)) })));
+  router.get(`${prefix}/requests/count`, route(ctx, 'message', (req) => ({ status: 200, body: { Count: journalOf(ctx).count(filter(req)) } })));
+  router.get(
+    `${prefix}/requests/:requestId`,
+    route(ctx, 'message', (req) => {
+      journalOf(ctx).flush();
+      const entry = ctx.services.store.requests.get(entryId(req));
+      const sites = scope(req);
+      if (!entry || (sites && (entry.siteId === null || !sites.includes(entry.siteId)))) throw notFound('Request');
+      return { status: 200, body: { Request: requestView(entry) } };
+    }),
+  );
+  router.delete(
+    `${prefix}/requests`,
+    route(ctx, 'message', (req) => {
+      const sites = scope(req);
+      journalOf(ctx).clear(sites ? { siteIds: sites } : {});
+      return { status: 204 };
+    }),
+  );
+}
+
+/** `/_sandbox/requests`: the whole journal (behind the control guard). */
+export function mountRequestRoutes(router: Router, ctx: HttpContext): void {
+  mountJournal(router, ctx, '/_sandbox', () => undefined);
+}
+
+/**
+ * `{prefix}/requests…` of one marketplace (`prefix` names it by `:siteId`): the entries of the
+ * marketplace and its linked sites, with the same filters. A site that is not a marketplace's own is
+ * a 404, as if it did not exist. Whoever may call them is decided in front of them (the control
+ * guard lets in the control API's clients and the marketplace's own Basic credentials).
+ */
+export function mountScopedRequestRoutes(router: Router, ctx: HttpContext, prefix = '/_sandbox/merchants/:siteId'): void {
+  const sitesOf = (req: Request): number[] => {
+    const id = String(req.params.siteId);
+    if (!/^[0-9]{1,10}$/.test(id)) throw notFound('Merchant');
+    const site = marketplaceOf(ctx.services, Number(id));
+    return [site.siteId, ...ctx.services.store.sites.linkedTo(site.siteId).map((s) => s.siteId)];
+  };
+  mountJournal(router, ctx, prefix, sitesOf);
+}

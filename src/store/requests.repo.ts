@@ -1,0 +1,208 @@
+// The request journal's SQL: entries written, read by filter a page at a time, counted, and dropped
+// (oldest first past the cap, with their payments, or all).
+import type { Statement } from 'better-sqlite3';
+import type { Db } from './db';
+import type { Surface } from './records';
+
+export interface RequestRecord {
+  id: number;
+  /** Sandbox time, epoch ms. */
+  at: number;
+  /** Real time, epoch ms. */
+  wallAt: number;
+  address: Surface;
+  method: string;
+  path: string;
+  query: string | null;
+  route: string | null;
+  siteId: number | null;
+  authenticated: boolean;
+  paymentId: number | null;
+  refundId: number | null;
+  splitId: number | null;
+  /** Null when no answer left (the connection was reset). */
+  status: number | null;
+  reasons: number[];
+  durationMs: number | null;
+  fault: string | null;
+  nearMiss: string | null;
+  requestBody: string | null;
+  requestBytes: number;
+  responseBody: string | null;
+  responseBytes: number;
+}
+
+export type NewRequest = Omit<RequestRecord, 'id'>;
+
+/** What to select entries by; every field narrows. */
+export interface RequestFilter {
+  siteIds?: readonly number[];
+  paymentId?: number;
+  refundId?: number;
+  method?: string;
+  route?: string;
+  path?: string;
+  status?: number;
+  reasonCode?: number;
+  address?: Surface;
+  nearMiss?: boolean;
+  /** Sandbox epoch ms, inclusive. */
+  since?: number;
+  until?: number;
+  /** Entries after this ID only. */
+  afterId?: number;
+}
+
+interface Row {
+  id: number;
+  at: number;
+  wall_at: number;
+  address: Surface;
+  method: string;
+  path: string;
+  query: string | null;
+  route: string | null;
+  site_id: number | null;
+  authenticated: number;
+  payment_id: number | null;
+  refund_id: number | null;
+  split_id: number | null;
+  status: number | null;
+  reasons: string | null;
+  duration_ms: number | null;
+  fault: string | null;
+  near_miss: string | null;
+  request_body: string | null;
+  request_bytes: number;
+  response_body: string | null;
+  response_bytes: number;
+}
+
+const toRecord = (r: Row): RequestRecord => ({
+  id: r.id,
+  at: r.at,
+  wallAt: r.wall_at,
+  address: r.address,
+  method: r.method,
+  path: r.path,
+  query: r.query,
+  route: r.route,
+  siteId: r.site_id,
+  authenticated: r.authenticated === 1,
+  paymentId: r.payment_id,
+  refundId: r.refund_id,
+  splitId: r.split_id,
+  status: r.status,
+  reasons: r.reasons === null ? [] : (JSON.parse(r.reasons) as number[]),
+  durationMs: r.duration_ms,
+  fault: r.fault,
+  nearMiss: r.near_miss,
+  requestBody: r.request_body,
+  requestBytes: r.request_bytes,
+  responseBody: r.response_body,
+  responseBytes: r.response_bytes,
+});
+
+/** Each filter field as SQL over named parameters. */
+const CONDITIONS: Record<Exclude<keyof RequestFilter, 'nearMiss'>, string> = {
+  siteIds: 'site_id IN (SELECT value FROM json_each(@siteIds))',
+  paymentId: 'payment_id = @paymentId',
+  refundId: 'refund_id = @refundId',
+  method: 'method = @method',
+  route: 'route = @route COLLATE NOCASE',
+  path: 'path = @path COLLATE NOCASE',
+  status: 'status = @status',
+  reasonCode: 'EXISTS (SELECT 1 FROM json_each(reasons) WHERE value = @reasonCode)',
+  address: 'address = @address',
+  since: 'at >= @since',
+  until: 'at <= @until',
+  afterId: 'id > @afterId',
+};
+
+function prepare(db: Db) {
+  return {
+    insert: db.prepare(
+      `INSERT INTO requests (at, wall_at, address, method, path, query, route, site_id, authenticated, payment_id, refund_id,
+         split_id, status, reasons, duration_ms, fault, near_miss, request_body, request_bytes, response_body, response_bytes)
+       VALUES (@at, @wallAt, @address, @method, @path, @query, @route, @siteId, @authenticated, @paymentId, @refundId,
+         @splitId, @status, @reasons, @durationMs, @fault, @nearMiss, @requestBody, @requestBytes, @responseBody, @responseBytes)`,
+    ),
+    // By ID range, through the primary key: nothing to read when nothing is past the cap.
+    trim: db.prepare<{ last: number; cap: number }>('DELETE FROM requests WHERE id <= @last - @cap'),
+    get: db.prepare<[number], Row>('SELECT * FROM requests WHERE id = ?'),
+    clear: db.prepare('DELETE FROM requests'),
+    ofPayments: db.prepare<{ ids: string }>('DELETE FROM requests WHERE payment_id IN (SELECT value FROM json_each(@ids))'),
+  };
+}
+
+export class RequestsRepo {
+  private prepared?: ReturnType<typeof prepare>;
+  private readonly selects = new Map<string, Statement>();
+
+  constructor(private readonly db: Db) {}
+
+  /** Prepared on first use: a store opened on a database not yet migrated (a test's old schema) can still be made. */
+  private get stmt() {
+    return (this.prepared ??= prepare(this.db));
+  }
+
+  /** Writes an entry and drops what is past `cap` entries, oldest first; its ID. */
+  add(r: NewRequest, cap: number): number {
+    const id = Number(
+      this.stmt.insert.run({
+        ...r,
+        authenticated: r.authenticated ? 1 : 0,
+        reasons: r.reasons.length === 0 ? null : JSON.stringify(r.reasons),
+      }).lastInsertRowid,
+    );
+    this.stmt.trim.run({ last: id, cap });
+    return id;
+  }
+
+  get(id: number): RequestRecord | undefined {
+    const row = this.stmt.get.get(id);
+    return row && toRecord(row);
+  }
+
+  page(f: RequestFilter, p: { limit: number; offset: number; descending: boolean }): RequestRecord[] {
+    const { sql, params } = this.where(f);
+    const stmt = this.statement(`SELECT * FROM requests${sql} ORDER BY id ${p.descending ? 'DESC' : 'ASC'} LIMIT @limit OFFSET @offset`);
+    return (stmt.all({ ...params, limit: p.limit, offset: p.offset }) as Row[]).map(toRecord);
+  }
+
+  count(f: RequestFilter): number {
+    const { sql, params } = this.where(f);
+    return this.statement(`SELECT count(*) FROM requests${sql}`).pluck().get(params) as number;
+  }
+
+  clear(f: RequestFilter = {}): number {
+    if (Object.keys(f).length === 0) return this.stmt.clear.run().changes;
+    const { sql, params } = this.where(f);
+    return this.statement(`DELETE FROM requests${sql}`).run(params).changes;
+  }
+
+  /** Drops the entries of these payments (retention deleted them). */
+  deleteOfPayments(ids: readonly number[]): void {
+    if (ids.length > 0) this.stmt.ofPayments.run({ ids: JSON.stringify(ids) });
+  }
+
+  private where(f: RequestFilter): { sql: string; params: Record<string, unknown> } {
+    const parts: string[] = [];
+    const params: Record<string, unknown> = {};
+    for (const key of Object.keys(CONDITIONS) as (keyof typeof CONDITIONS)[]) {
+      const v = f[key];
+      if (v === undefined) continue;
+      parts.push(CONDITIONS[key]);
+      params[key] = key === 'siteIds' ? JSON.stringify(v) : v;
+    }
+    if (f.nearMiss !== undefined) parts.push(f.nearMiss ? 'near_miss IS NOT NULL' : 'near_miss IS NULL');
+    return { sql: parts.length === 0 ? '' : ` WHERE ${parts.join(' AND ')}`, params };
+  }
+
+  /** Statements by their text: a filter's shape is prepared once. */
+  private statement(sql: string): Statement {
+    let s = this.selects.get(sql);
+    if (!s) this.selects.set(sql, (s = this.db.prepare(sql)));
+    return s;
+  }
+}

@@ -1,0 +1,31 @@
+// `start --request-journal <n>` (and SANDBOX_REQUEST_JOURNAL), as a process: the journal keeps the
+// newest n; a value that is no whole number is refused, saying what is expected.
+import request from 'supertest';
+import { basic, MARKETPLACE } from '../helpers/world';
+import { type Run, ensureBuilt, run, waitForOutput } from './process';
+
+const AUTH = basic(MARKETPLACE.SiteID, MARKETPLACE.APIKey);
+
+describe('start --request-journal', () => {
+  let r: Run | undefined;
+  beforeAll(() => ensureBuilt(), 120_000);
+  afterEach(async () => {
+    r?.child.kill('SIGTERM');
+    await r?.exited;
+    r = undefined;
+  });
+
+  it('keeps the newest n entries; from the environment too', async () => {
+    r = run(['start', '--port', '0', '--card-port', '0', '--db', ':memory:'], { SANDBOX_REQUEST_JOURNAL: '2' });
+    const api = (await waitForOutput(r, /^API {2}(http:\/\/127\.0\.0\.1:\d+)$/m))[1]!;
+    for (const q of ['a', 'b', 'c']) await request(api).get(`/v1/payments?merchantTransactionID=${q}`).set('Authorization', AUTH).expect(200);
+    const kept = (await request(api).get('/_sandbox/requests?SortDirection=asc')).body.Requests.map((e: { Query: string }) => e.Query);
+    expect(kept).toEqual(['merchantTransactionID=b', 'merchantTransactionID=c']);
+  });
+
+  it('refuses a value that is no whole number', async () => {
+    r = run(['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--request-journal', 'lots']);
+    expect((await r.exited).code).not.toBe(0);
+    expect(r.stderr()).toMatch(/--request-journal.*expected a whole number from 0 to 100000000/);
+  });
+});
