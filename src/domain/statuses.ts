@@ -12,6 +12,9 @@ export const Status = {
   QueuedForCapturing: 33,
   QueuedForCanceling: 34,
   PartiallyCaptured: 35,
+  /** A dispute's outcomes (a dispute opens Open, 1). */
+  DisputeWon: 23,
+  DisputeLost: 24,
 } as const;
 
 export type StatusId = (typeof Status)[keyof typeof Status];
@@ -28,6 +31,9 @@ const INFO: Record<number, string> = {
   33: 'QueuedForCapturing',
   34: 'QueuedForCanceling',
   35: 'PartiallyCaptured',
+  // A dispute's outcomes (a dispute opens Open, 1).
+  23: 'DisputeWon',
+  24: 'DisputeLost',
 };
 
 /** PascalCase Info of a status ID, as the real service writes it. */

@@ -25,6 +25,12 @@ export const REASONS = {
   1014: 'Payment partial capture is not supported',
   2205: 'Refund state is invalid',
   2206: 'Refund amount exceeds initial payment amount',
+  // Card payouts and card authentications.
+  // 13 is also the card host's 'Generic error' (its payouts give their own Info); the API's 13 above names the key.
+  1201: 'Invalid card details number',
+  1205: 'Invalid card details: card expired',
+  2400: 'Invalid credit card token',
+  2401: 'Credit card token not available',
   4996: 'Payment is partially captured',
   4997: 'Payment is captured',
 } as const;

@@ -1,15 +1,17 @@
 // The error bodies of the real service, one per kind of resource a route answers with.
 import { PreapprovalRejection, Rejection } from '../errors/errors';
 import { PREAPPROVAL_KEYS, preapprovalToWire } from '../wire/preapprovals';
-import { PAYMENT_KEYS, cardPaymentOut, refundOut } from '../schemas/responses';
+import { PAYMENT_KEYS, cardAuthenticationOut, cardPaymentOut, payoutOut, refundOut } from '../schemas/responses';
 import { unmark } from '../schemas/json-body';
 import { type WireOptions, cardPaymentToWire, paymentToWire } from '../wire/serializers';
 import { maskCardNumber } from '../services/card.service';
 
-export type Envelope = 'payment' | 'card-payment' | 'splits' | 'refund' | 'preapproval' | 'list' | 'message';
+export type Envelope = 'payment' | 'card-payment' | 'splits' | 'refund' | 'preapproval' | 'list' | 'message' | 'payout' | 'card-authentication';
 
 const CARD_KEYS = Object.keys(cardPaymentOut.properties as object);
 const REFUND_KEYS = Object.keys(refundOut.properties as object);
+const PAYOUT_KEYS = Object.keys(payoutOut.properties as object);
+const CARD_AUTH_KEYS = Object.keys(cardAuthenticationOut.properties as object);
 
 /** Every key of the resource null, the request's own fields echoed, ID null. */
 function shell(keys: readonly string[], sent: unknown, invalidRequestId: string, reasons: Rejection['reasons']) {
@@ -55,6 +57,13 @@ export function rejectionBody(kind: Envelope, r: Rejection, body: unknown, inval
         return { Preapproval: { ID, InvalidRequestID: invalidRequestId, ...rest, Status: { ID: status.ID, Info: status.Info, Reasons: r.reasons } } };
       }
       return { Preapproval: shell(PREAPPROVAL_KEYS, field(body, 'Preapproval'), invalidRequestId, r.reasons) };
+    }
+    case 'payout':
+      // Fidelity: SDK-NET PayoutServiceTests — ID null, InvalidRequestID set, MerchantTransactionID, Amount and Currency echoed.
+      return { Payout: shell(PAYOUT_KEYS, field(body, 'Payout'), invalidRequestId, r.reasons) };
+    case 'card-authentication': {
+      const { ID: _id, ...rest } = withoutCardSecrets(shell(CARD_AUTH_KEYS, field(body, 'CardAuthentication'), invalidRequestId, r.reasons));
+      return { CardAuthentication: rest };
     }
     case 'splits':
       return { Splits: null, InvalidRequestID: invalidRequestId, Reasons: r.reasons };

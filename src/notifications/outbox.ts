@@ -3,6 +3,7 @@ import type { ChangeSink } from '../services/changes';
 import type { ServiceContext } from '../services/context';
 import type { PreapprovalRecord, RefundRecord } from '../store/records';
 import { preapprovalToWire } from '../wire/preapprovals';
+import { disputeToWire } from '../wire/card-objects';
 import { type PaymentView, cardPaymentToWire, paymentToWire, refundToWire } from '../wire/serializers';
 
 export interface OutboxOptions {
@@ -61,6 +62,10 @@ export function createOutbox(opts: OutboxOptions): ChangeSink {
       // Fidelity: `{"Preapproval": …}`, the preapproval as the API shows it (SDK-NET NotificationType.cs).
       const of = { site: p.ownerSiteId, paymentId: null, preapprovalId: p.id, refundId: null };
       write(ctx, of, p.statusId, { Preapproval: preapprovalToWire(p, opts.baseUrl()) });
+    },
+    // A dispute is told in its payment's queue, after what the payment went through before it.
+    disputeChanged(ctx, dispute, view) {
+      write(ctx, paymentOf(view, null), dispute.statusId, { Dispute: disputeToWire(dispute, view.payment.methodId) });
     },
   };
 }

@@ -14,11 +14,14 @@ import * as controlSchemas from '../schemas/control';
 import * as reproduceSchemas from '../schemas/reproduce';
 import * as requestSchemas from '../schemas/requests';
 import * as responseSchemas from '../schemas/responses';
-import { clockAdvanceRequest, faultRequest, merchantCreateRequest, merchantPatchRequest, paymentEventRequest, preapprovalEventRequest, refundEventRequest } from '../schemas/control';
+import { clockAdvanceRequest, faultRequest, merchantCreateRequest, merchantPatchRequest, disputeEventRequest, paymentEventRequest, preapprovalEventRequest, refundEventRequest } from '../schemas/control';
 import { replayResponse, snapshotRequest, snapshotResponse, snapshotsResponse, storyFile } from '../schemas/reproduce';
 import {
   addSplitsRequest,
   captureRequest,
+  cardAuthenticationRequest,
+  cardCaptureRequest,
+  cardPayoutRequest,
   cardRefundRequest,
   createCardPaymentRequest,
   createPaymentRequest,
@@ -28,6 +31,20 @@ import {
 } from '../schemas/requests';
 import { exchangeRateResponse, inspectedPreapprovalResponse, preapprovalErrorResponse, preapprovalResponse, preapprovalsResponse, refundTypesResponse } from '../schemas/preapprovals';
 import {
+  captureResponse,
+  capturesResponse,
+  cardAuthenticationErrorResponse,
+  cardAuthenticationResponse,
+  cardRefundResponse,
+  cardRefundsResponse,
+  cardCaptureResponse,
+  cardTokenCancelResponse,
+  cardTokenResponse,
+  disputeResponse,
+  payoutErrorResponse,
+  payoutResponse,
+  payoutStatusResponse,
+  payoutsResponse,
   cardListResponse,
   cardPaymentResponse,
   faultResponse,
@@ -252,7 +269,7 @@ const CONTROL: Operation[] = [
     method: 'get',
     path: '/_sandbox/payments/{id}',
     operationId: 'inspectPayment',
-    summary: 'A payment with its scenario, history, steps and refunds',
+    summary: 'A payment with its scenario, history, steps and refunds (a card payment also its captures and disputes)',
     responses: { 200: inspectedPaymentResponse, 404: messageResponse },
     control: true,
   },
@@ -285,9 +302,18 @@ const CONTROL: Operation[] = [
     method: 'post',
     path: '/_sandbox/payments/{id}/events',
     operationId: 'applyPaymentEvent',
-    summary: 'Apply a provider or payer event',
+    summary: 'Apply a provider or payer event; Event dispute opens a dispute (chargeback) on a captured card payment and answers {"Dispute"}',
     request: paymentEventRequest,
-    responses: { 200: paymentResponse, 400: messageResponse, 404: messageResponse },
+    responses: { 200: { anyOf: [paymentResponse, disputeResponse] }, 400: messageResponse, 404: messageResponse },
+    control: true,
+  },
+  {
+    method: 'post',
+    path: '/_sandbox/disputes/{id}/events',
+    operationId: 'settleDispute',
+    summary: 'Win or lose an Open dispute (DisputeWon 23, DisputeLost 24), notified as {"Dispute"}',
+    request: disputeEventRequest,
+    responses: { 200: disputeResponse, 400: messageResponse, 404: messageResponse },
     control: true,
   },
   {
@@ -742,6 +768,8 @@ const DASHBOARD: Operation[] = [
   { method: 'get', path: '/dashboard/payments/{id}/story', operationId: 'dashboardDownloadStory', summary: 'Download the payment’s story (a JSON file, as GET /_sandbox/payments/{id}/story gives it); 400 for a card payment, which has no story', responses: { 200: storyFile, 303: undefined, 400: undefined, 404: undefined }, html: true },
   { method: 'post', path: '/dashboard/payments/{id}/snapshot', operationId: 'dashboardSaveSnapshot', summary: 'Save a snapshot of the signed-in marketplace (form field Name; never a whole-sandbox one); 303 back to the payment, saved or refused (the page then says which, once)', responses: { 303: undefined, 404: undefined }, html: true },
   { method: 'post', path: '/dashboard/payments/{id}/notifications/{notificationId}/redeliver', operationId: 'dashboardRedeliverNotification', summary: 'Dashboard action notifications/:notificationId/redeliver on the payment; 303 back to its page, done or refused (the page then says which, once)', responses: { 303: undefined, 404: undefined }, html: true },
+  { method: 'get', path: '/dashboard/payouts', operationId: 'dashboardCardPayouts', summary: 'The merchant’s card payouts (the latest 100, newest first)', responses: { 200: undefined, 303: undefined }, html: true },
+  { method: 'post', path: '/dashboard/payments/{id}/dispute', operationId: 'dashboardDispute', summary: 'Dashboard action dispute on a card payment (form field Event: open, win or lose, with DisputeID); 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
 ];
 
 const CARD: Operation[] = [
@@ -773,9 +801,91 @@ const CARD: Operation[] = [
     method: 'post',
     path: '/v1/payments/{id}/capture',
     operationId: 'captureCardPayment',
-    summary: 'Capture an Authorized card payment, whole (Captured, 11) or `amount` of it (PartiallyCaptured, 35); no body',
+    summary:
+      'Capture an Authorized card payment, whole (Captured, 11) or `amount` of it (PartiallyCaptured, 35), with no body; or, with {"Payment": {"Split": {"ID", "Amount"}}}, one split of a marketplace card payment (the answer adds Split with its CaptureDetails)',
+    request: cardCaptureRequest,
     query: ['amount'],
-    responses: { 200: cardPaymentResponse, 400: paymentErrorResponse, ...unauthorized },
+    responses: { 200: cardCaptureResponse, 400: paymentErrorResponse, ...unauthorized },
+  },
+  {
+    method: 'get',
+    path: '/v1/payments/{id}/statuss',
+    operationId: 'getCardPaymentStatusSdkSpelling',
+    summary: 'The card payment’s status, at the address the PHP SDK’s payment_status asks for (sic): answered as /status',
+    responses: { 200: cardPaymentResponse, ...unauthorized },
+  },
+  {
+    method: 'get',
+    path: '/v1/payments/{id}/captures',
+    operationId: 'listCardCaptures',
+    summary: 'The card payment’s captures (whole, part, or one split’s), oldest first',
+    responses: { 200: capturesResponse, ...unauthorized },
+  },
+  {
+    method: 'get',
+    path: '/v1/payments/{id}/captures/{captureId}',
+    operationId: 'getCardCapture',
+    summary: 'One capture of the card payment',
+    responses: { 200: captureResponse, ...unauthorized },
+  },
+  {
+    method: 'get',
+    path: '/v1/refunds/{id}/status',
+    operationId: 'getCardRefundStatus',
+    summary: 'A refund of one of the site’s card payments, by the refund’s ID alone (the PHP SDK’s refund_status)',
+    responses: { 200: cardRefundResponse, ...unauthorized },
+  },
+  {
+    method: 'post',
+    path: '/v1/payouts',
+    operationId: 'createCardPayout',
+    summary: 'Pay out to a card: 201 Success (2); 400 with the payout’s ID and Failed (4) for an expired card, a number failing the Luhn check or test amount 10001; 400 with ID null for a rejected request (20 "Key is duplicated")',
+    request: cardPayoutRequest,
+    responses: { 201: payoutResponse, 400: { anyOf: [payoutResponse, payoutErrorResponse] }, 401: messageResponse, 413: messageResponse },
+  },
+  {
+    method: 'get',
+    path: '/v1/payouts',
+    operationId: 'listCardPayouts',
+    summary: 'The site’s card payouts, newest first',
+    query: ['limit', 'offset', 'startDate', 'endDate', 'currency', 'minimumAmount', 'maximumAmount', 'merchantTransactionID', 'statusID'],
+    responses: { 200: payoutsResponse, 400: payoutErrorResponse, 401: messageResponse },
+  },
+  {
+    method: 'get',
+    path: '/v1/payouts/{id}',
+    operationId: 'getCardPayout',
+    summary: 'One card payout of the site',
+    responses: { 200: payoutResponse, ...unauthorized },
+  },
+  {
+    method: 'get',
+    path: '/v1/payouts/{id}/status',
+    operationId: 'getCardPayoutStatus',
+    summary: 'A card payout’s ID, MerchantTransactionID and Status',
+    responses: { 200: payoutStatusResponse, ...unauthorized },
+  },
+  {
+    method: 'post',
+    path: '/v1/card/authenticate',
+    operationId: 'authenticateCard',
+    summary: 'Verify a card without a charge: 201 with a credit card token (Success, 2); 400 for an expired card (1205) or a number failing the Luhn check (1201)',
+    request: cardAuthenticationRequest,
+    responses: { 201: cardAuthenticationResponse, 400: cardAuthenticationErrorResponse, 401: messageResponse, 413: messageResponse },
+  },
+  {
+    method: 'get',
+    path: '/v1/card/token/{token}',
+    operationId: 'getCardToken',
+    summary: 'A credit card token of the site: its card and whether it is Active ("true" / "false")',
+    responses: { 200: cardTokenResponse, ...unauthorized },
+  },
+  {
+    method: 'post',
+    path: '/v1/card/token/{token}/cancel',
+    operationId: 'cancelCardToken',
+    summary: 'Cancel a credit card token (Status 3 "Canceled"); a second cancel is refused (2401)',
+    responses: { 200: cardTokenCancelResponse, 400: cardAuthenticationErrorResponse, ...unauthorized },
   },
   {
     method: 'post',
@@ -788,31 +898,31 @@ const CARD: Operation[] = [
     method: 'post',
     path: '/v1/payments/{id}/refunds',
     operationId: 'refundCardPayment',
-    summary: 'Refund a captured card payment, or one split of it (SplitID): Success at once (Open for test amount 10004)',
+    summary: 'Refund a captured card payment, or one split of it (SplitID), optionally from one capture (CaptureID): Success at once (Open for test amount 10004)',
     request: cardRefundRequest,
-    responses: { 201: refundResponse, 400: refundErrorResponse, ...unauthorized },
+    responses: { 201: cardRefundResponse, 400: refundErrorResponse, ...unauthorized },
   },
   {
     method: 'post',
     path: '/v1/payments/{id}/splits/{splitId}/refunds',
     operationId: 'refundCardSplit',
-    summary: 'Refund one split of a marketplace card payment',
+    summary: 'Refund one split of a marketplace card payment (the PHP SDK’s split_refund, with the CaptureID of the split’s capture)',
     request: cardRefundRequest,
-    responses: { 201: refundResponse, 400: refundErrorResponse, ...unauthorized },
+    responses: { 201: cardRefundResponse, 400: refundErrorResponse, ...unauthorized },
   },
   {
     method: 'get',
     path: '/v1/payments/{id}/refunds',
     operationId: 'listCardRefunds',
     summary: 'The card payment’s refunds, each in its current status',
-    responses: { 200: refundsResponse, ...unauthorized },
+    responses: { 200: cardRefundsResponse, ...unauthorized },
   },
   {
     method: 'get',
     path: '/v1/payments/{id}/refunds/{refundId}',
     operationId: 'getCardRefund',
     summary: 'One refund of the card payment, in its current status',
-    responses: { 200: refundResponse, ...unauthorized },
+    responses: { 200: cardRefundResponse, ...unauthorized },
   },
 ];
 
@@ -905,6 +1015,8 @@ function parameters(op: Operation): Record<string, unknown>[] {
       schema:
         m[1] === 'from' || m[1] === 'to'
           ? { type: 'string', pattern: '^[A-Za-z]{3}$', description: 'ISO 4217 currency code (any case)' }
+          : m[1] === 'token'
+          ? { type: 'string', pattern: '^[0-9A-Fa-f]{32}$', description: 'A credit card token: 32 hexadecimal characters' }
           : m[1] === 'action' || m[1] === 'file' || m[1] === 'name'
             ? { type: 'string' }
             : { type: 'integer', minimum: 1 },

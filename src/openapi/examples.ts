@@ -21,6 +21,24 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   'POST /v1/payments/{id}/capture api': { Payment: { Splits: [{ ID: 7001, Amount: 300 }, { ID: 7002, Amount: 400 }] } },
   'POST /v1/payments/{id}/splits/{splitId}/refunds api': { Refund: { Amount: 200, Description: 'returned item' } },
   'POST /v1/payments/{id}/refunds api': { Refund: { Amount: 500, Description: 'order returned' } },
+  'POST /v1/payments/{id}/capture card': { Payment: { Split: { ID: 7001, Amount: 6000 } } },
+  'POST /v1/payouts card': {
+    Payout: {
+      MerchantTransactionID: 'payout-1',
+      Amount: 1000,
+      Currency: 'EUR',
+      Description: 'seller payout',
+      Card: { HolderName: 'John Doe', Number: '4111111111111111', ExpirationMonth: '02', ExpirationYear: '2030' },
+    },
+  },
+  'POST /v1/card/authenticate card': {
+    CardAuthentication: {
+      Customer: { FirstName: 'John', LastName: 'Doe', Email: 'john@example.com' },
+      BillingAddress: { Country: 'BR' },
+      Card: { HolderName: 'John Doe', Number: '4111111111111111', ExpirationMonth: '02', ExpirationYear: '2030', SecurityCode: '312' },
+    },
+  },
+  'POST /_sandbox/disputes/{id}/events control': { Event: 'lose' },
   'POST /v1/payments/{id}/refunds card': { Refund: { MerchantTransactionID: 'card-1-refund-1', Amount: 2000, Description: 'order returned' } },
   'POST /v1/payments/{id}/splits/{splitId}/refunds card': { Refund: { MerchantTransactionID: 'card-1-refund-2', Amount: 600 } },
   'POST /v1/payments card': {

@@ -92,11 +92,14 @@ export class Retention implements PeriodicJob {
       if (n < batch) break;
       await yieldToRequests();
     }
+    // Card payouts and card authentications hang off no payment: they go by their own age.
+    const siteObjects = this.stopped ? 0 : store.tx(() => store.retention.deleteOldSiteObjects(cutoff));
 
-    if (report.payments > 0 || report.releasedPages > 0 || (report.preapprovals ?? 0) > 0) {
+    if (report.payments > 0 || report.releasedPages > 0 || (report.preapprovals ?? 0) > 0 || siteObjects > 0) {
       this.opts.log.info('retention', {
         pruned: report.payments,
         preapprovals: report.preapprovals,
+        ...(siteObjects > 0 ? { prunedPayoutsAndCardAuthentications: siteObjects } : {}),
         changedBefore: new Date(cutoff).toISOString(),
         pagesReleased: report.releasedPages,
         ms: Math.round(performance.now() - started),

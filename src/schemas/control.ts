@@ -7,7 +7,20 @@ export const paymentEventRequest: Schema = {
   type: 'object',
   required: ['Event'],
   additionalProperties: false,
-  properties: { Event: { type: 'string', enum: [...PAYMENT_EVENTS] } },
+  properties: {
+    Event: {
+      type: 'string',
+      enum: [...PAYMENT_EVENTS, 'dispute'],
+      description: 'dispute: the card holder disputes a Captured or PartiallyCaptured card payment (a chargeback); answered with the Dispute',
+    },
+  },
+};
+
+export const disputeEventRequest: Schema = {
+  type: 'object',
+  required: ['Event'],
+  additionalProperties: false,
+  properties: { Event: { type: 'string', enum: ['win', 'lose'], description: 'The dispute is won (DisputeWon, 23) or lost (DisputeLost, 24)' } },
 };
 
 export const preapprovalEventRequest: Schema = {
@@ -40,7 +53,13 @@ const merchantSettings: Record<string, Schema> = {
     enum: ['manual', 'sandbox'],
     description: "manual: the marketplace's own manual clock, starting at the sandbox's time (its payments' time moves only by its own advance); sandbox: the sandbox's clock",
   },
-  NotifyStatuses: { type: ['array', 'null'], maxItems: 20, uniqueItems: true, items: { type: 'integer', enum: [2, 3, 4, 5, 9, 11, 13, 33, 34, 35] }, description: 'Status IDs notified; null for all' },
+  NotifyStatuses: {
+    type: ['array', 'null'],
+    maxItems: 20,
+    uniqueItems: true,
+    items: { type: 'integer', enum: [1, 2, 3, 4, 5, 9, 11, 13, 23, 24, 33, 34, 35] },
+    description: 'Status IDs notified (a dispute is Open 1, DisputeWon 23, DisputeLost 24); null for all',
+  },
   Methods: {
     type: ['array', 'null'],
     maxItems: 500,

@@ -1,9 +1,21 @@
 // Every schema that validates input at run time, by a stable name. The build compiles each into
 // plain JavaScript (scripts/compile-validators.cjs), so a start does not compile schemas at all.
 import type { Schema } from './common';
-import { preapprovalEventRequest, clockAdvanceRequest, faultRequest, merchantCreateRequest, merchantPatchRequest, notificationWaitQuery, paymentEventRequest, refundEventRequest } from './control';
+import { preapprovalEventRequest, clockAdvanceRequest, disputeEventRequest, faultRequest, merchantCreateRequest, merchantPatchRequest, notificationWaitQuery, paymentEventRequest, refundEventRequest } from './control';
 import { exchangeRatesFixture, merchantsFixture, methodsFixture } from './fixtures';
-import { addSplitsRequest, captureRequest, cardCaptureRequest, cardRefundRequest, createCardPaymentRequest, createPaymentRequest, createPreapprovalRequest, recurrentPaymentRequest, refundRequest } from './requests';
+import {
+  addSplitsRequest,
+  captureRequest,
+  cardAuthenticationRequest,
+  cardCaptureRequest,
+  cardPayoutRequest,
+  cardRefundRequest,
+  createCardPaymentRequest,
+  createPaymentRequest,
+  createPreapprovalRequest,
+  recurrentPaymentRequest,
+  refundRequest,
+} from './requests';
 import { snapshotRequest, storyFile } from './reproduce';
 import { scenarioFile } from './scenario';
 
@@ -17,8 +29,11 @@ export const VALIDATED: Record<string, Schema> = {
   createCardPaymentRequest,
   cardCaptureRequest,
   cardRefundRequest,
+  cardPayoutRequest,
+  cardAuthenticationRequest,
   paymentEventRequest,
   preapprovalEventRequest,
+  disputeEventRequest,
   refundEventRequest,
   clockAdvanceRequest,
   merchantPatchRequest,

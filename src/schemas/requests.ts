@@ -200,6 +200,17 @@ export const refundRequest: Schema = {
   },
 };
 
+/** A credit card token (a card authentication's), with the card's security code when one is asked. */
+const creditCardTokenIn: Schema = {
+  type: 'object',
+  required: ['Value'],
+  additionalProperties: false,
+  properties: {
+    Value: { type: 'string', pattern: '^[0-9A-Fa-f]{32}$' },
+    SecurityCode: { type: ['string', 'null'], pattern: '^[0-9]{3,4}$' },
+  },
+};
+
 /** `POST /v1/payments` on the card address. */
 export const createCardPaymentRequest: Schema = {
   type: 'object',
@@ -240,6 +251,7 @@ export const createCardPaymentRequest: Schema = {
         },
         Capture: { type: ['boolean', 'null'] },
         Retry: { type: ['boolean', 'null'] },
+        CreditCardToken: { ...creditCardTokenIn, description: 'Instead of Card: the token of a card authentication (POST /v1/card/authenticate)' },
         GenerateCreditCardToken: { type: ['boolean', 'null'] },
         ThreeDSecureCheck: { type: ['boolean', 'null'] },
         Articles: nullOnly,
@@ -250,11 +262,33 @@ export const createCardPaymentRequest: Schema = {
   },
 };
 
-/** `POST /v1/payments/{id}/capture[?amount=]` on the card address: no body (the amount is in the query). */
+/**
+ * `POST /v1/payments/{id}/capture[?amount=]` on the card address: no body (the amount is in the query),
+ * or a body naming one split of a marketplace card payment and the amount of it to capture.
+ */
 export const cardCaptureRequest: Schema = {
   type: 'object',
   additionalProperties: false,
-  properties: { Payment: { ...nullOnly, description: 'Split captures of card payments are not supported by the sandbox: send no body' } },
+  properties: {
+    Payment: {
+      type: ['object', 'null'],
+      additionalProperties: false,
+      properties: {
+        Split: {
+          type: ['object', 'null'],
+          required: ['ID'],
+          additionalProperties: false,
+          description: 'The split to capture, and how much of it (its whole amount when Amount is absent)',
+          properties: {
+            ID: id32,
+            Amount: amountIn,
+            OriginatorTransactionID: optText(MTID_MAX),
+          },
+        },
+        TotalCaptureCount: { type: ['integer', 'null'], minimum: 0, maximum: 2147483647, description: 'Accepted; the sandbox captures a split once' },
+      },
+    },
+  },
 };
 
 /** `POST /v1/payments/{id}/refunds` on the card address (`SplitID` refunds one split of a marketplace card payment). */
@@ -273,9 +307,69 @@ export const cardRefundRequest: Schema = {
         Amount: amountIn,
         Description: optText(1024),
         StatementDescriptor: optText(64),
-        CaptureID: { ...nullOnly, description: 'The sandbox makes one capture per card payment: send null or leave it out' },
+        CaptureID: { type: ['integer', 'null'], minimum: 0, maximum: 2147483647, description: 'The capture refunded from (GET /v1/payments/{id}/captures); 0 or null: none named' },
         SplitID: { type: ['integer', 'null'], minimum: 1, maximum: 2147483647 },
       },
+    },
+  },
+};
+
+/** Card details sent to a card payout or a card authentication (the PHP SDK's Card_Details). */
+const cardDetailsIn: Schema = {
+  type: 'object',
+  required: ['Number', 'ExpirationMonth', 'ExpirationYear'],
+  additionalProperties: false,
+  properties: {
+    HolderName: optText(255),
+    Number: { type: 'string', pattern: '^[0-9]{12,19}$' },
+    ExpirationMonth: { type: 'string', pattern: '^(0?[1-9]|1[0-2])$' },
+    ExpirationYear: { type: 'string', pattern: '^([0-9]{2}|[0-9]{4})$', description: 'Two or four digits' },
+    SecurityCode: { type: ['string', 'null'], pattern: '^[0-9]{3,4}$' },
+    IssuingBankCountry: { type: ['string', 'null'], pattern: '^([A-Za-z]{2})?$' },
+  },
+};
+
+/** `POST /v1/payouts` on the card address: money paid out to a card. */
+export const cardPayoutRequest: Schema = {
+  type: 'object',
+  required: ['Payout'],
+  additionalProperties: false,
+  properties: {
+    Payout: {
+      type: 'object',
+      // Card, or the CreditCardToken of a card authentication (checked by the service: reason 1 without either).
+      required: ['MerchantTransactionID', 'Amount', 'Currency'],
+      additionalProperties: false,
+      properties: {
+        MerchantTransactionID: { type: 'string', minLength: 1, maxLength: MTID_MAX },
+        OriginatorTransactionID: optText(MTID_MAX),
+        Amount: amountIn,
+        Currency: currencyIn,
+        Description: optText(255),
+        StatementDescriptor: optText(255),
+        MethodID: { type: ['integer', 'null'], enum: [0, 6, null], description: 'Cards are method 6 (0: not chosen)' },
+        Customer: customerIn,
+        BillingAddress: addressIn,
+        Card: cardDetailsIn,
+        CreditCardToken: { ...creditCardTokenIn, description: 'Instead of Card: the token of a card authentication' },
+        Capture: { type: ['boolean', 'null'] },
+        Retry: { type: ['boolean', 'null'] },
+      },
+    },
+  },
+};
+
+/** `POST /v1/card/authenticate`: a card verified without a charge; the answer carries a credit card token. */
+export const cardAuthenticationRequest: Schema = {
+  type: 'object',
+  required: ['CardAuthentication'],
+  additionalProperties: false,
+  properties: {
+    CardAuthentication: {
+      type: 'object',
+      required: ['Card'],
+      additionalProperties: false,
+      properties: { Customer: customerIn, BillingAddress: addressIn, Card: cardDetailsIn },
     },
   },
 };

@@ -166,6 +166,13 @@ export const refundOut = exact({
   SplitID: int,
 });
 
+/** On the card address a refund also names the capture it was taken from (null: none named). */
+export const cardRefundOut: Schema = {
+  ...refundOut,
+  required: [...(refundOut.required as string[]), 'CaptureID'],
+  properties: { ...(refundOut.properties as Record<string, Schema>), CaptureID: nint },
+};
+
 export const cardOut = exact(
   { HolderName: str, Number: str, ExpirationMonth: str, ExpirationYear: str },
   ['object', 'null'],
@@ -231,6 +238,111 @@ export const listResponse = envelope(listItemOut);
 export const cardPaymentResponse = exact({ Payment: cardPaymentOut });
 export const cardListResponse = envelope(exact(cardPaymentFields));
 export const refundsResponse = exact({ Refunds: { type: 'array', items: refundOut } });
+export const cardRefundResponse = exact({ Refund: cardRefundOut });
+export const cardRefundsResponse = exact({ Refunds: { type: 'array', items: cardRefundOut } });
+
+const cardStatusOut = exact({ ID: int, Info: str, Reasons: { type: 'array', items: reasonOut } });
+
+/** A capture of a card payment (the card host's capture reads). */
+export const captureOut = exact({
+  ID: int,
+  SiteID: int,
+  Created: timestampOut,
+  MerchantTransactionID: str,
+  OriginatorTransactionID: nstr,
+  PaymentID: int,
+  Amount: { type: 'integer', description: 'A JSON number, as the card host writes it' },
+  Currency: str,
+  Status: cardStatusOut,
+});
+export const capturesResponse = exact({ Captures: { type: 'array', items: captureOut } });
+export const captureResponse = exact({ Capture: captureOut });
+
+/** The answer to a capture on the card address: the card payment, and for a split's capture the split with its capture. */
+export const cardCaptureResponse = exact({
+  Payment: {
+    ...cardPaymentOut,
+    properties: {
+      ...(cardPaymentOut.properties as Record<string, Schema>),
+      Split: exact({ ...(splitOut.properties as Record<string, Schema>), CaptureDetails: captureOut }),
+    },
+  },
+});
+
+/** The answer to a split's capture: the card payment with the captured split and its capture (CaptureDetails). */
+export const cardSplitCaptureResponse = exact({
+  Payment: {
+    ...cardPaymentOut,
+    required: [...(cardPaymentOut.required as string[]), 'Splits', 'Split'],
+    properties: {
+      ...(cardPaymentOut.properties as Record<string, Schema>),
+      Split: exact({ ...(splitOut.properties as Record<string, Schema>), CaptureDetails: captureOut }),
+    },
+  },
+});
+
+/** A card payout (the card host's payouts API). */
+export const payoutOut = exact({
+  ID: int,
+  SiteID: int,
+  Created: timestampOut,
+  MerchantTransactionID: str,
+  OriginatorTransactionID: nstr,
+  Amount: amountOut,
+  Currency: str,
+  Description: nstr,
+  StatementDescriptor: nstr,
+  Customer: customerOut,
+  BillingAddress: cardAddressOut,
+  Status: cardStatusOut,
+});
+export const payoutResponse = exact({ Payout: payoutOut });
+export const payoutsResponse = exact({ Payouts: { type: 'array', items: payoutOut } });
+export const payoutStatusResponse = exact({ Payout: exact({ ID: int, MerchantTransactionID: str, Status: cardStatusOut }) });
+
+const tokenCardOut = exact({ HolderName: nstr, Number: str, ExpirationMonth: str, ExpirationYear: str, IssuingBankCountry: nstr });
+const tokenOut = exact({ Value: { type: 'string', pattern: '^[0-9A-F]{32}$' }, Active: { type: 'string', enum: ['true', 'false'] } });
+
+/** A card authentication (the card host's tokenization API). */
+export const cardAuthenticationOut = exact({
+  Customer: customerOut,
+  BillingAddress: cardAddressOut,
+  Card: tokenCardOut,
+  CreditCardToken: tokenOut,
+  Status: cardStatusOut,
+});
+export const cardAuthenticationResponse = exact({ CardAuthentication: cardAuthenticationOut });
+export const cardTokenResponse = exact({ CardAuthentication: exact({ Card: tokenCardOut, CreditCardToken: tokenOut }) });
+export const cardTokenCancelResponse = exact({ CardAuthentication: exact({ Card: tokenCardOut, CreditCardToken: tokenOut, Status: cardStatusOut }) });
+
+/** A dispute (its notification's body, and the control API's answer). */
+export const disputeOut = exact({
+  ID: int,
+  SiteID: int,
+  Created: timestampOut,
+  PaymentID: int,
+  MethodID: nint,
+  Amount: amountOut,
+  Currency: str,
+  Status: statusOut,
+});
+export const disputeResponse = exact({ Dispute: disputeOut });
+
+/** A rejected payout request: every Payout key, the request's fields echoed, ID null and InvalidRequestID. */
+export const payoutErrorResponse = exact({
+  Payout: {
+    type: 'object',
+    required: ['ID', 'InvalidRequestID', 'Status'],
+    properties: { ID: nint, InvalidRequestID: str, Status: exact({ ID: nint, Info: nstr, Reasons: { type: 'array', minItems: 1, items: reasonOut } }) },
+  },
+});
+export const cardAuthenticationErrorResponse = exact({
+  CardAuthentication: {
+    type: 'object',
+    required: ['InvalidRequestID', 'Status'],
+    properties: { InvalidRequestID: str, Status: exact({ ID: nul, Info: nul, Reasons: { type: 'array', minItems: 1, items: reasonOut } }) },
+  },
+});
 
 const validatorOut = exact({ Source: str, Regex: str, Required: { type: 'boolean' } });
 const methodOptionOut = exact({ ID: int, DisplayName: str, Description: str, LogoURL: str, Guaranteed: { type: 'boolean' } });
@@ -357,7 +469,11 @@ export const siteSnapshotsResponse = exact({ Snapshots: { type: 'array', items: 
 export const siteRestoreResponse = exact({ Snapshot: siteSnapshotOut, Clock: siteClockResponse });
 export const scenariosResponse = exact({ Scenarios: { type: 'array', items: exact({ Name: str, Description: nstr, Source: str }) } });
 
-const historyOut = exact({ At: timestampOut, RefundID: nint, StatusID: int, StatusInfo: str, Cause: str });
+const historyOut: Schema = {
+  ...exact({ At: timestampOut, RefundID: nint, StatusID: int, StatusInfo: str, Cause: str }),
+  // Only on a dispute's statuses (Open 1, DisputeWon 23, DisputeLost 24).
+  properties: { At: timestampOut, RefundID: nint, DisputeID: int, StatusID: int, StatusInfo: str, Cause: str },
+};
 const stepOut = exact({
   ID: int,
   Step: nint,
@@ -370,13 +486,22 @@ const stepOut = exact({
   Outcome: nstr,
 });
 export const historyResponse = exact({ History: { type: 'array', items: historyOut } });
-export const inspectedPaymentResponse = exact({
+const inspected = exact({
   Payment: paymentOut,
   Scenario: nstr,
   Refunds: { type: 'array', items: refundOut },
   History: { type: 'array', items: historyOut },
   Steps: { type: 'array', items: stepOut },
 });
+/** A payment as the control API shows it; a card payment adds its Captures and Disputes. */
+export const inspectedPaymentResponse: Schema = {
+  ...inspected,
+  properties: {
+    ...(inspected.properties as Record<string, Schema>),
+    Captures: { type: 'array', items: captureOut },
+    Disputes: { type: 'array', items: disputeOut },
+  },
+};
 
 const notificationOut = exact({
   ID: int,

@@ -5,16 +5,17 @@ import { type CaptureOutcome, type CardState, captureSettled, cardAuthorized, ca
 import { canRefundWhole } from '../domain/payment.machine';
 import { parseAmount } from '../domain/money';
 import { Status, statusInfo } from '../domain/statuses';
-import { Rejection } from '../errors/errors';
+import { Rejection, notFound } from '../errors/errors';
 import { type ReasonCode, reason } from '../errors/reasons';
 import { cardCaptureRequest, cardRefundRequest } from '../schemas/requests';
 import { validate } from '../schemas/validator';
 import type { JobRecord } from '../store/jobs.repo';
-import type { PaymentRecord, RefundRecord, SiteRecord, SplitRecord } from '../store/records';
+import type { CaptureRecord, PaymentRecord, RefundRecord, SiteRecord, SplitRecord } from '../store/records';
 import type { PaymentView } from '../wire/serializers';
 import { recordRefundStatus } from './changes';
 import type { ServiceContext } from './context';
-import { findSplit, loadPayment } from './lookup';
+import { captureCardSplit, recordCardCapture } from './card-captures.service';
+import { findSplit, loadPayment, parseId } from './lookup';
 import { NATIVE_REFUND, refundLeft } from './refunds.service';
 import { movePayment } from './transition';
 import { CAUSE } from '../domain/causes';
@@ -41,7 +42,9 @@ export function scheduleCardOutcome(ctx: ServiceContext, paymentId: number, stat
 export function runCardStep(ctx: ServiceContext, view: PaymentView, job: JobRecord): string {
   const decision = captureSettled(view.payment.statusId, view.payment.amount, CARD_STEPS[job.action]!);
   if (!decision.ok) throw new Rejection([reason(decision.code as ReasonCode, decision.info)]);
-  const cause = decision.value.status === Status.Captured ? 'capture completed' : 'capture failed: the time limit for capturing is overdue';
+  const captured = decision.value.status === Status.Captured;
+  const cause = captured ? 'capture completed' : 'capture failed: the time limit for capturing is overdue';
+  recordCardCapture(ctx, view, view.payment.amount, captured ? Status.Success : Status.Failed);
   return statusInfo(movePayment(ctx, view, decision.value.status, cause, { capturedAmount: decision.value.capturedAmount }).payment.statusId);
 }
 
@@ -54,12 +57,38 @@ export function cardEntered(ctx: ServiceContext, view: PaymentView, cause: strin
   return after;
 }
 
+/** What a capture on the card address did: the payment after it, and for a split's capture the split and its capture. */
+export interface CardCaptureResult {
+  view: PaymentView;
+  split?: SplitRecord;
+  capture?: CaptureRecord;
+}
+
 /** `POST /v1/payments/{id}/capture[?amount=]` on the card address: the whole amount, or `amount` of it. */
 export function captureCardPayment(ctx: ServiceContext, site: SiteRecord, rawId: string, rawAmount: string | undefined, body: unknown): PaymentView {
+  return captureOnCardAddress(ctx, site, rawId, rawAmount, body).view;
+}
+
+/**
+ * The same, with what the answer shows of a split's capture: a body `{"Payment": {"Split": {"ID",
+ * "Amount"}}}` (the PHP SDK's split_capture) captures that split of a marketplace card payment.
+ */
+export function captureOnCardAddress(ctx: ServiceContext, site: SiteRecord, rawId: string, rawAmount: string | undefined, body: unknown): CardCaptureResult {
   return ctx.store.tx(() => {
     const view = loadPayment(ctx, site, rawId, 'card');
     const problems = body === undefined ? [] : validate(cardCaptureRequest, body);
     if (problems.length > 0) throw new Rejection(problems);
+    const split = (body as { Payment?: { Split?: { ID: number } | null } | null } | undefined)?.Payment?.Split;
+    if (split) {
+      if (rawAmount !== undefined) throw new Rejection([reason(2, 'Payment.Split is invalid: a split capture names its amount in Payment.Split.Amount, not in ?amount=')], view);
+      return captureCardSplit(ctx, view, (body as { Payment: Parameters<typeof captureCardSplit>[2] }).Payment);
+    }
+    return { view: captureWhole(ctx, view, rawAmount) };
+  });
+}
+
+function captureWhole(ctx: ServiceContext, view: PaymentView, rawAmount: string | undefined): PaymentView {
+  {
     const p = view.payment;
     const amount = rawAmount === undefined ? p.amount : parseAmount(rawAmount);
     if (amount === null) {
@@ -72,8 +101,11 @@ export function captureCardPayment(ctx: ServiceContext, site: SiteRecord, rawId:
       throw new Rejection([reason(1014, 'Payment partial capture is not supported: a card payment with splits is captured whole')], view);
     }
     const cause = amount < p.amount ? `capture of ${amount}` : 'capture';
+    const taken = decision.value.capturedAmount;
+    if (taken !== null) recordCardCapture(ctx, view, taken, Status.Success);
+    else if (decision.value.status === Status.Failed) recordCardCapture(ctx, view, amount, Status.Failed);
     return movePayment(ctx, view, decision.value.status, cause, { capturedAmount: decision.value.capturedAmount });
-  });
+  }
 }
 
 /** `POST /v1/payments/{id}/cancel` on the card address. */
@@ -93,6 +125,7 @@ interface CardRefundInput {
   Amount: number | string;
   Description?: string | null;
   SplitID?: number | null;
+  CaptureID?: number | null;
 }
 
 /**
@@ -116,6 +149,7 @@ export function refundCardPayment(ctx: ServiceContext, site: SiteRecord, rawId: 
       const whole = canRefundWhole(p.hasSplits);
       if (!whole.ok) throw new Rejection([reason(11, `${whole.info}, or name one with Refund.SplitID`)]);
     }
+    const capture = captureNamed(ctx, view, split, input.CaptureID ?? null);
     const taken = split ?? p;
     const left = refundLeft(ctx, p, split);
     const what = split ? `split ${split.id}` : `card payment ${p.id}`;
@@ -128,6 +162,7 @@ export function refundCardPayment(ctx: ServiceContext, site: SiteRecord, rawId: 
     }
     const statusId = cardRefundStatus(p.amount);
     const id = ctx.store.refunds.insert({
+      captureId: capture?.id ?? null,
       paymentId: p.id,
       splitId: split?.id ?? null,
       siteId: split?.siteId ?? p.siteId,
@@ -145,6 +180,30 @@ export function refundCardPayment(ctx: ServiceContext, site: SiteRecord, rawId: 
     recordRefundStatus(ctx, refund, view, statusId === Status.Success ? 'refund (succeeds at once on cards)' : 'refund (stays Open: test amount 10004)', false);
     return refund;
   });
+}
+
+/**
+ * The capture a card refund names (`CaptureID`; 0 or null names none): one of this payment's
+ * successful captures, and of the refunded split when a split is refunded.
+ */
+function captureNamed(ctx: ServiceContext, view: PaymentView, split: SplitRecord | undefined, captureId: number | null): CaptureRecord | undefined {
+  if (captureId === null || captureId === 0) return undefined;
+  const capture = ctx.store.captures.get(captureId);
+  if (!capture || capture.paymentId !== view.payment.id || capture.statusId !== Status.Success) {
+    throw new Rejection([reason(2, `Refund.CaptureID is invalid: payment ${view.payment.id} has no successful capture ${captureId}`)]);
+  }
+  if (split && capture.splitId !== null && capture.splitId !== split.id) {
+    throw new Rejection([reason(2, `Refund.CaptureID is invalid: capture ${captureId} is of split ${capture.splitId}, not of split ${split.id}`)]);
+  }
+  return capture;
+}
+
+/** `GET /v1/refunds/{id}/status` on the card address (the PHP SDK's refund_status): a refund of one of the site's card payments, or 404. */
+export function cardRefundStatusOf(ctx: ServiceContext, site: SiteRecord, rawRefundId: string): RefundRecord {
+  const id = parseId(rawRefundId);
+  const refund = id === null ? undefined : ctx.store.refunds.get(id);
+  if (!refund || !ctx.store.payments.get(refund.paymentId, site.siteId, 'card')) throw notFound('Refund');
+  return refund;
 }
 
 function splitNamed(view: PaymentView, splitId: number | null): SplitRecord | undefined {

@@ -9,6 +9,7 @@ import { createCardPaymentRequest } from '../schemas/requests';
 import { validate } from '../schemas/validator';
 import type { Json, PaymentRecord, SiteRecord } from '../store/records';
 import { type PaymentView, completeAddress, completeCustomer } from '../wire/serializers';
+import { cardOfToken } from './card-auth.service';
 import { scheduleCardOutcome } from './card-actions.service';
 import { recordPaymentStatus } from './changes';
 import type { ServiceContext } from './context';
@@ -33,6 +34,7 @@ interface CardInput {
   BillingAddress?: Json | null;
   ShippingAddress?: Json | null;
   Card?: { HolderName: string; Number: string; ExpirationMonth: string; ExpirationYear: string };
+  CreditCardToken?: { Value: string; SecurityCode?: string | null };
   Capture?: boolean | null;
   Retry?: boolean | null;
   ThreeDSecureCheck?: boolean | null;
@@ -64,14 +66,17 @@ export function createCardPayment(ctx: ServiceContext, site: SiteRecord, body: u
   const unavailable = unavailableMethod(site, CARD_METHOD_ID, 'Payment.MethodID');
   if (unavailable) reasons.push(unavailable);
   if (splits.length > 0) reasons.push(...checkSplits(ctx, site, splits, amount, 0n, 'Payment.Splits'));
+  if (input.Card && input.CreditCardToken) reasons.push(reason(2, 'Payment.CreditCardToken is invalid: send Card or CreditCardToken, not both'));
   if (reasons.length > 0) throw new Rejection(reasons);
   return ctx.store.tx(() => {
     if (ctx.store.payments.merchantTransactionIdTaken(site.siteId, 'card', input.MerchantTransactionID)) {
       throw new Rejection([reason(20, `Payment.MerchantTransactionID is duplicated: ${input.MerchantTransactionID} was used before on site ${site.siteId}`)]);
     }
     const capture = input.Capture ?? true;
+    // A card authentication's token stands for its card.
+    const tokenCard = input.CreditCardToken ? cardOfToken(ctx, site, input.CreditCardToken.Value, 'Payment.CreditCardToken').card : null;
     // Without card details, or with 3-D Secure asked for, the payer enters the card on the hosted form.
-    const payerEntersCard = input.Card === undefined || input.ThreeDSecureCheck === true;
+    const payerEntersCard = (input.Card === undefined && tokenCard === null) || input.ThreeDSecureCheck === true;
     const state = cardCreated(amount, capture, payerEntersCard);
     const now = ctx.clock.now();
     const record: Omit<PaymentRecord, 'id'> = {
@@ -100,7 +105,9 @@ export function createCardPayment(ctx: ServiceContext, site: SiteRecord, body: u
       billingAddress: input.BillingAddress ? completeAddress(input.BillingAddress, ctx.store.counters.next('address')) : null,
       shippingAddress: input.ShippingAddress ? completeAddress(input.ShippingAddress, ctx.store.counters.next('address')) : null,
       details: null,
-      card: input.Card
+      card: tokenCard
+        ? { HolderName: tokenCard.HolderName, Number: tokenCard.Number, ExpirationMonth: tokenCard.ExpirationMonth, ExpirationYear: tokenCard.ExpirationYear }
+        : input.Card
         ? {
             HolderName: input.Card.HolderName,
             Number: maskCardNumber(input.Card.Number),

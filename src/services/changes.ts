@@ -1,6 +1,6 @@
 // Every status a payment or refund enters is recorded here, inside the transaction that changes it:
 // the status history, and the outbox that notifications are delivered from.
-import type { PreapprovalRecord, RefundRecord } from '../store/records';
+import type { DisputeRecord, PreapprovalRecord, RefundRecord } from '../store/records';
 import type { PaymentView } from '../wire/serializers';
 import type { ServiceContext } from './context';
 
@@ -9,6 +9,7 @@ export interface ChangeSink {
   paymentChanged(ctx: ServiceContext, view: PaymentView, cause: string): void;
   refundChanged(ctx: ServiceContext, refund: RefundRecord, view: PaymentView, cause: string): void;
   preapprovalChanged(ctx: ServiceContext, preapproval: PreapprovalRecord, cause: string): void;
+  disputeChanged(ctx: ServiceContext, dispute: DisputeRecord, view: PaymentView, cause: string): void;
 }
 
 export function recordPaymentStatus(ctx: ServiceContext, view: PaymentView, cause: string, notify = true): void {
@@ -24,4 +25,10 @@ export function recordRefundStatus(ctx: ServiceContext, refund: RefundRecord, vi
 export function recordPreapprovalStatus(ctx: ServiceContext, preapproval: PreapprovalRecord, cause: string, notify = true): void {
   ctx.store.history.recordPreapproval(preapproval.id, preapproval.statusId, ctx.clock.now(), cause);
   if (notify) ctx.changes?.preapprovalChanged(ctx, preapproval, cause);
+}
+
+/** A dispute's status, in its payment's history (marked with the dispute), and notified as `{"Dispute": …}`. */
+export function recordDisputeStatus(ctx: ServiceContext, dispute: DisputeRecord, view: PaymentView, cause: string): void {
+  ctx.store.history.record(dispute.paymentId, null, dispute.statusId, ctx.clock.now(), cause, dispute.id);
+  ctx.changes?.disputeChanged(ctx, dispute, view, cause);
 }

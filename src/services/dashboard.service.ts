@@ -9,7 +9,7 @@ import { reason } from '../errors/reasons';
 import { merchantPatchRequest } from '../schemas/control';
 import { validate } from '../schemas/validator';
 import type { FaultView } from '../faults/faults';
-import type { MethodRecord, RefundRecord, SiteRecord } from '../store/records';
+import type { CaptureRecord, DisputeRecord, MethodRecord, RefundRecord, SiteRecord } from '../store/records';
 import type { PaymentView } from '../wire/serializers';
 import type { ServiceContext } from './context';
 import { applyPaymentEvent } from './events.service';
@@ -64,6 +64,9 @@ export interface PaymentDetail {
   linkedSites: SiteRecord[];
   /** The fault rules that can act on this payment. */
   faults: FaultView[];
+  /** A card payment's captures and disputes. */
+  captures: CaptureRecord[];
+  disputes: DisputeRecord[];
   /** The requests that named or made it, oldest first (none when the journal is off). */
   requests: RequestEntry[];
   /** What its page offers now, or why not. */
@@ -99,6 +102,8 @@ export function paymentDetail(ctx: ServiceContext, site: SiteRecord, rawId: stri
     notifications: listNotifications(ctx, { paymentId: id }),
     linkedSites: ctx.store.sites.linkedTo(site.siteId),
     faults: ctx.faults?.forPayment(site.siteId, id) ?? [],
+    captures: ctx.store.captures.ofPayment(id),
+    disputes: ctx.store.disputes.ofPayment(id),
     requests: ctx.requests?.find({ paymentId: id }, { limit: PAYMENT_REQUESTS, offset: 0, descending: false }).map(requestView) ?? [],
   };
 }

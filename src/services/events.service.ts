@@ -6,6 +6,7 @@ import { HttpError, notFound } from '../errors/errors';
 import type { PaymentRecord } from '../store/records';
 import type { PaymentView } from '../wire/serializers';
 import { cardEntered } from './card-actions.service';
+import { recordCardCapture } from './card-captures.service';
 import type { ServiceContext } from './context';
 import { parseId } from './lookup';
 import { movePayment } from './transition';
@@ -57,6 +58,10 @@ function applyEvent(ctx: ServiceContext, view: PaymentView, event: PaymentEvent,
     extra.token = null;
     extra.tokenLifetime = null;
   }
-  if (decision.value === Status.Captured) extra.capturedAmount = payment.amount;
+  if (decision.value === Status.Captured) {
+    extra.capturedAmount = payment.amount;
+    // The provider completed a card payment's requested or queued capture: that capture is recorded.
+    if (payment.surface === 'card') recordCardCapture(ctx, view, payment.amount, Status.Success);
+  }
   return movePayment(ctx, view, decision.value, cause, extra);
 }

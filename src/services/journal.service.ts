@@ -85,6 +85,7 @@ export function paymentStory(ctx: ServiceContext, paymentId: number) {
     History: ctx.store.history.ofPayment(paymentId).map((h) => ({
       At: formatTimestamp(h.at),
       RefundID: h.refundId,
+      ...(h.disputeId == null ? {} : { DisputeID: h.disputeId }),
       StatusID: h.statusId,
       StatusInfo: statusInfo(h.statusId),
       Cause: h.cause,

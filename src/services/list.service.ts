@@ -5,6 +5,7 @@ import { TIMESTAMP_EXPECTED, parseTimestamp } from '../domain/time';
 import { CURRENCIES, COUNTRIES } from '../schemas/codes';
 import { MAX_PAGE_SIZE } from '../schemas/queries';
 import type { PaymentFilter, SortBy } from '../store/payments.repo';
+import type { PayoutFilter } from '../store/payouts.repo';
 import type { PaymentRecord, SiteRecord, Surface } from '../store/records';
 import type { ListPage } from '../wire/serializers';
 import type { ServiceContext } from './context';
@@ -118,4 +119,21 @@ export function listCardPayments(ctx: ServiceContext, site: SiteRecord, raw: Rec
   const filter = filterOf(q, site, 'card');
   const { total, items } = ctx.store.payments.list(filter, { sortBy: 'id', descending: true, limit, offset });
   return { items, total, pageIndex: Math.floor(offset / limit) + 1, pageSize: limit };
+}
+
+/** The card payouts list's query (`GET /v1/payouts`): `limit`/`offset` and the card list's filters that a payout has. */
+export function payoutsQuery(ctx: ServiceContext, site: SiteRecord, raw: Record<string, unknown>): { filter: PayoutFilter; limit: number; offset: number } {
+  const q = queryOf(raw);
+  const limit = wholeNumber(q, 'limit', 'limit', 1, MAX_PAGE_SIZE, 107) ?? ctx.settings.pageSize;
+  const offset = wholeNumber(q, 'offset', 'offset', 0, 2147483647, 106) ?? 0;
+  const f = filterOf(q, site, 'card');
+  const filter: PayoutFilter = {};
+  if (f.startMs !== undefined) filter.startDate = f.startMs;
+  if (f.endMs !== undefined) filter.endDate = f.endMs;
+  if (f.currency !== undefined) filter.currency = f.currency;
+  if (f.minimumAmount !== undefined) filter.minimumAmount = Number(f.minimumAmount);
+  if (f.maximumAmount !== undefined) filter.maximumAmount = Number(f.maximumAmount);
+  if (f.merchantTransactionId !== undefined) filter.merchantTransactionId = f.merchantTransactionId;
+  if (f.statusId !== undefined) filter.statusId = f.statusId;
+  return { filter, limit, offset };
 }

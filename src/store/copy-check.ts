@@ -26,6 +26,8 @@ const JSON_COLUMNS: Readonly<Record<string, Readonly<Record<string, 'object' | '
   faults: { match_json: 'object', action_json: 'object' },
   story_scenarios: { body: 'object' },
   preapprovals: { customer: 'object', billing_address: 'object' },
+  payouts: { customer: 'object', billing_address: 'object', card: 'object', reasons: 'array' },
+  card_authentications: { customer: 'object', billing_address: 'object', card: 'object' },
 };
 
 /** What one column's values must be, as SQL that is true for a bad value, and the words that say so. */

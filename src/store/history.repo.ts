@@ -9,16 +9,18 @@ interface HistoryRow {
   status_id: number;
   at: number;
   cause: string;
+  dispute_id: number | null;
 }
 
 export class HistoryRepo {
   private readonly insertStmt;
+  private disputeInsertStmt?: { run(...args: unknown[]): unknown };
   private readonly ofPaymentStmt;
 
   private readonly insertPreapprovalStmt;
   private readonly ofPreapprovalStmt;
 
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
     this.insertStmt = db.prepare(
       'INSERT INTO status_history (payment_id, refund_id, status_id, at, cause) VALUES (?, ?, ?, ?, ?)',
     );
@@ -27,8 +29,14 @@ export class HistoryRepo {
     this.ofPaymentStmt = db.prepare<[number], HistoryRow>('SELECT * FROM status_history WHERE payment_id = ? ORDER BY id');
   }
 
-  record(paymentId: number, refundId: number | null, statusId: number, at: number, cause: string): void {
-    this.insertStmt.run(paymentId, refundId, statusId, at, cause);
+  record(paymentId: number, refundId: number | null, statusId: number, at: number, cause: string, disputeId: number | null = null): void {
+    if (disputeId === null) {
+      this.insertStmt.run(paymentId, refundId, statusId, at, cause);
+      return;
+    }
+    // Prepared on first use: the column came with a later migration than the rest of this table.
+    this.disputeInsertStmt ??= this.db.prepare('INSERT INTO status_history (payment_id, refund_id, status_id, at, cause, dispute_id) VALUES (?, ?, ?, ?, ?, ?)');
+    this.disputeInsertStmt.run(paymentId, refundId, statusId, at, cause, disputeId);
   }
 
   /** A status a preapproval entered. */
@@ -48,6 +56,8 @@ export class HistoryRepo {
       statusId: r.status_id,
       at: r.at,
       cause: r.cause,
+      // Only on a dispute's rows: the others read as they always did.
+      ...(r.dispute_id === null ? {} : { disputeId: r.dispute_id }),
     }));
   }
 }

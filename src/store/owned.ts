@@ -19,10 +19,14 @@ export const OWNED_TABLES: readonly OwnedTable[] = [
   { table: 'scenario_jobs', via: { column: 'payment_id', parent: 'payments' } },
   { table: 'status_history', via: { column: 'payment_id', parent: 'payments' } },
   { table: 'refunds', via: { column: 'payment_id', parent: 'payments' } },
+  { table: 'captures', via: { column: 'payment_id', parent: 'payments' } },
+  { table: 'disputes', via: { column: 'payment_id', parent: 'payments' } },
   { table: 'splits', via: { column: 'payment_id', parent: 'payments' } },
   { table: 'erased_token_lifetimes', via: { column: 'payment_id', parent: 'payments' } },
   { table: 'payments', site: 'owner_site_id' },
   { table: 'faults', site: 'owner_site_id' },
+  { table: 'payouts', site: 'site_id' },
+  { table: 'card_authentications', site: 'site_id' },
   // The request journal: by the SiteID a request authenticated as, or tried to.
   { table: 'requests', site: 'site_id' },
 ];

@@ -119,12 +119,72 @@ export interface RefundRecord {
   typeId: number;
   statusId: number;
   createdAt: number;
+  /** The capture refunded from (card refunds that name one), or null. */
+  captureId?: number | null;
+}
+
+/** A capture of a card payment: the whole payment, part of it, or one split's share. */
+export interface CaptureRecord {
+  id: number;
+  paymentId: number;
+  splitId: number | null;
+  siteId: number;
+  merchantTransactionId: string;
+  originatorTransactionId: string | null;
+  amount: bigint;
+  currency: string;
+  statusId: number;
+  createdAt: number;
+}
+
+/** A dispute (chargeback) on a payment whose money was taken. */
+export interface DisputeRecord {
+  id: number;
+  paymentId: number;
+  siteId: number;
+  amount: bigint;
+  currency: string;
+  statusId: number;
+  createdAt: number;
+}
+
+/** A payout to a card, with its outcome decided when it was made. */
+export interface PayoutRecord {
+  id: number;
+  siteId: number;
+  merchantTransactionId: string;
+  originatorTransactionId: string | null;
+  amount: bigint;
+  currency: string;
+  description: string | null;
+  statementDescriptor: string | null;
+  customer: Json | null;
+  billingAddress: Json | null;
+  card: Json | null;
+  statusId: number;
+  reasons: { Code: number; Info: string }[];
+  createdAt: number;
+}
+
+/** A card authentication: a card verified without a charge, and the credit card token it made. */
+export interface CardAuthRecord {
+  id: number;
+  siteId: number;
+  token: string;
+  customer: Json | null;
+  billingAddress: Json | null;
+  card: Json;
+  active: boolean;
+  createdAt: number;
+  cancelledAt: number | null;
 }
 
 export interface HistoryRecord {
   id: number;
   paymentId: number;
   refundId: number | null;
+  /** Set on a dispute's statuses (refundId is null then). */
+  disputeId?: number | null;
   statusId: number;
   at: number;
   cause: string;

@@ -15,6 +15,7 @@ interface RefundRow {
   type_id: number;
   status_id: number;
   created_at: number;
+  capture_id: number | null;
 }
 
 const toRecord = (r: RefundRow): RefundRecord => ({
@@ -30,6 +31,8 @@ const toRecord = (r: RefundRow): RefundRecord => ({
   typeId: r.type_id,
   statusId: r.status_id,
   createdAt: r.created_at,
+  // Only when the refund named a capture: the others read as they always did.
+  ...(r.capture_id === null ? {} : { captureId: r.capture_id }),
 });
 
 export class RefundsRepo {
@@ -41,8 +44,9 @@ export class RefundsRepo {
   private readonly refundedOfPaymentStmt;
   private readonly setStatusStmt;
   private readonly setMtidStmt;
+  private setCaptureStmt?: { run(...args: unknown[]): unknown };
 
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
     this.insertStmt = db.prepare(
       `INSERT INTO refunds (payment_id, split_id, site_id, merchant_transaction_id, originator_transaction_id, amount, currency, description, type_id, status_id, created_at)
        VALUES (@paymentId, @splitId, @siteId, @merchantTransactionId, @originatorTransactionId, @amount, @currency, @description, @typeId, @statusId, @createdAt)
@@ -63,7 +67,11 @@ export class RefundsRepo {
   }
 
   insert(r: Omit<RefundRecord, 'id'>): number {
-    return (this.insertStmt.get({ ...r, amount: Number(r.amount) }) as { id: number }).id;
+    const { captureId, ...row } = r;
+    const id = (this.insertStmt.get({ ...row, amount: Number(r.amount) }) as { id: number }).id;
+    // The capture a card refund names is set apart: the column came with a later migration than the rest.
+    if (captureId != null) (this.setCaptureStmt ??= this.db.prepare('UPDATE refunds SET capture_id = ? WHERE id = ?')).run(captureId, id);
+    return id;
   }
 
   get(id: number): RefundRecord | undefined {

@@ -13,10 +13,19 @@ export const PRUNED_TABLES = [
   'scenario_jobs',
   'status_history',
   'refunds',
+  'captures',
+  'disputes',
   'splits',
   'erased_token_lifetimes',
   'payments',
 ] as const;
+
+/**
+ * The tables of a site's own objects that hang off no payment (card payouts, card authentications):
+ * emptied by a reset, and deleted by retention once they are older than the cutoff (each is made in
+ * its final state, or changes only by a cancel, whose time is kept).
+ */
+export const SITE_TABLES = ['payouts', 'card_authentications'] as const;
 
 const IDS = 'SELECT value FROM json_each(@ids)';
 
@@ -26,6 +35,8 @@ const DELETES: Record<(typeof PRUNED_TABLES)[number], string> = {
   scenario_jobs: `DELETE FROM scenario_jobs WHERE payment_id IN (${IDS})`,
   status_history: `DELETE FROM status_history WHERE payment_id IN (${IDS})`,
   refunds: `DELETE FROM refunds WHERE payment_id IN (${IDS})`,
+  captures: `DELETE FROM captures WHERE payment_id IN (${IDS})`,
+  disputes: `DELETE FROM disputes WHERE payment_id IN (${IDS})`,
   splits: `DELETE FROM splits WHERE payment_id IN (${IDS})`,
   erased_token_lifetimes: `DELETE FROM erased_token_lifetimes WHERE payment_id IN (${IDS})`,
   payments: `DELETE FROM payments WHERE id IN (${IDS})`,
@@ -40,6 +51,7 @@ const DELETES: Record<(typeof PRUNED_TABLES)[number], string> = {
 const CHANGED_SINCE = `(
      EXISTS (SELECT 1 FROM status_history h WHERE h.payment_id = p.id AND h.at >= @cutoff)
   OR EXISTS (SELECT 1 FROM splits s WHERE s.payment_id = p.id AND s.created_at >= @cutoff)
+  OR EXISTS (SELECT 1 FROM captures c WHERE c.payment_id = p.id AND c.created_at >= @cutoff)
   OR EXISTS (SELECT 1 FROM scenario_jobs j WHERE j.payment_id = p.id AND (j.state = 'pending' OR j.ran_at >= @cutoff))
   OR EXISTS (SELECT 1 FROM notifications n WHERE n.payment_id = p.id
                AND (n.state = 'pending' OR n.created_at >= @cutoff
@@ -107,6 +119,14 @@ export class RetentionRepo {
     return ids.length;
   }
 
+  /**
+   * Deletes the site objects (SITE_TABLES) whose last change is before `cutoff`: a payout when it was
+   * made, a card authentication when it was made or cancelled. Run it inside a transaction.
+   */
+  deleteOldSiteObjects(cutoff: number): number {
+    return this.stmt.siteDeletes.reduce((n, stmt) => n + stmt.run({ cutoff }).changes, 0);
+  }
+
   /** Pages on the free list: freed by deletes, reused by the next writes before the file grows. */
   freePages(): number {
     return this.stmt.freePages.get() as number;
@@ -141,6 +161,10 @@ function prepare(db: Db) {
          FROM payments p WHERE p.id > @after ORDER BY p.id LIMIT @scan`,
     ),
     deletes: PRUNED_TABLES.map((t) => db.prepare<{ ids: string }>(DELETES[t])),
+    siteDeletes: [
+      db.prepare<{ cutoff: number }>('DELETE FROM payouts WHERE created_at < @cutoff'),
+      db.prepare<{ cutoff: number }>('DELETE FROM card_authentications WHERE max(created_at, coalesce(cancelled_at, 0)) < @cutoff'),
+    ],
     requests: db.prepare<{ ids: string }>(`DELETE FROM requests WHERE payment_id IN (${IDS})`),
     oldPreapprovals: db
       .prepare<{ cutoff: number; limit: number }, number>(

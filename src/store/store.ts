@@ -1,7 +1,10 @@
 // The store: the repositories over one database, and the one way to run a transaction.
 import { type Db, openDatabase } from './db';
+import { CapturesRepo } from './captures.repo';
+import { CardAuthsRepo } from './card-auths.repo';
 import { ClockRepo, SiteClocksRepo } from './clock.repo';
 import { CountersRepo } from './counters.repo';
+import { DisputesRepo } from './disputes.repo';
 import { FaultsRepo } from './faults.repo';
 import { RolledBack, WritesHeld } from './failures';
 import { HistoryRepo } from './history.repo';
@@ -10,9 +13,10 @@ import { NotificationsRepo } from './notifications.repo';
 import { MethodsRepo } from './methods.repo';
 import { PaymentsRepo } from './payments.repo';
 import { PreapprovalsRepo } from './preapprovals.repo';
+import { PayoutsRepo } from './payouts.repo';
 import { RefundsRepo } from './refunds.repo';
 import { RequestsRepo } from './requests.repo';
-import { PRUNED_TABLES, RetentionRepo } from './retention.repo';
+import { PRUNED_TABLES, RetentionRepo, SITE_TABLES } from './retention.repo';
 import { SitesRepo } from './sites.repo';
 import { rememberSequences, startSequencesAt } from './sequences';
 import { SplitsRepo } from './splits.repo';
@@ -34,6 +38,10 @@ export class Store {
   readonly splits: SplitsRepo;
   readonly refunds: RefundsRepo;
   readonly preapprovals: PreapprovalsRepo;
+  readonly captures: CapturesRepo;
+  readonly disputes: DisputesRepo;
+  readonly payouts: PayoutsRepo;
+  readonly cardAuths: CardAuthsRepo;
   readonly history: HistoryRepo;
   readonly counters: CountersRepo;
   readonly jobs: JobsRepo;
@@ -54,6 +62,10 @@ export class Store {
     this.splits = new SplitsRepo(db);
     this.refunds = new RefundsRepo(db);
     this.preapprovals = new PreapprovalsRepo(db);
+    this.captures = new CapturesRepo(db);
+    this.disputes = new DisputesRepo(db);
+    this.payouts = new PayoutsRepo(db);
+    this.cardAuths = new CardAuthsRepo(db);
     this.history = new HistoryRepo(db);
     this.counters = new CountersRepo(db);
     this.jobs = new JobsRepo(db);
@@ -220,7 +232,7 @@ export class Store {
    */
   clear(): void {
     // The payment tree in the order retention deletes it (each table before the rows it points at).
-    const tables = ['story_scenarios', 'requests', ...PRUNED_TABLES, 'preapprovals', 'site_clocks', 'sites', 'methods', 'faults'];
+    const tables = ['story_scenarios', 'requests', ...PRUNED_TABLES, 'preapprovals', ...SITE_TABLES, 'site_clocks', 'sites', 'methods', 'faults'];
     for (const t of tables) this.db.prepare(`DELETE FROM ${t}`).run();
     // Payment, split and refund IDs go on (an application's database may hold them); fault rules
     // are the sandbox's own settings, numbered afresh like the merchants made at run time.

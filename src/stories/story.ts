@@ -160,6 +160,8 @@ export function tellStory(f: StoryFacts): StoryFile {
   let captureRequested = false;
 
   for (const h of f.history.slice(1)) {
+    // A dispute is the card holder's bank's doing: no step of a story replays it.
+    if (h.disputeId != null) continue;
     const at = { at: h.at, order: [h.id, 0, 0] as [number, number, number] };
     if (h.refundId !== null) {
       const r = f.refunds.find((x) => x.id === h.refundId);
@@ -216,7 +218,7 @@ export function tellStory(f: StoryFacts): StoryFile {
   }
 
   beats.sort(byTimeThenOrder);
-  const paymentStatuses = f.history.filter((h) => h.refundId === null).map((h) => statusInfo(h.statusId));
+  const paymentStatuses = f.history.filter((h) => h.refundId === null && h.disputeId == null).map((h) => statusInfo(h.statusId));
   const refundOutcomes = f.refunds.map((r, i) => `refund ${i + 1} ${statusInfo(r.statusId)}`);
   return {
     Name: `story-${p.id}`,

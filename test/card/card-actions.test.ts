@@ -2,7 +2,7 @@
 // of a split) and their reads, /status, the hosted card form, and the card test host's test amounts.
 import request from 'supertest';
 import { statusInfo } from '../../src/domain/statuses';
-import { cardPaymentResponse, messageResponse, paymentErrorResponse, refundErrorResponse, refundResponse, refundsResponse } from '../../src/schemas/responses';
+import { cardPaymentResponse, cardRefundResponse, cardRefundsResponse, messageResponse, paymentErrorResponse, refundErrorResponse } from '../../src/schemas/responses';
 import { MARKETPLACE, START_STAMP, type World, basic, expectSchema, makeWorld, snapshot } from '../helpers/world';
 
 let seq = 0;
@@ -108,13 +108,13 @@ describe('card payment actions', () => {
       for (const bad of ['0', '-5', '10.5', 'abc', '']) await refusedOnStored(() => capture(p.ID, `?amount=${bad}`), p.ID, 9, 1012);
     });
 
-    it('refuses a body with reason 2 in the Payment envelope (split captures of card payments are not modelled)', async () => {
+    it('refuses a split capture body on a payment without splits with reason 11 in the Payment envelope (split captures: card-objects.test.ts)', async () => {
       const p = await create();
       const before = snapshot(w.store);
       const res = await capture(p.ID).send({ Payment: { Split: { ID: 1, Amount: 100 } } });
       expect(res.status).toBe(400);
       expectSchema(paymentErrorResponse, res.body);
-      expect(res.body.Payment.Status.Reasons).toEqual([{ Code: 2, Info: 'Payment is invalid: expected null' }]);
+      expect(res.body.Payment.Status.Reasons).toEqual([{ Code: 11, Info: expect.stringContaining('has no splits') }]);
       expect(snapshot(w.store)).toBe(before);
     });
   });
@@ -146,7 +146,7 @@ describe('card payment actions', () => {
       w.clock.advance(3_600_000);
       const res = await refund(p.ID, { Refund: { MerchantTransactionID: `${p.MerchantTransactionID}-r`, Amount: 9000, Description: 'returned' } });
       expect(res.status).toBe(201);
-      expectSchema(refundResponse, res.body);
+      expectSchema(cardRefundResponse, res.body);
       expect(res.body).toEqual({
         Refund: {
           ID: expect.any(Number),
@@ -166,6 +166,7 @@ describe('card payment actions', () => {
           Articles: null,
           Status: { ID: 2, Info: 'Success', Reasons: null },
           SplitID: 0,
+          CaptureID: null,
         },
       });
       expect(w.store.refunds.get(res.body.Refund.ID)).toMatchObject({ paymentId: p.ID, splitId: null, amount: 9000n, statusId: 2 });
@@ -196,7 +197,7 @@ describe('card payment actions', () => {
       expect(snapshot(w.store)).toBe(before);
     });
 
-    it('wants a MerchantTransactionID and an amount (reason 1), and no CaptureID (reason 2)', async () => {
+    it('wants a MerchantTransactionID and an amount (reason 1), and a CaptureID that names one of its captures (reason 2)', async () => {
       const p = await create();
       await capture(p.ID);
       const missing = await refund(p.ID, { Refund: { Amount: 100 } });
@@ -204,7 +205,7 @@ describe('card payment actions', () => {
       const noAmount = await refund(p.ID, { Refund: { MerchantTransactionID: 'r' } });
       expect(noAmount.body.Refund.Status.Reasons).toEqual([{ Code: 1, Info: 'Refund.Amount is missing' }]);
       const capture7 = await refund(p.ID, { Refund: { MerchantTransactionID: 'r', Amount: 1, CaptureID: 7 } });
-      expect(capture7.body.Refund.Status.Reasons).toEqual([{ Code: 2, Info: 'Refund.CaptureID is invalid: expected null' }]);
+      expect(capture7.body.Refund.Status.Reasons).toEqual([{ Code: 2, Info: `Refund.CaptureID is invalid: payment ${p.ID} has no successful capture 7` }]);
     });
   });
 
@@ -226,12 +227,12 @@ describe('card payment actions', () => {
       expect(open.Status).toEqual({ ID: 1, Info: 'Open', Reasons: null });
       const list = await card('get', `/v1/payments/${p.ID}/refunds`);
       expect(list.status).toBe(200);
-      expectSchema(refundsResponse, list.body);
+      expectSchema(cardRefundsResponse, list.body);
       expect(list.body).toEqual({ Refunds: [open] });
       await request(w.api).post(`/_sandbox/refunds/${open.ID}/events`).send({ Event: 'succeed' }).expect(200);
       const one = await card('get', `/v1/payments/${p.ID}/refunds/${open.ID}`);
       expect(one.status).toBe(200);
-      expectSchema(refundResponse, one.body);
+      expectSchema(cardRefundResponse, one.body);
       expect(one.body).toEqual({ Refund: { ...open, Status: { ID: 2, Info: 'Success', Reasons: null } } });
     });
 

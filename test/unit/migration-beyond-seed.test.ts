@@ -51,6 +51,8 @@ describe('migration 5', () => {
       ]);
       expect(db.pragma('foreign_key_check')).toEqual([]);
       expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'refunds' ORDER BY name").pluck().all()).toEqual([
+        // Migration 14 indexes the refunds taken from a named capture.
+        'refunds_by_capture',
         'refunds_by_payment',
         'refunds_by_split',
       ]);

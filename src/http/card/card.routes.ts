@@ -1,11 +1,13 @@
 // The card API ({card_base_url}/v1): card payments, their capture, cancel, refunds and reads, the list,
 // and the hosted card form of RedirectURL.
 import type { Request, Router } from 'express';
-import { cancelCardPayment, captureCardPayment, refundCardPayment } from '../../services/card-actions.service';
+import { cancelCardPayment, captureOnCardAddress, refundCardPayment } from '../../services/card-actions.service';
 import { createCardPayment, getCardPayment } from '../../services/card.service';
 import { listCardPayments } from '../../services/list.service';
 import { getRefund, listRefunds } from '../../services/refunds.service';
-import { CARD_FORM_PATH, type PaymentView, cardPaymentToWire, listToWire, refundToWire } from '../../wire/serializers';
+import { captureToWire, cardRefundToWire } from '../../wire/card-objects';
+import { CARD_FORM_PATH, type PaymentView, cardPaymentToWire, listToWire, splitToWire } from '../../wire/serializers';
+import { mountCardObjectRoutes } from './card-objects.routes';
 import { mountPayerRoutes } from '../payer/payer.routes';
 import { type HttpContext, requireSite, route, siteOf, wireOf, servicesOf } from '../pipeline';
 import { queryParam } from '../query';
@@ -41,12 +43,23 @@ export function mountCardRoutes(router: Router, ctx: HttpContext): void {
     route(ctx, 'card-payment', (req) => ({ status: 200, body: card(req, getCardPayment(servicesOf(ctx, req), siteOf(req), param(req, 'id'))) })),
   );
 
+  // Fidelity: the PHP SDK's card payment_status asks for `/statuss` (sic); it is answered as the status.
+  router.get(
+    '/v1/payments/:id/statuss',
+    route(ctx, 'card-payment', (req) => ({ status: 200, body: card(req, getCardPayment(servicesOf(ctx, req), siteOf(req), param(req, 'id'))) })),
+  );
+
   router.post(
     '/v1/payments/:id/capture',
-    route(ctx, 'card-payment', (req, body) => ({
-      status: 200,
-      body: card(req, captureCardPayment(servicesOf(ctx, req), siteOf(req), param(req, 'id'), queryParam(req, 'amount'), body)),
-    })),
+    route(ctx, 'card-payment', (req, body) => {
+      const done = captureOnCardAddress(servicesOf(ctx, req), siteOf(req), param(req, 'id'), queryParam(req, 'amount'), body);
+      const answer = card(req, done.view);
+      // A split's capture shows the split it captured, with that capture (its ID is what a split refund names as CaptureID).
+      if (done.split && done.capture) {
+        answer.Payment.Split = { ...splitToWire(done.split, done.view.payment.currency), CaptureDetails: captureToWire(done.capture) };
+      }
+      return { status: 200, body: answer };
+    }),
   );
 
   router.post(
@@ -58,7 +71,7 @@ export function mountCardRoutes(router: Router, ctx: HttpContext): void {
     '/v1/payments/:id/refunds',
     route(ctx, 'refund', (req, body) => ({
       status: 201,
-      body: { Refund: refundToWire(refundCardPayment(servicesOf(ctx, req), siteOf(req), param(req, 'id'), body ?? {})) },
+      body: { Refund: cardRefundToWire(refundCardPayment(servicesOf(ctx, req), siteOf(req), param(req, 'id'), body ?? {})) },
     })),
   );
 
@@ -66,20 +79,22 @@ export function mountCardRoutes(router: Router, ctx: HttpContext): void {
     '/v1/payments/:id/splits/:splitId/refunds',
     route(ctx, 'refund', (req, body) => ({
       status: 201,
-      body: { Refund: refundToWire(refundCardPayment(servicesOf(ctx, req), siteOf(req), param(req, 'id'), body ?? {}, param(req, 'splitId'))) },
+      body: { Refund: cardRefundToWire(refundCardPayment(servicesOf(ctx, req), siteOf(req), param(req, 'id'), body ?? {}, param(req, 'splitId'))) },
     })),
   );
 
   router.get(
     '/v1/payments/:id/refunds',
-    route(ctx, 'refund', (req) => ({ status: 200, body: { Refunds: listRefunds(servicesOf(ctx, req), siteOf(req), param(req, 'id'), 'card').map(refundToWire) } })),
+    route(ctx, 'refund', (req) => ({ status: 200, body: { Refunds: listRefunds(servicesOf(ctx, req), siteOf(req), param(req, 'id'), 'card').map(cardRefundToWire) } })),
   );
 
   router.get(
     '/v1/payments/:id/refunds/:refundId',
     route(ctx, 'refund', (req) => ({
       status: 200,
-      body: { Refund: refundToWire(getRefund(servicesOf(ctx, req), siteOf(req), param(req, 'id'), param(req, 'refundId'), 'card')) },
+      body: { Refund: cardRefundToWire(getRefund(servicesOf(ctx, req), siteOf(req), param(req, 'id'), param(req, 'refundId'), 'card')) },
     })),
   );
+
+  mountCardObjectRoutes(router, ctx);
 }

@@ -5,9 +5,11 @@ import { formatTimestamp } from '../../domain/time';
 import { RealClock } from '../../scheduler/clock';
 import { openApiDocument } from '../../openapi/document';
 import { HttpError, Rejection, notFound } from '../../errors/errors';
-import { notificationWaitQuery, paymentEventRequest, refundEventRequest, clockAdvanceRequest, merchantCreateRequest, merchantPatchRequest } from '../../schemas/control';
+import { disputeEventRequest, notificationWaitQuery, paymentEventRequest, refundEventRequest, clockAdvanceRequest, merchantCreateRequest, merchantPatchRequest } from '../../schemas/control';
 import { validate } from '../../schemas/validator';
 import { applyPaymentEvent } from '../../services/events.service';
+import { openDispute, resolveDispute } from '../../services/disputes.service';
+import { captureToWire, disputeToWire } from '../../wire/card-objects';
 import { type JournalPaging, notificationPage, notificationView, NOTIFICATION_STATES, paymentStory, redeliverNotification } from '../../services/journal.service';
 import { parseId, reload } from '../../services/lookup';
 import { createMerchant, getMerchant, listMerchants, updateMerchant } from '../../services/merchants.service';
@@ -173,6 +175,13 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
           Payment: paymentToWire(view, wireOf(ctx, req)),
           Scenario: payment.scenario,
           Refunds: s.store.refunds.ofPayment(id).map(refundToWire),
+          // A card payment's captures and disputes too.
+          ...(payment.surface === 'card'
+            ? {
+                Captures: s.store.captures.ofPayment(id).map(captureToWire),
+                Disputes: s.store.disputes.ofPayment(id).map((d) => disputeToWire(d, payment.methodId)),
+              }
+            : {}),
           ...paymentStory(s, id),
         },
       };
@@ -191,10 +200,25 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
   router.post(
     '/_sandbox/payments/:id/events',
     route(ctx, 'message', (req, body) => {
-      const { Event } = checked<{ Event: PaymentEvent }>(paymentEventRequest, body);
+      const { Event } = checked<{ Event: PaymentEvent | 'dispute' }>(paymentEventRequest, body);
       const id = idParam(req, 'id', 'Payment');
+      if (Event === 'dispute') {
+        const opened = openDispute(ofPayment(id), id);
+        return { status: 200, body: { Dispute: disputeToWire(opened.dispute, opened.view.payment.methodId) } };
+      }
       const view = applyPaymentEvent(ofPayment(id), id, Event);
       return { status: 200, body: { Payment: paymentToWire(view, wireOf(ctx, req)) } };
+    }),
+  );
+
+  router.post(
+    '/_sandbox/disputes/:id/events',
+    route(ctx, 'message', (req, body) => {
+      const { Event } = checked<{ Event: 'win' | 'lose' }>(disputeEventRequest, body);
+      const id = idParam(req, 'id', 'Dispute');
+      // On the clock of the marketplace whose payment is disputed.
+      const done = resolveDispute(ofPayment(s.store.disputes.get(id)?.paymentId), id, Event);
+      return { status: 200, body: { Dispute: disputeToWire(done.dispute, done.view.payment.methodId) } };
     }),
   );
 

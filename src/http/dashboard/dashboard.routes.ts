@@ -20,12 +20,14 @@ import {
 import { ListRejected, listPayments } from '../../services/list.service';
 import { loadAnyPayment } from '../../services/lookup';
 import { refundPayment, refundSplit } from '../../services/refunds.service';
-import { cancelCardPayment, captureCardPayment, refundCardPayment } from '../../services/card-actions.service';
+import { cancelCardPayment, captureCardPayment, captureOnCardAddress, refundCardPayment } from '../../services/card-actions.service';
+import { openDispute, resolveDispute } from '../../services/disputes.service';
 import { addSplits } from '../../services/splits.service';
 import type { SiteRecord } from '../../store/records';
 import type { HttpContext } from '../pipeline';
 import { type Session, Sessions, clearSessionCookie, sameToken, sessionId, setSessionCookie } from './session';
-import { type Chrome, LIST_FILTERS, type ListFilters, listPage, loginPage, messagePage, paymentPage, requestsPage, settingsPage, stamp } from './views';
+import { type Chrome, LIST_FILTERS, type ListFilters, layout, listPage, loginPage, messagePage, paymentPage, requestsPage, settingsPage, stamp } from './views';
+import { payoutsTable } from './card.views';
 import { sendHtml, sendJsonText } from '../reply';
 import { storyOf } from '../../stories/story.service';
 import { storyAttachment } from '../control/reproduce.routes';
@@ -202,6 +204,14 @@ export function mountDashboardRoutes(router: Router, ctx: HttpContext): void {
   );
 
   router.get(
+    '/dashboard/payouts',
+    signed((_req, res, a) => {
+      const payouts = s.store.payouts.list(a.site.siteId, {}, 100, 0);
+      send(res, 200, layout('Card payouts', chromeOf(a), `<h1>Card payouts</h1><p class="note">The latest 100, newest first (POST /v1/payouts on the card address).</p>${payoutsTable(payouts)}`));
+    }),
+  );
+
+  router.get(
     '/dashboard/requests',
     signed((_req, res, a) => send(res, 200, requestsPage(chromeOf(a), recentRequests(s, a.site), s.requests !== undefined))),
   );
@@ -301,8 +311,26 @@ export function mountDashboardRoutes(router: Router, ctx: HttpContext): void {
 
   action('/card-capture', (_req, a, id) => {
     const amount = field(a.form, 'Amount');
+    const splitId = field(a.form, 'SplitID');
+    if (splitId !== '') {
+      // One split of a marketplace card payment, as the SDK's split_capture sends it.
+      const split = { ID: /^[0-9]{1,10}$/.test(splitId) ? Number(splitId) : splitId, ...(amount === '' ? {} : { Amount: amount }) };
+      const done = captureOnCardAddress(siteServices(a), a.site, id, undefined, { Payment: { Split: split } });
+      return `Split ${splitId} captured: the payment is ${statusText(done.view.payment.statusId)}.`;
+    }
     const after = captureCardPayment(siteServices(a), a.site, id, amount === '' ? undefined : amount, undefined);
     return `Capture sent: the payment is ${statusText(after.payment.statusId)}.`;
+  });
+
+  action('/dispute', (_req, a, id) => {
+    const event = field(a.form, 'Event');
+    if (event === 'open') {
+      const opened = openDispute(siteServices(a), Number(id));
+      return `Dispute ${opened.dispute.id} opened for ${opened.dispute.amount} (minor units).`;
+    }
+    if (event !== 'win' && event !== 'lose') throw new HttpError(400, `Unknown dispute event "${event}": expected open, win or lose`);
+    const done = resolveDispute(siteServices(a), field(a.form, 'DisputeID'), event, a.site.siteId);
+    return `Dispute ${done.dispute.id} ${event === 'win' ? 'won' : 'lost'}.`;
   });
 
   action('/card-cancel', (_req, a, id) => {

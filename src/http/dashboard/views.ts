@@ -8,7 +8,7 @@ import { formatTimestamp } from '../../domain/time';
 import type { MerchantView } from '../../services/merchants.service';
 import type { Catalogue, PaymentDetail } from '../../services/dashboard.service';
 import type { Offer, Offers } from '../../services/dashboard-offers.service';
-import { cardActions, wholeRefundForm } from './card.views';
+import { cardActions, cardTables, wholeRefundForm } from './card.views';
 import type { PaymentRecord, SiteRecord } from '../../store/records';
 import type { ListPage } from '../../wire/serializers';
 
@@ -75,7 +75,7 @@ export const csrfField = (token: string | undefined) => (token ? `<input type="h
 
 export function layout(title: string, chrome: Chrome, body: string): string {
   const nav = chrome.site
-    ? `<header><strong>split-sandbox dashboard</strong><a href="/dashboard">Payments</a><a href="/dashboard/preapprovals">Preapprovals</a><a href="/dashboard/requests">Requests</a><a href="/dashboard/settings">Settings</a>
+    ? `<header><strong>split-sandbox dashboard</strong><a href="/dashboard">Payments</a><a href="/dashboard/preapprovals">Preapprovals</a><a href="/dashboard/payouts">Card payouts</a><a href="/dashboard/requests">Requests</a><a href="/dashboard/settings">Settings</a>
 <span class="who">${escape(chrome.site.name)} · SiteID ${escape(chrome.site.siteId)}${chrome.ownTime === undefined ? '' : ` · its own time ${escape(stamp(chrome.ownTime))}`}</span>
 <form class="inline" method="post" action="/dashboard/logout">${csrfField(chrome.csrf)}<button class="link" type="submit">Sign out</button></form></header>`
     : `<header><strong>split-sandbox dashboard</strong></header>`;
@@ -321,7 +321,7 @@ a snapshot is the whole sandbox as it is now, to go back to with <code>split-san
     `Payment ${p.id}`,
     chrome,
     `<p><a href="/dashboard">« Payments</a></p><h1>Payment ${escape(p.id)} · ${escape(money(p.amount, cur))} · ${escape(status(p.statusId))}</h1>
-${info}<h2>Splits</h2>${splits}<h2>Refunds</h2>${refunds}${actions}
+${info}<h2>Splits</h2>${splits}<h2>Refunds</h2>${refunds}${p.surface === 'card' ? cardTables(d) : ''}${actions}
 <h2>Requests</h2>${requestsTable(d.requests, false)}
 <h2>Status history</h2>${history}<h2>Scenario steps</h2>${steps}<h2>Notifications</h2>${notifications}${faultRulesSection(d.faults)}`,
   );

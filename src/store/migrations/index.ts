@@ -13,6 +13,7 @@ import * as m0010 from './0010-payment-links';
 import * as m0011 from './0011-own-marketplaces';
 import * as m0012 from './0012-requests';
 import * as m0013 from './0013-preapprovals';
+import * as m0014 from './0014-card-objects';
 
 export interface Migration {
   version: number;
@@ -37,4 +38,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 11, sql: m0011.sql },
   { version: 12, sql: m0012.sql },
   { version: 13, sql: m0013.sql, up: m0013.up },
+  { version: 14, sql: m0014.sql },
 ];
