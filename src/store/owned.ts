@@ -8,22 +8,36 @@ export interface OwnedTable {
   table: string;
   /** The column naming the site (the marketplace, or one of its linked sites). */
   site?: string;
-  /** Or the column pointing at the `id` of an owned parent table's row. */
-  via?: { column: string; parent: string };
+  /** Or the column(s) pointing at the `id` of an owned parent table's row (a row is owned when one of them does). */
+  via?: ParentLink | readonly ParentLink[];
+}
+
+export interface ParentLink {
+  column: string;
+  parent: string;
+}
+
+/** The parent links of a table owned through its parents. */
+export function parentLinks(t: OwnedTable): readonly ParentLink[] {
+  if (t.via === undefined) return [];
+  return Array.isArray(t.via) ? (t.via as readonly ParentLink[]) : [t.via as ParentLink];
 }
 
 /** The marketplace's data, each table before the tables its rows point at (the order deletes go in). */
 export const OWNED_TABLES: readonly OwnedTable[] = [
   { table: 'notification_attempts', via: { column: 'notification_id', parent: 'notifications' } },
   { table: 'notifications', site: 'site_id' },
-  { table: 'scenario_jobs', via: { column: 'payment_id', parent: 'payments' } },
-  { table: 'status_history', via: { column: 'payment_id', parent: 'payments' } },
+  // A step or a status is a payment's or a preapproval's.
+  { table: 'scenario_jobs', via: [{ column: 'payment_id', parent: 'payments' }, { column: 'preapproval_id', parent: 'preapprovals' }] },
+  { table: 'status_history', via: [{ column: 'payment_id', parent: 'payments' }, { column: 'preapproval_id', parent: 'preapprovals' }] },
   { table: 'refunds', via: { column: 'payment_id', parent: 'payments' } },
   { table: 'captures', via: { column: 'payment_id', parent: 'payments' } },
   { table: 'disputes', via: { column: 'payment_id', parent: 'payments' } },
   { table: 'splits', via: { column: 'payment_id', parent: 'payments' } },
   { table: 'erased_token_lifetimes', via: { column: 'payment_id', parent: 'payments' } },
   { table: 'payments', site: 'owner_site_id' },
+  // After the recurring payments charged under them.
+  { table: 'preapprovals', site: 'owner_site_id' },
   { table: 'faults', site: 'owner_site_id' },
   { table: 'payouts', site: 'site_id' },
   { table: 'card_authentications', site: 'site_id' },
@@ -43,9 +57,12 @@ const SITES = `SELECT site_id FROM sites WHERE site_id = @site OR marketplace_si
 /** The SQL condition picking a table's rows of marketplace `@site`. */
 export function ownedRows(t: OwnedTable, tables: readonly OwnedTable[] = [...OWNED_TABLES, ...MARKETPLACE_TABLES]): string {
   if (t.site !== undefined) return `${t.site} IN (${SITES})`;
-  const parent = tables.find((p) => p.table === t.via!.parent);
-  if (!parent) throw new Error(`${t.table}: its parent ${t.via!.parent} is not an owned table`);
-  return `${t.via!.column} IN (SELECT id FROM ${parent.table} WHERE ${ownedRows(parent, tables)})`;
+  const links = parentLinks(t).map((link) => {
+    const parent = tables.find((p) => p.table === link.parent);
+    if (!parent) throw new Error(`${t.table}: its parent ${link.parent} is not an owned table`);
+    return `${link.column} IN (SELECT id FROM ${parent.table} WHERE ${ownedRows(parent, tables)})`;
+  });
+  return links.length === 1 ? links[0]! : `(${links.join(' OR ')})`;
 }
 
 /** Deletes the marketplace's data (`alsoItself`: its clock and sites too). Run it inside a transaction. */

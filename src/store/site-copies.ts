@@ -6,7 +6,7 @@
 import Database from 'better-sqlite3';
 import { badValueMessage, valueChecks } from './copy-check';
 import { MIGRATIONS } from './migrations';
-import { OWNED_TABLES, ownedRows } from './owned';
+import { OWNED_TABLES, ownedRows, parentLinks } from './owned';
 import type { Store } from './store';
 
 /** What a marketplace's copy says of itself. */
@@ -93,7 +93,7 @@ export function restoreSite(store: Store, siteId: number, file: string, apply: (
       // Every row must be the marketplace's: by its site, or through a parent row of the copy.
       const foreign = t.site
         ? `${t.site} IS NULL OR ${t.site} NOT IN (SELECT site_id FROM main.sites WHERE site_id = @site OR marketplace_site_id = @site)`
-        : `${t.via!.column} IS NULL OR ${t.via!.column} NOT IN (SELECT id FROM snap."${t.via!.parent}")`;
+        : `NOT (${parentLinks(t).map((l) => `${l.column} IS NOT NULL AND ${l.column} IN (SELECT id FROM snap."${l.parent}")`).join(' OR ')})`;
       const stray = db.prepare(`SELECT rowid FROM snap."${t.table}" WHERE ${foreign} LIMIT 1`).pluck().get({ site: siteId });
       if (stray !== undefined) throw new SiteCopyRefused(`${t.table}: row ${String(stray)} is not of SiteID ${siteId}`);
     }
