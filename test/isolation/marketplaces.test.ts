@@ -85,6 +85,19 @@ describe('a marketplace on its own', () => {
         .send({ Channel: 'api', Match: { Method: 'POST', Path: '/v1/payments/{id}/capture' }, Action: { Status: 503 }, Times: 1 });
       expect(f.status).toBe(201);
       expect(f.body.Fault.Match).toEqual({ Method: 'POST', Path: '/v1/payments/{id}/capture', SiteID: m.SiteID });
+      const pre = await request(sb.baseUrl)
+        .post('/v1/preapprovals')
+        .set('Authorization', m.auth)
+        .send({
+          Preapproval: {
+            MerchantPreapprovalID: `sub-${m.SiteID}`,
+            Description: '1 year subscription',
+            ReturnURL: 'https://shop.example/return',
+            MethodID: 2,
+            Customer: { FirstName: 'John', LastName: 'Doe', Email: 'john@example.com' },
+          },
+        });
+      expect(pre.status).toBe(201);
     }
     await sb.clock.advance(2);
     await sb.notifications.waitFor({ StatusID: 9 }, 5000);
@@ -95,6 +108,10 @@ describe('a marketplace on its own', () => {
     await start();
     const { a, b } = await twoBusy();
     const bRows = rowsOf(b);
+    // B's preapproval, opened, with its own statuses and steps: a marketplace owns them too.
+    expect(bRows.preapprovals).toHaveLength(1);
+    expect((bRows.status_history as { preapproval_id: number | null }[]).filter((h) => h.preapproval_id !== null)).toHaveLength(2);
+    expect(allRowsOf(a).preapprovals).toHaveLength(1);
     const bEntries = allRowsOf(b).requests!;
     expect(bEntries.length).toBeGreaterThan(0);
     const bView = await apiViewOf(b);
