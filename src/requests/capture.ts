@@ -242,10 +242,14 @@ function withoutCardSecrets(text: string): string {
   if (!/"(Number|SecurityCode)"/.test(text)) return text;
   try {
     const v = JSON.parse(text) as unknown;
-    const card = isObj(v) && isObj(v.Payment) && isObj(v.Payment.Card) ? v.Payment.Card : null;
-    if (!card) return text;
-    if (typeof card.Number === 'string') card.Number = maskCardNumber(card.Number.replace(/[^0-9]/g, ''));
-    delete card.SecurityCode;
+    if (!isObj(v)) return text;
+    // A card payment's, a payout's and a card authentication's card: {"Payment"|"Payout"|"CardAuthentication": {"Card": …}}.
+    const cards = Object.values(v).flatMap((o) => (isObj(o) && isObj(o.Card) ? [o.Card] : []));
+    if (cards.length === 0) return text;
+    for (const card of cards) {
+      if (typeof card.Number === 'string') card.Number = maskCardNumber(card.Number.replace(/[^0-9]/g, ''));
+      delete card.SecurityCode;
+    }
     return JSON.stringify(v);
   } catch {
     return text;

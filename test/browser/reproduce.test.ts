@@ -32,8 +32,11 @@ maybe('reproducing a case from the dashboard in Chromium', () => {
 
       await page.fill('input[name="Name"]', 'seen-in-chromium');
       await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Save snapshot' }).click()]);
-      await page.getByText('Snapshot seen-in-chromium saved: 1 payments, sandbox time 2026-01-15 10:00:02.').waitFor();
-      expect(sb.snapshots.list().map((s) => s.Name)).toEqual(['seen-in-chromium']);
+      await page.getByText('Snapshot seen-in-chromium of SiteID 30201 saved: 1 payments, its time 2026-01-15 10:00:02.').waitFor();
+      // The marketplace's own snapshot, never a whole-sandbox one.
+      expect(sb.snapshots.list()).toEqual([]);
+      const own = await request(sb.baseUrl).get('/_sandbox/merchants/30201/snapshots');
+      expect(own.body.Snapshots.map((s: { Name: string }) => s.Name)).toEqual(['seen-in-chromium']);
 
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download story' }).click()]);
       expect(download.suggestedFilename()).toBe(`story-${p.ID}.json`);

@@ -166,9 +166,10 @@ describe('disputes and captures on the dashboard', () => {
 
     const before = snapshot(w.store);
     const again = await submit(agent, `/dashboard/payments/${p.ID}/dispute`, { Event: 'lose', DisputeID: String(d!.id) });
-    expect(again.status).toBe(400);
-    expect(again.text).toContain('only an Open dispute');
+    // Refused like every dashboard action: back to the payment's page, which says why, once.
+    expect(again.status).toBe(303);
     expect(snapshot(w.store)).toBe(before);
+    expect((await agent.get(`/dashboard/payments/${p.ID}`)).text).toContain('only an Open dispute');
   });
 
   it('lists the merchant’s card payouts, newest first', async () => {

@@ -65,7 +65,7 @@ describe('the request journal', () => {
   });
 
   it('keeps every route of both addresses, accepted and refused, and the APIKey is nowhere in the journal', async () => {
-    const api = (m: 'get' | 'post', path: string, body?: object) => {
+    const api = (m: 'get' | 'post' | 'delete', path: string, body?: object) => {
       const r = request(w.api)[m](path).set('Authorization', w.auth);
       return body ? r.send(body) : r;
     };
@@ -98,6 +98,20 @@ describe('the request journal', () => {
     const payer = await createPayment(w);
     await request(w.api).post('/Home/authorize').type('form').send({ PaymentToken: tokenOf(payer.RedirectURL!) });
     await request(w.api).get('/Home?PaymentToken=nothing');
+    // Preapprovals, a recurring payment, refund types and exchange rates.
+    const pre = (
+      await api('post', '/v1/preapprovals', {
+        Preapproval: { MerchantPreapprovalID: 'sub-1', Description: 'subscription', ReturnURL: 'https://shop.example/return', MethodID: 2, Customer: { Email: 'payer@example.com' } },
+      })
+    ).body.Preapproval;
+    await api('get', '/v1/preapprovals');
+    await api('get', `/v1/preapprovals/${pre.ID}`);
+    await api('get', `/v1/preapprovals/${pre.ID}/payments`);
+    await api('post', '/v1/payments/recurrent', { Payment: { PreapprovalID: pre.ID, MerchantTransactionID: 'rec-1', Amount: '1000', Currency: 'EUR' } });
+    await request(w.api).post('/Home/Preapproval/approve').type('form').send({ PreapprovalToken: new URL(pre.RedirectURL).searchParams.get('PreapprovalToken') });
+    await api('delete', `/v1/preapprovals/${pre.ID}`);
+    await api('get', `/v1/payments/${paid.ID}/refunds/types`);
+    await api('get', '/v1/exchangerates/EUR/USD/');
     // The card address.
     const c = (await card('post', '/v1/payments', cardBody('card-1'))).body.Payment;
     const held = (await card('post', '/v1/payments', cardBody('card-2', { ThreeDSecureCheck: true }))).body.Payment;
@@ -111,6 +125,24 @@ describe('the request journal', () => {
     await card('get', `/v1/payments/${c.ID}/refunds`);
     await card('get', `/v1/payments/${c.ID}/refunds/${cardRefund.body.Refund?.ID ?? 1}`);
     await card('post', `/v1/payments/${c.ID}/cancel`);
+    // Capture reads, the SDK's status spelling, refund status, payouts and card authentications.
+    await card('get', `/v1/payments/${c.ID}/statuss`);
+    await card('get', `/v1/payments/${c.ID}/captures`);
+    await card('get', `/v1/payments/${c.ID}/captures/1`);
+    await card('get', `/v1/refunds/${cardRefund.body.Refund?.ID ?? 1}/status`);
+    const payout = (
+      await card('post', '/v1/payouts', {
+        Payout: { MerchantTransactionID: 'po-1', Amount: 500, Currency: 'EUR', Card: { HolderName: 'Ada Lovelace', Number: CARD_NUMBER, ExpirationMonth: '12', ExpirationYear: '2030' } },
+      })
+    ).body.Payout;
+    await card('get', '/v1/payouts');
+    await card('get', `/v1/payouts/${payout?.ID ?? 1}`);
+    await card('get', `/v1/payouts/${payout?.ID ?? 1}/status`);
+    await card('post', '/v1/card/authenticate', {
+      CardAuthentication: { Card: { HolderName: 'Ada Lovelace', Number: CARD_NUMBER, ExpirationMonth: '12', ExpirationYear: '2030', SecurityCode: '7319' } },
+    });
+    await card('get', `/v1/card/token/${'0'.repeat(32)}`);
+    await card('post', `/v1/card/token/${'0'.repeat(32)}/cancel`);
     const form = new URL(held.RedirectURL);
     await request(w.card).get(form.pathname + form.search);
     await request(w.card).post('/v1/Payments/FillCardDetails/authorize').type('form').send({ PaymentToken: form.searchParams.get('PaymentToken') });
