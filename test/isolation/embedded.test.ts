@@ -3,6 +3,7 @@
 import request from 'supertest';
 import { type Marketplace, type Sandbox, startSandbox } from 'split-sandbox';
 import { START } from '../helpers/world';
+import { payAs } from './pay';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -10,24 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => sb.stop());
 
-const pay = async (m: Marketplace, n: number) => {
-  const res = await request(sb.baseUrl)
-    .post('/v1/payments')
-    .set('Authorization', m.authorization)
-    .send({
-      Payment: {
-        MerchantTransactionID: `order-${n}`,
-        Amount: '1000',
-        Currency: 'EUR',
-        MethodID: 42,
-        ReturnURL: 'https://shop.example/return',
-        Customer: { Email: 'payer@example.com', FirstName: 'Ada', LastName: 'Lovelace' },
-        Splits: [{ SiteID: m.LinkedSiteIDs[0], Amount: '1000', MerchantTransactionID: `split-${n}` }],
-      },
-    });
-  expect(res.status).toBe(201);
-  return res.body.Payment.ID as number;
-};
+const pay = async (m: Marketplace, n: number) => (await payAs(sb.baseUrl, m.authorization, m.LinkedSiteIDs[0], n)).ID;
 const status = async (m: Marketplace, id: number) => (await request(sb.baseUrl).get(`/v1/payments/${id}`).set('Authorization', m.authorization)).body.Payment.Status.ID;
 
 /** One test's life in its own marketplace; `wait` lets the other test move meanwhile. */

@@ -6,6 +6,7 @@ import type { Config } from '../../src/config';
 import { MARKETPLACE_TABLES, OWNED_TABLES, ownedRows } from '../../src/store/owned';
 import { type Receiver, startReceiver } from '../helpers/receiver';
 import { START, basic } from '../helpers/world';
+import { payAs } from './pay';
 
 const base = { port: 0, cardPort: 0, db: ':memory:', clock: 'manual', startTime: START, seed: 11, quiet: true, scenario: 'two-step' } as const;
 
@@ -37,24 +38,7 @@ describe('a marketplace on its own', () => {
     const m = res.body.Merchant;
     return { SiteID: m.SiteID, APIKey: m.APIKey, LinkedSiteIDs: m.LinkedSiteIDs, auth: basic(m.SiteID, m.APIKey) };
   };
-  const pay = async (m: Made, n: number) => {
-    const res = await request(sb.baseUrl)
-      .post('/v1/payments')
-      .set('Authorization', m.auth)
-      .send({
-        Payment: {
-          MerchantTransactionID: `order-${n}`,
-          Amount: '1000',
-          Currency: 'EUR',
-          MethodID: 42,
-          ReturnURL: 'https://shop.example/return',
-          Customer: { Email: 'payer@example.com', FirstName: 'Ada', LastName: 'Lovelace' },
-          Splits: [{ SiteID: m.LinkedSiteIDs[0], Amount: '1000', MerchantTransactionID: `split-${n}` }],
-        },
-      });
-    expect(res.status).toBe(201);
-    return res.body.Payment.ID as number;
-  };
+  const pay = async (m: Made, n: number) => (await payAs(sb.baseUrl, m.auth, m.LinkedSiteIDs[0], n)).ID;
   /** Every row the marketplace owns, table by table, as the database holds it. */
   const allRowsOf = (m: Made) => {
     sb.services.requests?.flush();

@@ -8,6 +8,7 @@ import { type Sandbox, startSandbox } from 'split-sandbox';
 import type { Config } from '../../src/config';
 import { type Receiver, startReceiver } from '../helpers/receiver';
 import { START, basic } from '../helpers/world';
+import { payAs } from './pay';
 
 const base = { port: 0, cardPort: 0, db: ':memory:', clock: 'manual', startTime: START, seed: 13, quiet: true, scenario: 'two-step' } as const;
 
@@ -39,24 +40,7 @@ describe("a marketplace's own clock", () => {
     expect(m.Clock).toBe(body.Clock ?? 'sandbox');
     return { SiteID: m.SiteID, APIKey: m.APIKey, LinkedSiteIDs: m.LinkedSiteIDs, auth: basic(m.SiteID, m.APIKey), rx };
   };
-  const pay = async (m: Made, n: number) => {
-    const res = await request(sb.baseUrl)
-      .post('/v1/payments')
-      .set('Authorization', m.auth)
-      .send({
-        Payment: {
-          MerchantTransactionID: `order-${n}`,
-          Amount: '1000',
-          Currency: 'EUR',
-          MethodID: 42,
-          ReturnURL: 'https://shop.example/return',
-          Customer: { Email: 'payer@example.com', FirstName: 'Ada', LastName: 'Lovelace' },
-          Splits: [{ SiteID: m.LinkedSiteIDs[0], Amount: '1000', MerchantTransactionID: `split-${n}` }],
-        },
-      });
-    expect(res.status).toBe(201);
-    return res.body.Payment as { ID: number; Created: string };
-  };
+  const pay = async (m: Made, n: number) => payAs(sb.baseUrl, m.auth, m.LinkedSiteIDs[0], n);
   const statusOf = async (m: Made, id: number) => (await request(sb.baseUrl).get(`/v1/payments/${id}`).set('Authorization', m.auth)).body.Payment.Status.ID as number;
   const clockOf = async (m: Made) => (await request(sb.baseUrl).get(`/_sandbox/merchants/${m.SiteID}/clock`).set('Authorization', m.auth)).body;
   const advance = (m: Made, Seconds: number) => request(sb.baseUrl).post(`/_sandbox/merchants/${m.SiteID}/clock/advance`).set('Authorization', m.auth).send({ Seconds });

@@ -10,6 +10,7 @@ import { SITE_SNAPSHOTS_MAX } from '../../src/marketplaces/site-snapshots';
 import { MARKETPLACE_TABLES, OWNED_TABLES, ownedRows } from '../../src/store/owned';
 import { type Receiver, startReceiver } from '../helpers/receiver';
 import { START, basic } from '../helpers/world';
+import { payAs } from './pay';
 
 interface Made {
   SiteID: number;
@@ -40,24 +41,7 @@ describe("a marketplace's own snapshots", () => {
     const m = res.body.Merchant;
     return { SiteID: m.SiteID, LinkedSiteIDs: m.LinkedSiteIDs, auth: basic(m.SiteID, m.APIKey) };
   };
-  const pay = async (m: Made, n: number) => {
-    const res = await request(sb.baseUrl)
-      .post('/v1/payments')
-      .set('Authorization', m.auth)
-      .send({
-        Payment: {
-          MerchantTransactionID: `order-${n}`,
-          Amount: '1000',
-          Currency: 'EUR',
-          MethodID: 42,
-          ReturnURL: 'https://shop.example/return',
-          Customer: { Email: 'payer@example.com', FirstName: 'Ada', LastName: 'Lovelace' },
-          Splits: [{ SiteID: m.LinkedSiteIDs[0], Amount: '1000', MerchantTransactionID: `split-${n}` }],
-        },
-      });
-    expect(res.status).toBe(201);
-    return res.body.Payment.ID as number;
-  };
+  const pay = async (m: Made, n: number) => (await payAs(sb.baseUrl, m.auth, m.LinkedSiteIDs[0], n)).ID;
   const rowsOf = (m: Made) =>
     Object.fromEntries(
       [...OWNED_TABLES, ...MARKETPLACE_TABLES].map((t) => [t.table, sb.services.store.db.prepare(`SELECT * FROM ${t.table} WHERE ${ownedRows(t)} ORDER BY rowid`).all({ site: m.SiteID })]),
