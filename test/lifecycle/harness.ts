@@ -28,7 +28,9 @@ export async function boot(config: Partial<Config> = {}, rx?: Receiver): Promise
       startTime: START,
       quiet: true,
       notifyUrl: receiver.url,
-      notifyTimeoutMs: 200,
+      // Long enough that a busy machine never turns a slow in-process receiver into a timeout and a
+      // duplicate delivery; tests of a hanging receiver set their own.
+      notifyTimeoutMs: 5000,
       retry: RETRY,
       ...config,
     });
