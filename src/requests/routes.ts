@@ -4,6 +4,7 @@ import type { Request, Router } from 'express';
 import { HttpError, notFound } from '../errors/errors';
 import type { HttpContext } from '../http/pipeline';
 import { route } from '../http/pipeline';
+import { journalPaging } from '../http/control/control.routes';
 import { type JournalPaging, checkedPaging } from '../services/journal.service';
 import type { RequestFilter } from '../store/requests.repo';
 import { marketplaceOf } from '../marketplaces/marketplace.service';
@@ -38,21 +39,6 @@ export function requestQuery(req: Request): RequestQuery {
     q.NearMiss = near === 'true';
   }
   return q as RequestQuery;
-}
-
-function paging(req: Request): JournalPaging {
-  const whole = (name: string) => {
-    const v = queryValue(req, name);
-    return v === undefined ? undefined : /^[0-9]{1,10}$/.test(v) ? Number(v) : NaN;
-  };
-  const p: JournalPaging = {};
-  const size = whole('PageSize');
-  const index = whole('PageIndex');
-  const direction = queryValue(req, 'SortDirection');
-  if (size !== undefined) p.PageSize = size;
-  if (index !== undefined) p.PageIndex = index;
-  if (direction !== undefined) p.SortDirection = direction as JournalPaging['SortDirection'];
-  return p;
 }
 
 /** One page of entries in the notification journal's envelope: newest first unless asked otherwise. */
@@ -94,7 +80,7 @@ function mountJournal(router: Router, ctx: HttpContext, prefix: string, scope: (
     if (sites) f.siteIds = f.siteIds ? f.siteIds.filter((s) => sites.includes(s)) : sites;
     return f;
   };
-  router.get(`${prefix}/requests`, route(ctx, 'message', (req) => ({ status: 200, body: requestPage(journalOf(ctx), filter(req), paging(req)) })));
+  router.get(`${prefix}/requests`, route(ctx, 'message', (req) => ({ status: 200, body: requestPage(journalOf(ctx), filter(req), journalPaging(req)) })));
   router.get(`${prefix}/requests/count`, route(ctx, 'message', (req) => ({ status: 200, body: { Count: journalOf(ctx).count(filter(req)) } })));
   router.get(
     `${prefix}/requests/:requestId`,
