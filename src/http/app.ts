@@ -38,7 +38,7 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
   app.use(waitWhileRestoring(ctx));
   // Faults first (after a restore under way): a delayed or lost answer is shaped once answerAfterCommit has seen it committed.
   app.use(faultsOnRequests(ctx, surface));
-  app.use(answerAfterCommit(ctx.services.store, journal && answerReleased(journal, ctx.services, authenticatedSite)));
+  app.use(answerAfterCommit(ctx.services.store, journal && answerReleased()));
   if (ctx.log.enabled('info')) {
     app.use((req: Request, res: Response, next) => {
       const started = performance.now();

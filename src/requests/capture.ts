@@ -1,6 +1,7 @@
-// Capturing requests into the journal: one middleware notes a request's start, and the entry is written
-// where its answer is released (answerAfterCommit hands it over), or when its connection closes with
-// no answer released there (a fault's status, a reset).
+// Capturing requests into the journal: one middleware notes a request's start, answerAfterCommit
+// hands over each answer as it is released (before a fault can lose it), and the entry is written once
+// the answer leaves (after its write committed, with the answer that left: a 503 if the commit failed),
+// or when its connection closes with no answer leaving (a lost answer, a reset).
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { operations } from '../openapi/document';
 import { maskCardNumber } from '../services/card.service';
@@ -28,7 +29,10 @@ interface Pending {
   nearMiss: string | null;
 }
 
-const pending = new WeakMap<Response, Pending>();
+// On the response itself, not in a WeakMap: an ephemeron per request in flight made every scavenge slower.
+const PENDING = Symbol('journal entry');
+type Noted = Response & { [PENDING]?: Pending };
+const pendingOf = (res: Response): Pending | undefined => (res as Noted)[PENDING];
 
 /** The site a request authenticated as, when it did (set by the pipeline). */
 export type SiteOf = (req: Request) => SiteRecord | undefined;
@@ -62,11 +66,11 @@ export function noteRequests(journal: RequestJournal, services: ServiceContext, 
       written: false,
       nearMiss: null,
     };
-    pending.set(res, p);
+    (res as Noted)[PENDING] = p;
     const end = res.end;
     // The answer leaves here, unless a fault lost it: its entry is written once it is on its way.
     res.end = function (this: Response, ...args: unknown[]) {
-      note(req, res, p, args[0]);
+      note(req, res, p, args[0], true);
       const out = (end as (...a: unknown[]) => Response).apply(res, args);
       write(journal, services, req, p, siteOf);
       return out;
@@ -76,25 +80,23 @@ export function noteRequests(journal: RequestJournal, services: ServiceContext, 
   };
 }
 
-/** answerAfterCommit's hook: the answer is released; its entry joins the commit group of its write, if any. */
-export function answerReleased(journal: RequestJournal, services: ServiceContext, siteOf: SiteOf) {
+/** answerAfterCommit's hook: the answer is released, to leave once its write commits (unless a fault loses it). */
+export function answerReleased() {
   return (req: Request, res: Response, chunk: unknown): void => {
-    const p = pending.get(res);
-    if (!p) return;
-    note(req, res, p, chunk);
-    write(journal, services, req, p, siteOf);
+    const p = pendingOf(res);
+    if (p) note(req, res, p, chunk);
   };
 }
 
 /** A fault shaped this request's answer (the faults middleware says which). */
 export function noteFault(res: Response, text: string): void {
-  const p = pending.get(res);
+  const p = pendingOf(res);
   if (p) p.fault = text;
 }
 
 /** The payment a request without an ID in its path acted on (the payer's buttons), and its site. */
 export function notePayment(res: Response, paymentId: number, siteId: number): void {
-  const p = pending.get(res);
+  const p = pendingOf(res);
   if (p) {
     p.paymentId = paymentId;
     p.siteId = siteId;
@@ -103,15 +105,23 @@ export function notePayment(res: Response, paymentId: number, siteId: number): v
 
 /** What the request came nearest to, for the log line (known once its entry is written). */
 export function nearMissOf(res: Response): string | undefined {
-  return pending.get(res)?.nearMiss ?? undefined;
+  return pendingOf(res)?.nearMiss ?? undefined;
 }
 
-function note(req: Request, res: Response, p: Pending, chunk: unknown): void {
-  if (p.answered) return;
+/** The answer: as released, then (`leaving`) as it leaves, which a failed commit turned into a 503. */
+function note(req: Request, res: Response, p: Pending, chunk: unknown, leaving = false): void {
+  const body = chunk === undefined || chunk === null ? null : typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk);
+  if (p.answered) {
+    if (leaving) {
+      p.answered.status = res.statusCode;
+      p.answered.body = body;
+    }
+    return;
+  }
   const route = req.route as { path?: unknown } | undefined;
   p.answered = {
     status: res.statusCode,
-    body: chunk === undefined || chunk === null ? null : typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk),
+    body,
     route: typeof route?.path === 'string' ? (req.baseUrl + route.path).replace(/:(\w+)/g, '{$1}') : null,
     params: { ...(req.params as Record<string, string>) },
   };

@@ -139,18 +139,18 @@ export class RequestJournal {
     readonly cap: number,
   ) {
     this.events.setMaxListeners(0);
+    store.addPendingWriter(() => this.flush());
   }
 
-  /** Entries of answers that had no write of their own to join, written together at the end of the turn. */
+  /** Entries of answers gone, written together at the end of the turn. */
   private pending: NewRequest[] = [];
 
   /**
-   * Writes an entry: in the write's own transaction when one is open (its commit group), else with
-   * the other entries of this turn of the event loop in one transaction once the turn ends, so that
-   * reads (whose answers wait for no commit) cost one small insert each and no commit of their own.
+   * Keeps an entry: with the other entries of this turn of the event loop, in one savepoint of the
+   * commit group open then (or of their own), once the turn ends. Never inside a request's own
+   * transaction: an entry is written once its answer has left, with the answer that left.
    */
   add(entry: NewRequest): void {
-    if (this.store.db.inTransaction) return this.insert([entry]);
     if (this.pending.push(entry) === 1) setImmediate(() => this.flush());
   }
 
@@ -172,7 +172,11 @@ export class RequestJournal {
   }
 
   private insert(entries: readonly NewRequest[]): void {
-    const ids = this.store.tx(() => entries.map((e) => this.store.requests.add(e, this.cap)));
+    const ids = this.store.tx(() => {
+      const made = entries.map((e) => this.store.requests.add(e));
+      this.store.requests.trim(this.cap);
+      return made;
+    });
     if (this.events.listenerCount('entry') > 0) entries.forEach((e, i) => this.events.emit('entry', { id: ids[i], ...e }));
   }
 

@@ -10,6 +10,7 @@ import { MIGRATIONS } from './migrations';
 import { CopyRejected, checkCopySchema, checkCopyValues, copyQueries } from './copy-check';
 import { isStorageFailure } from './failures';
 import type { Store } from './store';
+import { TAKE_KEPT, journalFileOf, keepInCopy } from './journal-file';
 
 const LATEST = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
@@ -45,11 +46,13 @@ try {
  * current commit group holds is committed first, so the copy has everything answered so far.
  */
 export async function copyDatabase(store: Store, target: string): Promise<void> {
+  store.writePending();
   store.flush();
   const db = store.db;
   if (db.memory) {
     // No other connection can see an in-memory database; it is small, and nothing is open on it now.
     db.prepare('VACUUM INTO ?').run(target);
+    keepJournal(store, target);
     return;
   }
   const failure = await new Promise<string | null>((resolve, reject) => {
@@ -63,6 +66,25 @@ export async function copyDatabase(store: Store, target: string): Promise<void> 
     worker.once('exit', (code) => resolve(`the copy stopped (exit code ${code})`));
   });
   if (failure !== null) throw new Error(`the database could not be copied: ${failure}`);
+  keepJournal(store, target);
+}
+
+/**
+ * The request journal's entries into the copy's requests_kept, on the live connection (the journal's
+ * file takes one writer or readers, never both: another connection reading it would hold up a commit).
+ */
+function keepJournal(store: Store, target: string): void {
+  store.writePending();
+  store.flush();
+  const db = store.db;
+  db.prepare('ATTACH DATABASE ? AS copy').run(target);
+  try {
+    db.transaction(() => {
+      for (const sql of keepInCopy('copy')) db.prepare(sql).run();
+    })();
+  } finally {
+    db.prepare('DETACH DATABASE copy').run();
+  }
 }
 
 export interface CopyInfo {
@@ -173,7 +195,7 @@ function swap(store: Store, source: string): void {
     const statements = swapStatements(db);
     db.transaction(() => {
       db.pragma('defer_foreign_keys = ON');
-      for (const sql of statements) db.prepare(sql).run();
+      for (const sql of [...statements, ...TAKE_KEPT]) db.prepare(sql).run();
     }).immediate();
   } finally {
     db.prepare('DETACH DATABASE copy').run();
@@ -195,6 +217,7 @@ try {
   db.pragma('foreign_keys = ON');
   db.pragma('temp_store = MEMORY');
   db.prepare('ATTACH DATABASE ? AS copy').run(workerData.source);
+  db.prepare('ATTACH DATABASE ? AS journal').run(workerData.journal);
   let bad = null;
   for (let i = 0; i < workerData.checks.length && bad === null; i++) {
     const row = db.prepare(workerData.checks[i]).get();
@@ -226,7 +249,14 @@ async function swapOffThread(store: Store, source: string): Promise<void> {
     answer = await new Promise<SwapAnswer>((resolve, reject) => {
       const worker = new Worker(SWAP_WORKER, {
         eval: true,
-        workerData: { driver: require.resolve('better-sqlite3'), live: store.db.name, source, checks: queries.map((q) => q.sql), statements },
+        workerData: {
+          driver: require.resolve('better-sqlite3'),
+          live: store.db.name,
+          journal: journalFileOf(store.db.name),
+          source,
+          checks: queries.map((q) => q.sql),
+          statements: [...statements, ...TAKE_KEPT],
+        },
       });
       worker.once('message', (m: SwapAnswer) => resolve(m));
       worker.once('error', reject);

@@ -2,6 +2,7 @@
 // points at a row of a table that does). Its reset, its removal and its snapshots read this one list;
 // a table added later is isolated, reset and copied by adding one line here.
 import type { Db } from './db';
+import { JOURNAL_TABLE, KEPT_TABLE } from './journal-file';
 
 /** A table whose rows belong to a marketplace, found by `site` or through `via` a parent's rows. */
 export interface OwnedTable {
@@ -10,7 +11,12 @@ export interface OwnedTable {
   site?: string;
   /** Or the column(s) pointing at the `id` of an owned parent table's row (a row is owned when one of them does). */
   via?: ParentLink | readonly ParentLink[];
+  /** Where the live rows are when not in `main.<table>`: the request journal's, in its own database (`table` is then what copies call it). */
+  live?: string;
 }
+
+/** The live rows' table, qualified. */
+export const liveTable = (t: OwnedTable): string => t.live ?? `main."${t.table}"`;
 
 export interface ParentLink {
   column: string;
@@ -41,8 +47,8 @@ export const OWNED_TABLES: readonly OwnedTable[] = [
   { table: 'faults', site: 'owner_site_id' },
   { table: 'payouts', site: 'site_id' },
   { table: 'card_authentications', site: 'site_id' },
-  // The request journal: by the SiteID a request authenticated as, or tried to.
-  { table: 'requests', site: 'site_id' },
+  // The request journal: by the SiteID a request authenticated as, or tried to. A copy keeps it in requests_kept.
+  { table: KEPT_TABLE, site: 'site_id', live: JOURNAL_TABLE },
 ];
 
 /** The marketplace itself: its own clock, then its sites (linked ones before it). Removal deletes these too. */
@@ -70,6 +76,6 @@ export function deleteOwned(db: Db, siteId: number, alsoItself = false): void {
   for (const t of alsoItself ? [...OWNED_TABLES, ...MARKETPLACE_TABLES] : OWNED_TABLES) {
     // Linked sites point at their marketplace: they go first.
     if (t.table === 'sites') db.prepare(`DELETE FROM sites WHERE marketplace_site_id = ?`).run(siteId);
-    db.prepare(`DELETE FROM ${t.table} WHERE ${ownedRows(t)}`).run({ site: siteId });
+    db.prepare(`DELETE FROM ${liveTable(t)} WHERE ${ownedRows(t)}`).run({ site: siteId });
   }
 }

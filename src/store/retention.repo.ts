@@ -1,5 +1,6 @@
 // Retention's SQL: which payments have not changed since a sandbox time, deleting them with everything
 // that hangs off them, giving freed pages back to the file system, and the database's size.
+import { JOURNAL_TABLE } from './journal-file';
 import type { Db } from './db';
 
 /**
@@ -165,7 +166,7 @@ function prepare(db: Db) {
       db.prepare<{ cutoff: number }>('DELETE FROM payouts WHERE created_at < @cutoff'),
       db.prepare<{ cutoff: number }>('DELETE FROM card_authentications WHERE max(created_at, coalesce(cancelled_at, 0)) < @cutoff'),
     ],
-    requests: db.prepare<{ ids: string }>(`DELETE FROM requests WHERE payment_id IN (${IDS})`),
+    requests: db.prepare<{ ids: string }>(`DELETE FROM ${JOURNAL_TABLE} WHERE payment_id IN (${IDS})`),
     oldPreapprovals: db
       .prepare<{ cutoff: number; limit: number }, number>(
         `SELECT p.id FROM preapprovals p WHERE p.created_at < @cutoff

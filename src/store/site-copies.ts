@@ -6,7 +6,7 @@
 import Database from 'better-sqlite3';
 import { badValueMessage, valueChecks } from './copy-check';
 import { MIGRATIONS } from './migrations';
-import { OWNED_TABLES, ownedRows, parentLinks } from './owned';
+import { OWNED_TABLES, liveTable, ownedRows, parentLinks } from './owned';
 import type { Store } from './store';
 
 /** What a marketplace's copy says of itself. */
@@ -27,6 +27,7 @@ const LATEST = () => MIGRATIONS[MIGRATIONS.length - 1]!.version;
 /** Writes the marketplace's rows to `target` (a new file). */
 export function copySite(store: Store, siteId: number, target: string, clock: { ownMs: number | null; takenMs: number }): void {
   // ATTACH happens outside a transaction: the open commit group is committed first.
+  store.writePending();
   store.flush();
   const db = store.db;
   db.prepare('ATTACH DATABASE ? AS snap').run(target);
@@ -35,7 +36,7 @@ export function copySite(store: Store, siteId: number, target: string, clock: { 
       db.prepare('CREATE TABLE snap.copy_of (site_id INTEGER NOT NULL, own_clock_ms INTEGER, taken_ms INTEGER NOT NULL, schema INTEGER NOT NULL)').run();
       db.prepare('INSERT INTO snap.copy_of VALUES (?, ?, ?, ?)').run(siteId, clock.ownMs, clock.takenMs, LATEST());
       for (const t of OWNED_TABLES) {
-        db.prepare(`CREATE TABLE snap."${t.table}" AS SELECT * FROM main."${t.table}" WHERE ${ownedRows(t)} ORDER BY rowid`).run({ site: siteId });
+        db.prepare(`CREATE TABLE snap."${t.table}" AS SELECT * FROM ${liveTable(t)} WHERE ${ownedRows(t)} ORDER BY rowid`).run({ site: siteId });
       }
     })();
   } finally {
@@ -87,6 +88,7 @@ export function restoreSite(store: Store, siteId: number, file: string, apply: (
   try {
     const columnsOf = (schema: string, t: string) => db.prepare(`SELECT name FROM pragma_table_info(?, ?) ORDER BY cid`).pluck().all(t, schema) as string[];
     for (const t of OWNED_TABLES) {
+      // The journal's kept table has the live journal's columns (journal-file.ts).
       const live = columnsOf('main', t.table);
       const copied = columnsOf('snap', t.table);
       if (copied.join() !== live.join()) throw new SiteCopyRefused(`${t.table}: its columns are not this sandbox's`);
@@ -112,7 +114,7 @@ export function restoreSite(store: Store, siteId: number, file: string, apply: (
           const columns = columnsOf('main', t.table)
             .map((c) => `"${c}"`)
             .join(', ');
-          db.prepare(`INSERT INTO main."${t.table}" (${columns}) SELECT ${columns} FROM snap."${t.table}" ORDER BY rowid`).run();
+          db.prepare(`INSERT INTO ${liveTable(t)} (${columns}) SELECT ${columns} FROM snap."${t.table}" ORDER BY rowid`).run();
         }
         apply();
       });

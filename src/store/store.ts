@@ -22,6 +22,7 @@ import { rememberSequences, startSequencesAt } from './sequences';
 import { SplitsRepo } from './splits.repo';
 import { StoriesRepo } from './stories.repo';
 import { deleteOwned } from './owned';
+import { JOURNAL_TABLE, attachJournal } from './journal-file';
 
 /** Why the data was replaced as a whole: emptied by a reset, or a snapshot restored. */
 export type DataReplaced = 'reset' | 'restore';
@@ -56,6 +57,7 @@ export class Store {
   readonly retention: RetentionRepo;
 
   constructor(readonly db: Db) {
+    attachJournal(db);
     this.sites = new SitesRepo(db);
     this.methods = new MethodsRepo(db);
     this.payments = new PaymentsRepo(db);
@@ -232,7 +234,7 @@ export class Store {
    */
   clear(): void {
     // The payment tree in the order retention deletes it (each table before the rows it points at).
-    const tables = ['story_scenarios', 'requests', ...PRUNED_TABLES, 'preapprovals', ...SITE_TABLES, 'site_clocks', 'sites', 'methods', 'faults'];
+    const tables = ['story_scenarios', JOURNAL_TABLE, ...PRUNED_TABLES, 'preapprovals', ...SITE_TABLES, 'site_clocks', 'sites', 'methods', 'faults'];
     for (const t of tables) this.db.prepare(`DELETE FROM ${t}`).run();
     // Payment, split and refund IDs go on (an application's database may hold them); fault rules
     // are the sandbox's own settings, numbered afresh like the merchants made at run time.
@@ -301,6 +303,20 @@ export class Store {
   rememberIds(): void {
     if (this.db.open) rememberSequences(this.db);
   }
+
+  /**
+   * Subscribes a keeper of writes not yet made (the request journal's entries of this turn), which
+   * writePending() makes: before a copy is taken, so that it has all that was answered.
+   */
+  addPendingWriter(write: () => void): void {
+    this.pendingWriters.add(write);
+  }
+
+  writePending(): void {
+    for (const write of this.pendingWriters) write();
+  }
+
+  private readonly pendingWriters = new Set<() => void>();
 
   close(): void {
     this.flush();

@@ -3,7 +3,8 @@
 import request from 'supertest';
 import { type Sandbox, startSandbox } from 'split-sandbox';
 import type { Config } from '../../src/config';
-import { MARKETPLACE_TABLES, OWNED_TABLES, ownedRows } from '../../src/store/owned';
+import { MARKETPLACE_TABLES, OWNED_TABLES, liveTable, ownedRows } from '../../src/store/owned';
+import { KEPT_TABLE } from '../../src/store/journal-file';
 import { type Receiver, startReceiver } from '../helpers/receiver';
 import { START, basic } from '../helpers/world';
 import { payAs } from './pay';
@@ -43,12 +44,12 @@ describe('a marketplace on its own', () => {
   const allRowsOf = (m: Made) => {
     sb.services.requests?.flush();
     return Object.fromEntries(
-      [...OWNED_TABLES, ...MARKETPLACE_TABLES].map((t) => [t.table, sb.services.store.db.prepare(`SELECT * FROM ${t.table} WHERE ${ownedRows(t)} ORDER BY rowid`).all({ site: m.SiteID })]),
+      [...OWNED_TABLES, ...MARKETPLACE_TABLES].map((t) => [t.table, sb.services.store.db.prepare(`SELECT * FROM ${liveTable(t)} WHERE ${ownedRows(t)} ORDER BY rowid`).all({ site: m.SiteID })]),
     );
   };
   /** The same but the request journal, which grows with every request of the marketplace (the test's reads of it too). */
   const rowsOf = (m: Made) => {
-    const { requests, ...rows } = allRowsOf(m);
+    const { [KEPT_TABLE]: requests, ...rows } = allRowsOf(m);
     return rows;
   };
   const apiViewOf = async (m: Made) => ({
@@ -96,7 +97,7 @@ describe('a marketplace on its own', () => {
     expect(bRows.preapprovals).toHaveLength(1);
     expect((bRows.status_history as { preapproval_id: number | null }[]).filter((h) => h.preapproval_id !== null)).toHaveLength(2);
     expect(allRowsOf(a).preapprovals).toHaveLength(1);
-    const bEntries = allRowsOf(b).requests!;
+    const bEntries = allRowsOf(b)[KEPT_TABLE]!;
     expect(bEntries.length).toBeGreaterThan(0);
     const bView = await apiViewOf(b);
     expect(JSON.parse(bView.payments).Payments).toHaveLength(2);
@@ -109,7 +110,7 @@ describe('a marketplace on its own', () => {
 
     expect(rowsOf(b)).toEqual(bRows);
     // B's journal kept every entry it had, and grew by the reads above only.
-    expect(allRowsOf(b).requests!.slice(0, bEntries.length)).toEqual(bEntries);
+    expect(allRowsOf(b)[KEPT_TABLE]!.slice(0, bEntries.length)).toEqual(bEntries);
     expect(await apiViewOf(b)).toEqual(bView);
     const aRows = allRowsOf(a);
     for (const t of OWNED_TABLES) expect([t.table, aRows[t.table]]).toEqual([t.table, []]);

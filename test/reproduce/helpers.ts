@@ -8,7 +8,10 @@ export const SEQUENCE_TABLES = ['sqlite_sequence', 'counters'];
 export function tablesOf(db: Database.Database, except: string[] = []): Record<string, unknown[]> {
   const names = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[];
   const out: Record<string, unknown[]> = {};
-  for (const t of names) if (!except.includes(t)) out[t] = db.prepare(`SELECT * FROM "${t}" ORDER BY rowid`).all();
+  // A live database's request journal is in its own attached database; a copy carries it in requests_kept.
+  const live = db.prepare("SELECT 1 FROM pragma_database_list WHERE name = 'journal'").get() !== undefined;
+  const from = (t: string) => (live && t === 'requests_kept' ? 'journal.requests' : `"${t}"`);
+  for (const t of names) if (!except.includes(t)) out[t] = db.prepare(`SELECT * FROM ${from(t)} ORDER BY rowid`).all();
   return out;
 }
 

@@ -14,6 +14,7 @@ import * as m0011 from './0011-own-marketplaces';
 import * as m0012 from './0012-requests';
 import * as m0013 from './0013-preapprovals';
 import * as m0014 from './0014-card-objects';
+import * as m0015 from './0015-requests-apart';
 
 export interface Migration {
   version: number;
@@ -39,4 +40,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 12, sql: m0012.sql },
   { version: 13, sql: m0013.sql, up: m0013.up },
   { version: 14, sql: m0014.sql },
+  { version: 15, sql: m0015.sql },
 ];

@@ -1,0 +1,103 @@
+// The request journal's own database, attached to the store's connection as `journal`: for a file
+// database `X`, the file `X-requests` beside it (an in-memory one for an in-memory database).
+//
+// Apart, because its entries (a request's and its answer's bodies, 2-3 KB each) are written with every
+// request: in the main database they doubled what each commit wrote to the WAL and each checkpoint
+// copied again, and a create cost a fifth more. Here a commit writes its pages once, with no WAL, no
+// checkpoint and no fsync (synchronous OFF): the journal is a record of what was sent, not the
+// sandbox's state. Its rollback journal is a file (TRUNCATE), so that a process killed in the middle
+// of a commit leaves a journal SQLite rolls back at the next open; a file found damaged anyway (the
+// machine lost power) is replaced by an empty one.
+//
+// A copy of the database (a snapshot) carries the entries in its own `requests_kept` table
+// (migration 15): saving fills it from here, restoring moves its rows back here.
+import { rmSync } from 'node:fs';
+import type { Db } from './db';
+
+export const JOURNAL_SCHEMA = 'journal';
+
+/** The live table, qualified: what a statement on the journal names. */
+export const JOURNAL_TABLE = `${JOURNAL_SCHEMA}.requests`;
+
+/** The table a copy of the database carries the journal in (empty in a live database). */
+export const KEPT_TABLE = 'requests_kept';
+
+/** The journal's file for the database file `file` (an in-memory database's is in memory too). */
+export function journalFileOf(file: string): string {
+  return file === ':memory:' || file === '' ? ':memory:' : `${file}-requests`;
+}
+
+// The columns of migration 12's table, in its order: a copy's `requests_kept` and this table are read
+// into each other column for column.
+const TABLE = `
+CREATE TABLE IF NOT EXISTS ${JOURNAL_TABLE} (
+  id              INTEGER PRIMARY KEY AUTOINCREMENT,
+  at              INTEGER NOT NULL,
+  wall_at         INTEGER NOT NULL,
+  address         TEXT NOT NULL CHECK (address IN ('api', 'card')),
+  method          TEXT NOT NULL,
+  path            TEXT NOT NULL,
+  query           TEXT,
+  route           TEXT,
+  site_id         INTEGER,
+  authenticated   INTEGER NOT NULL,
+  payment_id      INTEGER,
+  refund_id       INTEGER,
+  split_id        INTEGER,
+  status          INTEGER,
+  reasons         TEXT,
+  duration_ms     REAL,
+  fault           TEXT,
+  near_miss       TEXT,
+  request_body    TEXT,
+  request_bytes   INTEGER NOT NULL,
+  response_body   TEXT,
+  response_bytes  INTEGER NOT NULL
+) STRICT;
+CREATE INDEX IF NOT EXISTS ${JOURNAL_SCHEMA}.requests_by_site ON requests (site_id, id);
+CREATE INDEX IF NOT EXISTS ${JOURNAL_SCHEMA}.requests_by_payment ON requests (payment_id, id) WHERE payment_id IS NOT NULL;
+`;
+
+/** Attaches the journal's database to `db` (made if missing), and takes in the entries a restored or older database kept. */
+export function attachJournal(db: Db): void {
+  const file = journalFileOf(db.memory ? ':memory:' : db.name);
+  try {
+    open(db, file);
+  } catch (e) {
+    if (file === ':memory:' || !isDamaged(e)) throw e;
+    const attached = db.prepare('SELECT 1 FROM pragma_database_list WHERE name = ?').get(JOURNAL_SCHEMA) !== undefined;
+    if (attached) db.prepare(`DETACH DATABASE ${JOURNAL_SCHEMA}`).run();
+    for (const f of [file, `${file}-journal`]) rmSync(f, { force: true });
+    open(db, file);
+  }
+  takeKept(db);
+}
+
+/** Statements (for the connection the journal is attached to) that move a copy's kept entries into the journal, replacing its own. */
+export const TAKE_KEPT = [`DELETE FROM ${JOURNAL_TABLE}`, `INSERT INTO ${JOURNAL_TABLE} SELECT * FROM main.${KEPT_TABLE}`, `DELETE FROM main.${KEPT_TABLE}`];
+
+/** Statements that fill a copy's `requests_kept` (attached as `schema`) with the journal's entries. */
+export const keepInCopy = (schema: string) => [`DELETE FROM ${schema}.${KEPT_TABLE}`, `INSERT INTO ${schema}.${KEPT_TABLE} SELECT * FROM ${JOURNAL_TABLE}`];
+
+function open(db: Db, file: string): void {
+  db.prepare(`ATTACH DATABASE ? AS ${JOURNAL_SCHEMA}`).run(file);
+  if (file !== ':memory:') {
+    db.pragma(`${JOURNAL_SCHEMA}.journal_mode = TRUNCATE`);
+    db.pragma(`${JOURNAL_SCHEMA}.synchronous = OFF`);
+  }
+  db.exec(TABLE);
+}
+
+/** A database migrated past 15 keeps its entries in `requests_kept` only when a copy put them there (or an older version wrote them). */
+function takeKept(db: Db): void {
+  const kept = db.prepare(`SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = ?`).get(KEPT_TABLE) !== undefined;
+  if (!kept || db.prepare(`SELECT 1 FROM main.${KEPT_TABLE} LIMIT 1`).get() === undefined) return;
+  db.transaction(() => {
+    for (const sql of TAKE_KEPT) db.prepare(sql).run();
+  }).immediate();
+}
+
+function isDamaged(e: unknown): boolean {
+  const code = (e as { code?: unknown }).code;
+  return code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB';
+}

@@ -1,0 +1,97 @@
+// The request journal's own database file beside a file database: where its entries are, that they
+// survive a restart and travel with a snapshot (saved, and restored off the main thread), that a
+// database written before it had its own file hands its entries over, and that a damaged file is
+// replaced by an empty one.
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import request from 'supertest';
+import { type Sandbox, startSandbox } from '../../src/main';
+import { migrate } from '../../src/store/db';
+import { AUTH, createPayment } from '../lifecycle/harness';
+
+const ENTRY = [
+  1_795_000_000_000, 1_795_000_000_000, 'api', 'POST', '/v1/payments', null, '/v1/payments', 30201, 1, 5_000_001, null, null, 201, null, 3.5, null, null,
+  '{"Payment":{}}', 14, '{"Payment":{"ID":5000001}}', 26,
+];
+
+describe('the request journal’s own file', () => {
+  let dir: string;
+  let db: string;
+  let sb: Sandbox | undefined;
+  const start = async () => (sb = await startSandbox({ port: 0, cardPort: 0, db, clock: 'manual', quiet: true }));
+  const routes = () => sb!.requests.find().map((r) => `${r.Method} ${r.Route} ${r.Status}`);
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'split-sandbox-journal-'));
+    db = join(dir, 'sandbox.db');
+  });
+  afterEach(async () => {
+    await sb?.stop();
+    sb = undefined;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is <db>-requests: the database itself keeps no entry, and the journal outlives a restart', async () => {
+    await start();
+    const p = await createPayment(sb!);
+    await request(sb!.baseUrl).get(`/v1/payments/${p.ID}`).set('Authorization', AUTH).expect(200);
+    expect(routes()).toEqual(['POST /v1/payments 201', 'GET /v1/payments/{id} 200']);
+    await sb!.stop();
+    sb = undefined;
+    expect(existsSync(`${db}-requests`)).toBe(true);
+    const main = new Database(db, { readonly: true });
+    expect(main.prepare('SELECT count(*) FROM requests_kept').pluck().get()).toBe(0);
+    main.close();
+    const file = new Database(`${db}-requests`, { readonly: true });
+    expect(file.prepare('SELECT method, route, payment_id FROM requests ORDER BY id').all()).toEqual([
+      { method: 'POST', route: '/v1/payments', payment_id: p.ID },
+      { method: 'GET', route: '/v1/payments/{id}', payment_id: p.ID },
+    ]);
+    file.close();
+    await start();
+    expect(routes()).toEqual(['POST /v1/payments 201', 'GET /v1/payments/{id} 200']);
+  });
+
+  it('travels with a snapshot of a file database: saved with it, and back with its restore (off the main thread)', async () => {
+    await start();
+    await createPayment(sb!);
+    await sb!.snapshots.save('one');
+    await createPayment(sb!);
+    const [kept, later] = sb!.requests.find({ Route: '/v1/payments' });
+    const snapshot = new Database(join(`${db}.snapshots`, 'one.db'), { readonly: true });
+    expect(snapshot.prepare('SELECT id FROM requests_kept').pluck().all()).toEqual([kept!.ID]);
+    snapshot.close();
+    await sb!.snapshots.restore('one');
+    expect(sb!.requests.find()).toEqual([kept]);
+    expect(sb!.requests.get(later!.ID)).toBeUndefined();
+    // The copy's entries were moved, not left behind in the database.
+    expect(sb!.services.store.db.prepare('SELECT count(*) FROM main.requests_kept').pluck().get()).toBe(0);
+    // New entries go on after the restored ones.
+    await request(sb!.baseUrl).get('/v1/payments').set('Authorization', AUTH).expect(200);
+    expect(sb!.requests.find().map((r) => r.ID)).toEqual([kept!.ID, later!.ID + 1]);
+  });
+
+  it('takes over the entries a database of an older version kept in its requests table', async () => {
+    const old = new Database(db);
+    old.pragma('journal_mode = WAL');
+    migrate(old, 14);
+    old.prepare(`INSERT INTO requests (at, wall_at, address, method, path, query, route, site_id, authenticated, payment_id, refund_id, split_id, status,
+      reasons, duration_ms, fault, near_miss, request_body, request_bytes, response_body, response_bytes) VALUES (${ENTRY.map(() => '?').join(', ')})`).run(...ENTRY);
+    old.close();
+    await start();
+    const [entry] = sb!.requests.find();
+    expect([entry!.ID, entry!.Route, entry!.PaymentID, entry!.Response.Body]).toEqual([1, '/v1/payments', 5_000_001, '{"Payment":{"ID":5000001}}']);
+    expect(sb!.services.store.db.prepare('SELECT count(*) FROM main.requests_kept').pluck().get()).toBe(0);
+    await request(sb!.baseUrl).get('/v1/payments').set('Authorization', AUTH).expect(200);
+    expect(sb!.requests.find().map((r) => r.ID)).toEqual([1, 2]);
+  });
+
+  it('replaces a damaged journal file with an empty one, and the sandbox starts', async () => {
+    writeFileSync(`${db}-requests`, 'this is not a SQLite database, and never was one: '.repeat(200));
+    await start();
+    expect(sb!.requests.count()).toBe(0);
+    await request(sb!.baseUrl).get('/v1/payments').set('Authorization', AUTH).expect(200);
+    expect(routes()).toEqual(['GET /v1/payments 200']);
+  });
+});
