@@ -75,7 +75,8 @@ export function noteRequests(journal: RequestJournal, services: ServiceContext, 
       write(journal, services, req, p, siteOf);
       return out;
     } as Response['end'];
-    res.once('close', () => write(journal, services, req, p, siteOf));
+    // Writing twice is refused by `written`: no once-wrapper needed.
+    res.on('close', () => write(journal, services, req, p, siteOf));
     next();
   };
 }
@@ -122,9 +123,20 @@ function note(req: Request, res: Response, p: Pending, chunk: unknown, leaving =
   p.answered = {
     status: res.statusCode,
     body,
-    route: typeof route?.path === 'string' ? (req.baseUrl + route.path).replace(/:(\w+)/g, '{$1}') : null,
+    route: typeof route?.path === 'string' ? templateOf(req.baseUrl + route.path) : null,
     params: { ...(req.params as Record<string, string>) },
   };
+}
+
+/** Express's `/v1/payments/:id/capture` as the document writes it, `/v1/payments/{id}/capture` (the routes are few: kept). */
+const TEMPLATES = new Map<string, string>();
+function templateOf(path: string): string {
+  let t = TEMPLATES.get(path);
+  if (t === undefined) {
+    t = path.replace(/:(\w+)/g, '{$1}');
+    if (TEMPLATES.size < 1000) TEMPLATES.set(path, t);
+  }
+  return t;
 }
 
 /** A body up to the cap (a character cut in two at the cap is dropped). */
