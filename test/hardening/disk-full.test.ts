@@ -18,6 +18,9 @@ const FULL = { Message: 'The change could not be saved: database or disk is full
 
 /** Pages packed full (VACUUM), and no page more than that: every write that needs room fails. */
 const fillDisk = (store: Store) => {
+  // The request journal's entries of the last answers are written in a commit group of their own: committed first.
+  store.writePending();
+  store.flush();
   store.db.exec('VACUUM');
   store.db.pragma(`max_page_count = ${store.db.pragma('page_count', { simple: true }) as number}`);
 };
