@@ -15,6 +15,7 @@
 // (migration 15): saving fills it from here, restoring moves its rows back here.
 import { rmSync } from 'node:fs';
 import type { Db } from './db';
+import { sql as twelve } from './migrations/0012-requests';
 
 export const JOURNAL_SCHEMA = 'journal';
 
@@ -29,36 +30,12 @@ export function journalFileOf(file: string): string {
   return file === ':memory:' || file === '' ? ':memory:' : `${file}-requests`;
 }
 
-// The columns of migration 12's table, in its order: a copy's `requests_kept` and this table are read
-// into each other column for column.
-const TABLE = `
-CREATE TABLE IF NOT EXISTS ${JOURNAL_TABLE} (
-  id              INTEGER PRIMARY KEY AUTOINCREMENT,
-  at              INTEGER NOT NULL,
-  wall_at         INTEGER NOT NULL,
-  address         TEXT NOT NULL CHECK (address IN ('api', 'card')),
-  method          TEXT NOT NULL,
-  path            TEXT NOT NULL,
-  query           TEXT,
-  route           TEXT,
-  site_id         INTEGER,
-  authenticated   INTEGER NOT NULL,
-  payment_id      INTEGER,
-  refund_id       INTEGER,
-  split_id        INTEGER,
-  status          INTEGER,
-  reasons         TEXT,
-  duration_ms     REAL,
-  fault           TEXT,
-  near_miss       TEXT,
-  request_body    TEXT,
-  request_bytes   INTEGER NOT NULL,
-  response_body   TEXT,
-  response_bytes  INTEGER NOT NULL
-) STRICT;
-CREATE INDEX IF NOT EXISTS ${JOURNAL_SCHEMA}.requests_by_site ON requests (site_id, id);
-CREATE INDEX IF NOT EXISTS ${JOURNAL_SCHEMA}.requests_by_payment ON requests (payment_id, id) WHERE payment_id IS NOT NULL;
-`;
+// Migration 12's table and indexes, in the journal's database: a copy's `requests_kept` (that table,
+// renamed) and this one are read into each other column for column.
+const TABLE = twelve
+  .replace(/CREATE TABLE requests \(/, `CREATE TABLE IF NOT EXISTS ${JOURNAL_TABLE} (`)
+  .replace(/CREATE INDEX (\w+) ON/g, `CREATE INDEX IF NOT EXISTS ${JOURNAL_SCHEMA}.$1 ON`);
+if (!TABLE.includes(JOURNAL_TABLE)) throw new Error('journal-file: migration 12 no longer creates the requests table');
 
 /** Attaches the journal's database to `db` (made if missing), and takes in the entries a restored or older database kept. */
 export function attachJournal(db: Db): void {
