@@ -111,12 +111,11 @@ export function nearMissOf(res: Response): string | undefined {
 
 /** The answer: as released, then (`leaving`) as it leaves, which a failed commit turned into a 503. */
 function note(req: Request, res: Response, p: Pending, chunk: unknown, leaving = false): void {
+  if (p.answered && !leaving) return;
   const body = chunk === undefined || chunk === null ? null : typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk);
   if (p.answered) {
-    if (leaving) {
-      p.answered.status = res.statusCode;
-      p.answered.body = body;
-    }
+    p.answered.status = res.statusCode;
+    p.answered.body = body;
     return;
   }
   const route = req.route as { path?: unknown } | undefined;
