@@ -99,21 +99,35 @@ export class OwnListeners {
   }
 }
 
-/** The local ports of this process's outgoing notification connections, while they are open. */
-const OUTGOING_PORTS = new Set<number>();
+/**
+ * This process's outgoing notification connections while they are open: by local port, the ports
+ * they reach. Both ends, because Linux gives one local port to connections to different addresses:
+ * a client of this machine (a test's) may send from a port a notification to somebody else holds.
+ */
+const OUTGOING = new Map<number, number[]>();
 
 /** Notes a connection the sandbox opened to send a notification, until it closes. */
-export function noteOutgoing(socket: { localPort?: number | undefined; once(event: 'close', fn: () => void): unknown }): void {
+export function noteOutgoing(socket: { localPort?: number | undefined; remotePort?: number | undefined; once(event: 'close', fn: () => void): unknown }): void {
   const port = socket.localPort;
-  if (port === undefined) return;
-  OUTGOING_PORTS.add(port);
-  socket.once('close', () => OUTGOING_PORTS.delete(port));
+  const to = socket.remotePort;
+  if (port === undefined || to === undefined) return;
+  const reached = OUTGOING.get(port);
+  if (reached) reached.push(to);
+  else OUTGOING.set(port, [to]);
+  socket.once('close', () => {
+    const left = OUTGOING.get(port)?.filter((p, i, all) => p !== to || all.indexOf(to) !== i);
+    if (left === undefined || left.length === 0) OUTGOING.delete(port);
+    else OUTGOING.set(port, left);
+  });
 }
 
 /**
  * Whether a request arrived on a connection this process opened itself (a notification pointed at
- * its own address): it comes from this machine, from a port one of our outgoing connections holds.
+ * its own address): from this machine, from the port of one of our outgoing connections, to the port
+ * that connection reached (the listener the request came in on).
  */
-export function madeByThisProcess(remoteAddress: string | undefined, remotePort: number | undefined): boolean {
-  return remotePort !== undefined && OUTGOING_PORTS.has(remotePort) && remoteAddress !== undefined && isThisMachine(remoteAddress);
+export function madeByThisProcess(socket: { remoteAddress?: string | undefined; remotePort?: number | undefined; localPort?: number | undefined }): boolean {
+  const { remoteAddress, remotePort, localPort } = socket;
+  if (remotePort === undefined || localPort === undefined || remoteAddress === undefined) return false;
+  return OUTGOING.get(remotePort)?.includes(localPort) === true && isThisMachine(remoteAddress);
 }

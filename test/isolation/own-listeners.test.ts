@@ -3,6 +3,8 @@
 import request from 'supertest';
 import { type Sandbox, startSandbox } from 'split-sandbox';
 import type { Config } from '../../src/config';
+import { EventEmitter } from 'node:events';
+import { madeByThisProcess, noteOutgoing } from '../../src/notifications/own-listeners';
 import { postJson } from '../../src/notifications/post';
 import { MARKETPLACE, PLAIN, START, basic, paymentBody } from '../helpers/world';
 
@@ -103,5 +105,24 @@ describe('notification URLs that reach the sandbox itself', () => {
     expect(list.body.Payments).toHaveLength(1);
     // A client of this machine is still trusted.
     expect((await request(sb.baseUrl).get('/_sandbox/merchants')).status).toBe(200);
+  });
+
+  it("a client that sends from the local port of a notification to somebody else is not the sandbox (Linux shares a port among connections to different addresses)", () => {
+    // A notification's connection: from port 40001 to a receiver on port 5555.
+    const socket = Object.assign(new EventEmitter(), { localPort: 40001, remotePort: 5555 });
+    noteOutgoing(socket);
+    expect(madeByThisProcess({ remoteAddress: '127.0.0.1', remotePort: 40001, localPort: 5555 })).toBe(true);
+    // A test's client, given port 40001 too, calling the sandbox on its port 8080.
+    expect(madeByThisProcess({ remoteAddress: '127.0.0.1', remotePort: 40001, localPort: 8080 })).toBe(false);
+    expect(madeByThisProcess({ remoteAddress: '192.0.2.7', remotePort: 40001, localPort: 5555 })).toBe(false);
+    // Two notifications from one port to two listeners; each is forgotten once closed.
+    const other = Object.assign(new EventEmitter(), { localPort: 40001, remotePort: 8080 });
+    noteOutgoing(other);
+    expect(madeByThisProcess({ remoteAddress: '::ffff:127.0.0.1', remotePort: 40001, localPort: 8080 })).toBe(true);
+    socket.emit('close');
+    expect(madeByThisProcess({ remoteAddress: '127.0.0.1', remotePort: 40001, localPort: 5555 })).toBe(false);
+    expect(madeByThisProcess({ remoteAddress: '127.0.0.1', remotePort: 40001, localPort: 8080 })).toBe(true);
+    other.emit('close');
+    expect(madeByThisProcess({ remoteAddress: '127.0.0.1', remotePort: 40001, localPort: 8080 })).toBe(false);
   });
 });

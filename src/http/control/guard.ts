@@ -44,7 +44,7 @@ export function controlGuard(token: string | undefined, from?: readonly string[]
     if (UNGUARDED_CONTROL_PATH.test(req.baseUrl + req.path)) return next();
     // A request the sandbox made itself (a notification pointed at its own address) is nobody's:
     // its loopback address and its merchant's credentials are not a client's.
-    if (madeByThisProcess(req.socket.remoteAddress, req.socket.remotePort)) {
+    if (madeByThisProcess(req.socket)) {
       sendJson(res, 403, { Message: 'The sandbox does not answer requests it made itself (a notification sent to its own address).' });
       return;
     }
