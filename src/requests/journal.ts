@@ -13,6 +13,10 @@ export const DEFAULT_REQUEST_JOURNAL = 50_000;
 /** A request or answer body longer than this is kept up to it, and the entry says so. */
 export const BODY_CAP = 64 * 1024;
 
+/** Entries written together at most (about a megabyte of bodies), and the longest an entry waits. */
+const BATCH_MAX = 256;
+const BATCH_MS = 20;
+
 /** A filter as the control API's query and the embedded `sandbox.requests` take it (the wire names). */
 export interface RequestQuery {
   SiteID?: number;
@@ -142,23 +146,44 @@ export class RequestJournal {
     store.addPendingWriter(() => this.flush());
   }
 
-  /** Entries of answers gone, written together once the code that let them go has run. */
+  /** Entries of answers gone, not yet written. */
   private pending: NewRequest[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private soon = false;
 
   /**
-   * Keeps an entry: with the others let go by the same code (the answers a commit group released, all
-   * at once), in one savepoint of the commit group open then (or of a new one). Never inside a
-   * request's own transaction: an entry is written once its answer has left, with the answer that
-   * left. Written at once rather than at the end of the turn: bodies held that long outlived the young
-   * generation, and collecting them cost more than writing them.
+   * Keeps an entry: written with the entries of the next few milliseconds, in one savepoint of the
+   * commit group open then (or of a new one). Never inside a request's own transaction: an entry is
+   * written once its answer has left, with the answer that left. Together, because each commit of the
+   * journal's file costs some 40 µs whatever it holds: written with the commit group that released
+   * its answer (some 30 entries under load), an entry cost half as much again as in batches of a
+   * hundred. Readers, waiters, copies and closing write what waits first.
    */
   add(entry: NewRequest): void {
-    if (this.pending.push(entry) === 1) queueMicrotask(() => this.flush());
+    const n = this.pending.push(entry);
+    if (n >= BATCH_MAX || this.events.listenerCount('entry') > 0) this.writeSoon();
+    else if (n === 1) this.timer = setTimeout(() => this.flush(), BATCH_MS).unref();
   }
 
-  /** Writes the entries waiting for the end of the turn (readers call it first, to see them). */
+  private writeSoon(): void {
+    if (this.soon) return;
+    this.soon = true;
+    queueMicrotask(() => this.flush());
+  }
+
+  /** Writes the entries waiting (readers call it first, to see them). */
   flush(): void {
+    this.soon = false;
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
     if (this.pending.length === 0) return;
+    // Another connection is replacing the data: written once it is done (unless discarded with it).
+    if (this.store.writesHeld) {
+      this.timer = setTimeout(() => this.flush(), BATCH_MS).unref();
+      return;
+    }
     const entries = this.pending;
     this.pending = [];
     try {
@@ -171,6 +196,7 @@ export class RequestJournal {
   /** Forgets the entries not yet written (the data they tell of was replaced). */
   discard(): void {
     this.pending = [];
+    this.flush();
   }
 
   private insert(entries: readonly NewRequest[]): void {

@@ -72,6 +72,7 @@ export class Retention implements PeriodicJob {
       const found = store.tx(() => {
         const old = store.retention.unchangedSince(cutoff, after, scan, batch);
         if (old.ids.length > 0) {
+          store.writePending();
           store.retention.deletePayments(old.ids);
           // The lists' kept counts counted these.
           store.payments.forget();

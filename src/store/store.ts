@@ -233,6 +233,8 @@ export class Store {
    * database kept across resets meets no ID twice. Run it inside tx().
    */
   clear(): void {
+    // Entries of answers already gone are written first, so that they go with the rest.
+    this.writePending();
     // The payment tree in the order retention deletes it (each table before the rows it points at).
     const tables = ['story_scenarios', JOURNAL_TABLE, ...PRUNED_TABLES, 'preapprovals', ...SITE_TABLES, 'site_clocks', 'sites', 'methods', 'faults'];
     for (const t of tables) this.db.prepare(`DELETE FROM ${t}`).run();
@@ -260,6 +262,7 @@ export class Store {
    * on from where they stood. Run it inside tx(), then tell siteReplaced().
    */
   clearSite(siteId: number, alsoItself = false): void {
+    this.writePending();
     deleteOwned(this.db, siteId, alsoItself);
     this.sites.forget();
     this.payments.forget();
@@ -305,8 +308,9 @@ export class Store {
   }
 
   /**
-   * Subscribes a keeper of writes not yet made (the request journal's entries of this turn), which
-   * writePending() makes: before a copy is taken, so that it has all that was answered.
+   * Subscribes a keeper of writes not yet made (the request journal's entries of the last few
+   * milliseconds), which writePending() makes: before a copy is taken, so that it has all that was
+   * answered, and before data is deleted (a reset, retention), so that they go with it.
    */
   addPendingWriter(write: () => void): void {
     this.pendingWriters.add(write);
@@ -319,6 +323,7 @@ export class Store {
   private readonly pendingWriters = new Set<() => void>();
 
   close(): void {
+    if (this.db.open) this.writePending();
     this.flush();
     if (this.db.open) this.db.close();
   }

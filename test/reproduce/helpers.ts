@@ -1,11 +1,15 @@
 // Shared plumbing of the tests of snapshots and stories: reading a whole database as plain data.
 import Database from 'better-sqlite3';
+import { Store } from '../../src/store/store';
 
 /** Tables whose values only grow (ID sequences): a restore keeps the higher of live and snapshot. */
 export const SEQUENCE_TABLES = ['sqlite_sequence', 'counters'];
 
 /** Every row of every table but `except`, in rowid order, by table name. */
-export function tablesOf(db: Database.Database, except: string[] = []): Record<string, unknown[]> {
+export function tablesOf(source: Database.Database | Store, except: string[] = []): Record<string, unknown[]> {
+  // A live store's journal entries of the last milliseconds are written first, as a copy would.
+  if (source instanceof Store) source.writePending();
+  const db = source instanceof Store ? source.db : source;
   const names = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[];
   const out: Record<string, unknown[]> = {};
   // A live database's request journal is in its own attached database; a copy carries it in requests_kept.

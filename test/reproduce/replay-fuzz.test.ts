@@ -39,12 +39,12 @@ describe('replaying edited stories', () => {
             const target = where === 'step' ? edited.Steps[i % edited.Steps.length] : edited.Request.Payment;
             target[key] = v;
           }
-          const before = tablesOf(sb.services.store.db);
+          const before = tablesOf(sb.services.store);
           const res = await request(sb.baseUrl).post('/_sandbox/replay').send(edited);
           expect([201, 400]).toContain(res.status);
           if (res.status === 400) {
             expect(Object.keys(res.body)).toEqual(['Message']);
-            expect(tablesOf(sb.services.store.db)).toEqual(before);
+            expect(tablesOf(sb.services.store)).toEqual(before);
             return;
           }
           await advance(sb, 10);

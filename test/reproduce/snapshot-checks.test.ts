@@ -47,13 +47,13 @@ describe('restoring checks the snapshot first', () => {
   /** Restores `name`, expects 400 with `message`, and checks that nothing live changed and no scratch file stayed. */
   async function refused(name: string, message: string | RegExp): Promise<void> {
     const sb = rig!.sb;
-    const before = tablesOf(sb.services.store.db);
+    const before = tablesOf(sb.services.store);
     const res = await request(sb.baseUrl).post(`/_sandbox/snapshots/${name}/restore`);
     expect(res.status).toBe(400);
     expect(Object.keys(res.body)).toEqual(['Message']);
     if (typeof message === 'string') expect(res.body.Message).toBe(`Snapshot ${name} cannot be restored: ${message}`);
     else expect(res.body.Message).toMatch(message);
-    expect(tablesOf(sb.services.store.db)).toEqual(before);
+    expect(tablesOf(sb.services.store)).toEqual(before);
     const got = await request(sb.baseUrl).get(`/v1/payments/${paymentId}`).set('Authorization', AUTH);
     expect(got.status).toBe(200);
     expect(readdirSync(folder).filter((f) => f.startsWith('.'))).toEqual([]);

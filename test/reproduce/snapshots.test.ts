@@ -73,7 +73,7 @@ describe('snapshots', () => {
     expect(restored.body).toEqual({ Snapshot: { Name: 'before-capture', Created: stamp(2000), Payments: 2 } });
 
     // Every table as in the snapshot's file, the sequences excepted: those are at least where they were.
-    expect(tablesOf(sb.services.store.db, SEQUENCE_TABLES)).toEqual(withFile(file, (db) => tablesOf(db, SEQUENCE_TABLES)));
+    expect(tablesOf(sb.services.store, SEQUENCE_TABLES)).toEqual(withFile(file, (db) => tablesOf(db, SEQUENCE_TABLES)));
     const after = sequencesOf(sb.services.store.db);
     const inSnapshot = withFile(file, sequencesOf);
     for (const [key, value] of Object.entries(liveBefore)) expect({ key, value: after[key] }).toEqual({ key, value: Math.max(value, inSnapshot[key] ?? 0) });

@@ -287,7 +287,7 @@ describe('stories', () => {
 
     const p = await create(sb, paymentBody(), 'two-step');
     const told = await storyFile(sb, p.ID);
-    const before = tablesOf(sb.services.store.db);
+    const before = tablesOf(sb.services.store);
     const refusals: [unknown, number, RegExp][] = [
       [undefined, 400, /^The request body is missing/],
       [{ ...told, Request: undefined }, 400, /^Request is missing$/],
@@ -308,6 +308,6 @@ describe('stories', () => {
       expect(Object.keys(res.body)).toEqual(['Message']);
       expect(res.body.Message).toMatch(message);
     }
-    expect(tablesOf(sb.services.store.db)).toEqual(before);
+    expect(tablesOf(sb.services.store)).toEqual(before);
   });
 });
