@@ -100,6 +100,14 @@ describe('a full disk', () => {
     const again = await request(w.api).post('/v1/payments').set('Authorization', w.auth).send(paymentBody());
     expect([again.status, again.body]).toEqual([503, FULL]);
     expect(snapshot(w.store)).toBe(before);
+    // The journal tells of the answers that left (its own file has room): the 503s, with no payment.
+    const refused = await request(w.api).get('/_sandbox/requests?Route=/v1/payments&Method=POST&Status=503');
+    expect(refused.body.TotalCount).toBe(2);
+    for (const e of refused.body.Requests) {
+      expect(e).toMatchObject({ Status: 503, PaymentID: null, Response: { Body: JSON.stringify(FULL), CappedAt: null } });
+    }
+    const made = await request(w.api).get('/_sandbox/requests?Route=/v1/payments&Method=POST&Status=201');
+    expect(made.body.TotalCount).toBe(30 + stored);
     for (const id of ids) expect((await request(w.api).get(`/v1/payments/${id}`).set('Authorization', w.auth)).status).toBe(200);
     const list = await request(w.api).get('/v1/payments?pageSize=2').set('Authorization', w.auth);
     expect(list.status).toBe(200);

@@ -53,6 +53,22 @@ describe('the request journal’s own file', () => {
     expect(routes()).toEqual(['POST /v1/payments 201', 'GET /v1/payments/{id} 200']);
   });
 
+  it('keeps the entries of answers that left just before a stop (written by the stop), in a file of 16 KiB pages', async () => {
+    await start();
+    const p = await createPayment(sb!);
+    // No read in between: the entries wait for their batch, and the stop writes them.
+    await request(sb!.baseUrl).post(`/v1/payments/${p.ID}/capture`).set('Authorization', AUTH).send({});
+    await sb!.stop();
+    sb = undefined;
+    const file = new Database(`${db}-requests`, { readonly: true });
+    expect(file.pragma('page_size', { simple: true })).toBe(16384);
+    expect(file.prepare('SELECT method, route, payment_id FROM requests ORDER BY id').all()).toEqual([
+      { method: 'POST', route: '/v1/payments', payment_id: p.ID },
+      { method: 'POST', route: '/v1/payments/{id}/capture', payment_id: p.ID },
+    ]);
+    file.close();
+  });
+
   it('travels with a snapshot of a file database: saved with it, and back with its restore (off the main thread)', async () => {
     await start();
     await createPayment(sb!);
