@@ -24,7 +24,7 @@ interface Pending {
   fault: string | null;
   paymentId: number | null;
   siteId: number | null;
-  answered: { status: number; body: string | null; route: string | null; params: Record<string, string> } | null;
+  answered: { status: number; body: string | Buffer | null; route: string | null; params: Record<string, string> } | null;
   written: boolean;
   nearMiss: string | null;
 }
@@ -112,7 +112,7 @@ export function nearMissOf(res: Response): string | undefined {
 /** The answer: as released, then (`leaving`) as it leaves, which a failed commit turned into a 503. */
 function note(req: Request, res: Response, p: Pending, chunk: unknown, leaving = false): void {
   if (p.answered && !leaving) return;
-  const body = chunk === undefined || chunk === null ? null : typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk);
+  const body = chunk === undefined || chunk === null ? null : typeof chunk === 'string' || Buffer.isBuffer(chunk) ? chunk : String(chunk);
   if (p.answered) {
     p.answered.status = res.statusCode;
     p.answered.body = body;
@@ -123,7 +123,8 @@ function note(req: Request, res: Response, p: Pending, chunk: unknown, leaving =
     status: res.statusCode,
     body,
     route: typeof route?.path === 'string' ? templateOf(req.baseUrl + route.path) : null,
-    params: { ...(req.params as Record<string, string>) },
+    // The object itself: a router that moves on gives req.params a new one rather than changing it.
+    params: req.params as Record<string, string>,
   };
 }
 
@@ -139,7 +140,13 @@ function templateOf(path: string): string {
 }
 
 /** A body up to the cap (a character cut in two at the cap is dropped). */
-const cappedText = (text: string, bytes: number) => (bytes > BODY_CAP ? Buffer.from(text, 'utf8').subarray(0, BODY_CAP).toString('utf8') : text);
+function capped(body: string | Buffer, bytes: number): string | Buffer {
+  if (bytes <= BODY_CAP) return body;
+  const all: Buffer = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+  return all.subarray(0, BODY_CAP).toString('utf8');
+}
+
+const byteLength = (body: string | Buffer) => (typeof body === 'string' ? Buffer.byteLength(body) : body.length);
 
 function idParam(v: string | undefined): number | null {
   return v !== undefined && /^[0-9]{1,15}$/.test(v) ? Number(v) : null;
@@ -179,12 +186,12 @@ function write(journal: RequestJournal, services: ServiceContext, req: Request, 
     let reasons: number[] = [];
     // Only what makes something (201) or refuses (4xx, 5xx) is read: a read's answer never is, and a
     // created payment's or refund's ID is read off the front of its answer without parsing it.
-    const made = status === 201 && answer !== null ? MADE.exec(answer) : null;
+    const made = status === 201 && answer !== null ? MADE.exec(typeof answer === 'string' ? answer : answer.toString('latin1', 0, 64)) : null;
     if (made) {
       if (made[1] === 'Payment') paymentId ??= Number(made[2]);
       else refundId ??= Number(made[2]);
     } else if (answer !== null && status !== null && (status >= 400 || (method === 'POST' && status === 201))) {
-      const found = fromAnswer(answer);
+      const found = fromAnswer(answer.toString());
       reasons = found.reasons;
       paymentId ??= found.paymentId;
       refundId ??= found.refundId;
@@ -193,7 +200,7 @@ function write(journal: RequestJournal, services: ServiceContext, req: Request, 
     let sent = typeof req.body === 'string' && req.body !== '' ? req.body : null;
     if (sent !== null && p.surface === 'card' && method === 'POST') sent = withoutCardSecrets(sent);
     const sentBytes = sent === null ? 0 : Buffer.byteLength(sent);
-    const answerBytes = answer === null ? 0 : Buffer.byteLength(answer);
+    const answerBytes = answer === null ? 0 : byteLength(answer);
     p.nearMiss = nearMiss;
     journal.add({
       at: p.at,
@@ -213,9 +220,9 @@ function write(journal: RequestJournal, services: ServiceContext, req: Request, 
       durationMs: Math.round((performance.now() - p.started) * 10) / 10,
       fault: p.fault,
       nearMiss,
-      requestBody: sent === null ? null : cappedText(sent, sentBytes),
+      requestBody: sent === null ? null : capped(sent, sentBytes),
       requestBytes: sentBytes,
-      responseBody: answer === null ? null : cappedText(answer, answerBytes),
+      responseBody: answer === null ? null : capped(answer, answerBytes),
       responseBytes: answerBytes,
     });
   } catch {

@@ -133,7 +133,7 @@ export function filterOf(q: RequestQuery): RequestFilter {
 const described = (q: RequestQuery) => JSON.stringify(q);
 
 export class RequestJournal {
-  /** `entry` with each RequestRecord written. */
+  /** `entry` with the ID of each entry written. */
   readonly events = new EventEmitter();
 
   /** @param cap the most entries kept (at least 1: a journal that is off is not made) */
@@ -201,11 +201,11 @@ export class RequestJournal {
 
   private insert(entries: readonly NewRequest[]): void {
     const ids = this.store.tx(() => {
-      const made = entries.map((e) => this.store.requests.add(e));
+      const made = this.store.requests.addAll(entries);
       this.store.requests.trim(this.cap);
       return made;
     });
-    if (this.events.listenerCount('entry') > 0) entries.forEach((e, i) => this.events.emit('entry', { id: ids[i], ...e }));
+    if (this.events.listenerCount('entry') > 0) for (const id of ids) this.events.emit('entry', id);
   }
 
   /** Entries matching `f`, oldest first unless `descending`. */
@@ -239,9 +239,9 @@ export class RequestJournal {
         this.events.off('entry', onEntry);
         signal?.removeEventListener('abort', onAbort);
       };
-      const onEntry = (r: RequestRecord) => {
+      const onEntry = (id: number) => {
         // The new entry is read back through the same filter, so that it matches as a find would.
-        const [match] = this.find({ ...f, afterId: r.id - 1 }, { limit: 1, offset: 0, descending: false });
+        const [match] = this.find({ ...f, afterId: id - 1 }, { limit: 1, offset: 0, descending: false });
         if (!match) return;
         done();
         resolve(match);

@@ -33,7 +33,8 @@ export interface RequestRecord {
   responseBytes: number;
 }
 
-export type NewRequest = Omit<RequestRecord, 'id'>;
+/** An entry to write: its bodies as text, or as that text's UTF-8 bytes (an answer as it left). */
+export type NewRequest = Omit<RequestRecord, 'id' | 'requestBody' | 'responseBody'> & { requestBody: string | Buffer | null; responseBody: string | Buffer | null };
 
 /** What to select entries by; every field narrows. */
 export interface RequestFilter {
@@ -120,14 +121,49 @@ const CONDITIONS: Record<Exclude<keyof RequestFilter, 'nearMiss'>, string> = {
   afterId: 'id > @afterId',
 };
 
+const COLUMNS = `at, wall_at, address, method, path, query, route, site_id, authenticated, payment_id, refund_id, split_id, status, reasons,
+  duration_ms, fault, near_miss, request_body, request_bytes, response_body, response_bytes`;
+// A body given as bytes is taken as the UTF-8 text it is (no text to encode again).
+const ROW = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS TEXT), ?, CAST(? AS TEXT), ?)';
+/** Entries one statement writes at most: a statement run costs about a microsecond whatever it writes. */
+const ROWS_AT_ONCE = 16;
+
+// Positional: the binding of 21 named parameters from an object cost more than the row's own insert.
+const insertOf = (db: Db, rows: number) => db.prepare(`INSERT INTO ${JOURNAL_TABLE} (${COLUMNS}) VALUES ${Array(rows).fill(ROW).join(', ')}`);
+
+/** An entry's values, in the order of COLUMNS, appended to `out`. */
+function valuesOf(r: NewRequest, out: unknown[]): void {
+  out.push(
+    r.at,
+    r.wallAt,
+    r.address,
+    r.method,
+    r.path,
+    r.query,
+    r.route,
+    r.siteId,
+    r.authenticated ? 1 : 0,
+    r.paymentId,
+    r.refundId,
+    r.splitId,
+    r.status,
+    r.reasons.length === 0 ? null : JSON.stringify(r.reasons),
+    r.durationMs,
+    r.fault,
+    r.nearMiss,
+    r.requestBody,
+    r.requestBytes,
+    r.responseBody,
+    r.responseBytes,
+  );
+}
+
 function prepare(db: Db) {
   return {
     // Positional: the binding of 21 named parameters from an object cost more than the row's own insert.
-    insert: db.prepare(
-      `INSERT INTO ${JOURNAL_TABLE} (at, wall_at, address, method, path, query, route, site_id, authenticated, payment_id, refund_id,
-         split_id, status, reasons, duration_ms, fault, near_miss, request_body, request_bytes, response_body, response_bytes)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
+    // A body given as bytes is taken as the UTF-8 text it is (no text to encode again).
+    insert: insertOf(db, 1),
+    insertMany: insertOf(db, ROWS_AT_ONCE),
     // By ID range, through the primary key: nothing to read when nothing is past the cap.
     trim: db.prepare<[number]>(`DELETE FROM ${JOURNAL_TABLE} WHERE id <= (SELECT max(id) FROM ${JOURNAL_TABLE}) - ?`),
     get: db.prepare<[number], Row>(`SELECT * FROM ${JOURNAL_TABLE} WHERE id = ?`),
@@ -147,33 +183,23 @@ export class RequestsRepo {
     return (this.prepared ??= prepare(this.db));
   }
 
-  /** Writes an entry; its ID. */
-  add(r: NewRequest): number {
-    return Number(
-      this.stmt.insert.run(
-        r.at,
-        r.wallAt,
-        r.address,
-        r.method,
-        r.path,
-        r.query,
-        r.route,
-        r.siteId,
-        r.authenticated ? 1 : 0,
-        r.paymentId,
-        r.refundId,
-        r.splitId,
-        r.status,
-        r.reasons.length === 0 ? null : JSON.stringify(r.reasons),
-        r.durationMs,
-        r.fault,
-        r.nearMiss,
-        r.requestBody,
-        r.requestBytes,
-        r.responseBody,
-        r.responseBytes,
-      ).lastInsertRowid,
-    );
+  /** Writes entries, in order; their IDs. */
+  addAll(entries: readonly NewRequest[]): number[] {
+    const ids: number[] = [];
+    let i = 0;
+    for (; i + ROWS_AT_ONCE <= entries.length; i += ROWS_AT_ONCE) {
+      const values: unknown[] = [];
+      for (let k = i; k < i + ROWS_AT_ONCE; k++) valuesOf(entries[k]!, values);
+      // One statement's rows take consecutive IDs: the last is the statement's.
+      const last = Number(this.stmt.insertMany.run(values).lastInsertRowid);
+      for (let k = ROWS_AT_ONCE - 1; k >= 0; k--) ids.push(last - k);
+    }
+    for (; i < entries.length; i++) {
+      const values: unknown[] = [];
+      valuesOf(entries[i]!, values);
+      ids.push(Number(this.stmt.insert.run(values).lastInsertRowid));
+    }
+    return ids;
   }
 
   /** Drops what is past the newest `cap` entries, oldest first. */

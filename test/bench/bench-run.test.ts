@@ -142,7 +142,9 @@ echo 'BENCH {"requests":1000,"rps":1000.0,"p50_ms":1,"p90_ms":1,"p99_ms":1,"p999
     chmodSync(join(bin, 'wrk'), 0o755);
     const run = bench({ PATH: `${bin}:${process.env.PATH}`, ONLY: 'create' });
     expect(await run.exited).toBe(1);
-    expect(run.stderr()).toContain("bench: FAILED: the createOurs run counted 42 non-2xx answers and 0 socket errors: its figures are not the operation's\n");
+    expect(run.stderr()).toContain("bench: FAILED: the createOurs run (1 of 2) counted 42 non-2xx answers and 0 socket errors: its figures are not the operation's\n");
+    // The journal's four runs, each named: on, off, off, on.
+    for (const name of ['createOurs run (2 of 2)', 'createOff run (1 of 2)', 'createOff run (2 of 2)']) expect(run.stderr()).toContain(`bench: FAILED: the ${name} counted 42 non-2xx`);
     expect(run.stderr()).toContain('bench: FAILED: the createBase run counted 42 non-2xx answers');
   }, 90_000);
 });
