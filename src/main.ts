@@ -255,7 +255,8 @@ function urlOf(server: Server, host: string): string {
 export async function startSandbox(options: Partial<Config> = {}): Promise<Sandbox> {
   const config: Config = { ...DEFAULT_CONFIG, ...options };
   const log = config.quiet ? silentLogger : createLogger(config.logLevel, config.logFormat);
-  const store = Store.open(config.db);
+  // With the journal off, no `<db>-requests` file is made for it.
+  const store = Store.open(config.db, { journalInMemory: config.requestJournal === 0 });
   let services: ServiceContext;
   try {
     services = createServices(config, store);

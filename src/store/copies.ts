@@ -10,7 +10,7 @@ import { MIGRATIONS } from './migrations';
 import { CopyRejected, checkCopySchema, checkCopyValues, copyQueries } from './copy-check';
 import { isStorageFailure } from './failures';
 import type { Store } from './store';
-import { TAKE_KEPT, journalFileOf, keepInCopy } from './journal-file';
+import { JOURNAL_TABLE_SQL, TAKE_KEPT, attachedJournalFile, keepInCopy } from './journal-file';
 
 const LATEST = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
@@ -218,6 +218,8 @@ try {
   db.pragma('temp_store = MEMORY');
   db.prepare('ATTACH DATABASE ? AS copy').run(workerData.source);
   db.prepare('ATTACH DATABASE ? AS journal').run(workerData.journal);
+  // Made where missing: a journal kept in memory (the journal is off) is a new, empty one here.
+  db.exec(workerData.journalTable);
   let bad = null;
   for (let i = 0; i < workerData.checks.length && bad === null; i++) {
     const row = db.prepare(workerData.checks[i]).get();
@@ -252,7 +254,8 @@ async function swapOffThread(store: Store, source: string): Promise<void> {
         workerData: {
           driver: require.resolve('better-sqlite3'),
           live: store.db.name,
-          journal: journalFileOf(store.db.name),
+          journal: attachedJournalFile(store.db),
+          journalTable: JOURNAL_TABLE_SQL,
           source,
           checks: queries.map((q) => q.sql),
           statements: [...statements, ...TAKE_KEPT],

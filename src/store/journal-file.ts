@@ -34,14 +34,17 @@ export function journalFileOf(file: string): string {
 
 // Migration 12's table and indexes, in the journal's database: a copy's `requests_kept` (that table,
 // renamed) and this one are read into each other column for column.
-const TABLE = twelve
+export const JOURNAL_TABLE_SQL = twelve
   .replace(/CREATE TABLE requests \(/, `CREATE TABLE IF NOT EXISTS ${JOURNAL_TABLE} (`)
   .replace(/CREATE INDEX (\w+) ON/g, `CREATE INDEX IF NOT EXISTS ${JOURNAL_SCHEMA}.$1 ON`);
-if (!TABLE.includes(JOURNAL_TABLE)) throw new Error('journal-file: migration 12 no longer creates the requests table');
+if (!JOURNAL_TABLE_SQL.includes(JOURNAL_TABLE)) throw new Error('journal-file: migration 12 no longer creates the requests table');
 
-/** Attaches the journal's database to `db` (made if missing), and takes in the entries a restored or older database kept. */
-export function attachJournal(db: Db): void {
-  const file = journalFileOf(db.memory ? ':memory:' : db.name);
+/**
+ * Attaches the journal's database to `db` (made if missing), and takes in the entries a restored or
+ * older database kept. `inMemory`: the journal is off (`--request-journal 0`), and no file is made for it.
+ */
+export function attachJournal(db: Db, inMemory = false): void {
+  const file = inMemory ? ':memory:' : journalFileOf(db.memory ? ':memory:' : db.name);
   try {
     open(db, file);
   } catch (e) {
@@ -52,6 +55,12 @@ export function attachJournal(db: Db): void {
     open(db, file);
   }
   takeKept(db);
+}
+
+/** The file the journal attached to `db` is in (`:memory:` for one in memory), for another connection to attach. */
+export function attachedJournalFile(db: Db): string {
+  const file = db.prepare('SELECT file FROM pragma_database_list WHERE name = ?').pluck().get(JOURNAL_SCHEMA) as string | undefined;
+  return file ? file : ':memory:';
 }
 
 /** Statements (for the connection the journal is attached to) that move a copy's kept entries into the journal, replacing its own. */
@@ -69,7 +78,7 @@ function open(db: Db, file: string): void {
     db.pragma(`${JOURNAL_SCHEMA}.journal_mode = PERSIST`);
     db.pragma(`${JOURNAL_SCHEMA}.synchronous = OFF`);
   }
-  db.exec(TABLE);
+  db.exec(JOURNAL_TABLE_SQL);
 }
 
 /** A database migrated past 15 keeps its entries in `requests_kept` only when a copy put them there (or an older version wrote them). */

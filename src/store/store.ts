@@ -56,8 +56,12 @@ export class Store {
   private readonly siteListeners = new Set<(siteId: number, why: SiteReplaced) => void>();
   readonly retention: RetentionRepo;
 
-  constructor(readonly db: Db) {
-    attachJournal(db);
+  /** @param options.journalInMemory the request journal is off: its database is kept in memory, with no file beside `db` */
+  constructor(
+    readonly db: Db,
+    options: { journalInMemory?: boolean } = {},
+  ) {
+    attachJournal(db, options.journalInMemory);
     this.sites = new SitesRepo(db);
     this.methods = new MethodsRepo(db);
     this.payments = new PaymentsRepo(db);
@@ -90,8 +94,8 @@ export class Store {
     this.stamp = db.prepare(`SELECT total_changes() || ':' || (SELECT data_version FROM pragma_data_version())`).pluck();
   }
 
-  static open(file: string): Store {
-    return new Store(openDatabase(file));
+  static open(file: string, options: { journalInMemory?: boolean } = {}): Store {
+    return new Store(openDatabase(file), options);
   }
 
   private readonly stmt: Record<'begin' | 'commit' | 'rollback' | 'savepoint' | 'release' | 'rollbackTo', { run(): unknown }>;

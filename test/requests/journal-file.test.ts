@@ -88,6 +88,20 @@ describe('the request journal’s own file', () => {
     expect(sb!.requests.find().map((r) => r.ID)).toEqual([kept!.ID, later!.ID + 1]);
   });
 
+  it('is not made with --request-journal 0, and a snapshot of that database is saved and restored (off the main thread) all the same', async () => {
+    sb = await startSandbox({ port: 0, cardPort: 0, db, clock: 'manual', quiet: true, requestJournal: 0 });
+    const p = await createPayment(sb!);
+    await sb!.snapshots.save('one');
+    await createPayment(sb!);
+    await sb!.snapshots.restore('one');
+    const list = await request(sb!.baseUrl).get('/v1/payments').set('Authorization', AUTH).expect(200);
+    expect(list.body.Payments.map((x: { ID: number }) => x.ID)).toEqual([p.ID]);
+    await sb!.stop();
+    sb = undefined;
+    expect(existsSync(db)).toBe(true);
+    expect([existsSync(`${db}-requests`), existsSync(`${db}-requests-journal`)]).toEqual([false, false]);
+  });
+
   it('takes over the entries a database of an older version kept in its requests table', async () => {
     const old = new Database(db);
     old.pragma('journal_mode = WAL');
