@@ -75,16 +75,12 @@ export async function copyDatabase(store: Store, target: string): Promise<void> 
  */
 function keepJournal(store: Store, target: string): void {
   store.writePending();
-  store.flush();
   const db = store.db;
-  db.prepare('ATTACH DATABASE ? AS copy').run(target);
-  try {
+  store.withAttached(target, 'copy', () =>
     db.transaction(() => {
       for (const sql of keepInCopy('copy')) db.prepare(sql).run();
-    })();
-  } finally {
-    db.prepare('DETACH DATABASE copy').run();
-  }
+    })(),
+  );
 }
 
 export interface CopyInfo {
@@ -186,20 +182,15 @@ export function swapStatements(db: Db): string[] {
 }
 
 function swap(store: Store, source: string): void {
-  // ATTACH and DETACH happen outside a transaction: the open commit group is committed first.
-  store.flush();
   const db = store.db;
-  db.prepare('ATTACH DATABASE ? AS copy').run(source);
-  try {
+  store.withAttached(source, 'copy', () => {
     checkCopyValues(db, 'copy');
     const statements = swapStatements(db);
     db.transaction(() => {
       db.pragma('defer_foreign_keys = ON');
       for (const sql of [...statements, ...TAKE_KEPT]) db.prepare(sql).run();
     }).immediate();
-  } finally {
-    db.prepare('DETACH DATABASE copy').run();
-  }
+  });
 }
 
 // Checks and swaps on a connection of its own to the live file, in a worker thread: reading a large

@@ -26,22 +26,18 @@ const LATEST = () => MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
 /** Writes the marketplace's rows to `target` (a new file). */
 export function copySite(store: Store, siteId: number, target: string, clock: { ownMs: number | null; takenMs: number }): void {
-  // ATTACH happens outside a transaction: the open commit group is committed first.
+  // The journal's entries of the last answers belong in the copy too.
   store.writePending();
-  store.flush();
   const db = store.db;
-  db.prepare('ATTACH DATABASE ? AS snap').run(target);
-  try {
+  store.withAttached(target, 'snap', () =>
     db.transaction(() => {
       db.prepare('CREATE TABLE snap.copy_of (site_id INTEGER NOT NULL, own_clock_ms INTEGER, taken_ms INTEGER NOT NULL, schema INTEGER NOT NULL)').run();
       db.prepare('INSERT INTO snap.copy_of VALUES (?, ?, ?, ?)').run(siteId, clock.ownMs, clock.takenMs, LATEST());
       for (const t of OWNED_TABLES) {
         db.prepare(`CREATE TABLE snap."${t.table}" AS SELECT * FROM ${liveTable(t)} WHERE ${ownedRows(t)} ORDER BY rowid`).run({ site: siteId });
       }
-    })();
-  } finally {
-    db.prepare('DETACH DATABASE snap').run();
-  }
+    })(),
+  );
 }
 
 /** What a copy holds, read without changing it; a SiteCopyRefused when it is not a marketplace's copy. */
@@ -82,10 +78,8 @@ export function readSiteCopy(file: string): SiteCopyInfo {
 export function restoreSite(store: Store, siteId: number, file: string, apply: () => void): void {
   const info = readSiteCopy(file);
   if (info.siteId !== siteId) throw new SiteCopyRefused(`copy_of: it is a copy of SiteID ${info.siteId}`);
-  store.flush();
   const db = store.db;
-  db.prepare('ATTACH DATABASE ? AS snap').run(file);
-  try {
+  store.withAttached(file, 'snap', () => {
     const columnsOf = (schema: string, t: string) => db.prepare(`SELECT name FROM pragma_table_info(?, ?) ORDER BY cid`).pluck().all(t, schema) as string[];
     for (const t of OWNED_TABLES) {
       // The journal's kept table has the live journal's columns (journal-file.ts).
@@ -124,7 +118,5 @@ export function restoreSite(store: Store, siteId: number, file: string, apply: (
       if (code?.startsWith('SQLITE_CONSTRAINT') || code === 'SQLITE_MISMATCH') throw new SiteCopyRefused(`a row does not fit: ${(e as Error).message}`);
       throw e;
     }
-  } finally {
-    db.prepare('DETACH DATABASE snap').run();
-  }
+  });
 }

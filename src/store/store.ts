@@ -223,6 +223,20 @@ export class Store {
     for (const fn of this.waiting.splice(0)) fn(err);
   }
 
+  /**
+   * Runs `fn` with the database file `file` attached as `schema`, detached after. ATTACH and DETACH
+   * happen outside a transaction: the open commit group is committed first.
+   */
+  withAttached<T>(file: string, schema: string, fn: () => T): T {
+    this.flush();
+    this.db.prepare(`ATTACH DATABASE ? AS ${schema}`).run(file);
+    try {
+      return fn();
+    } finally {
+      this.db.prepare(`DETACH DATABASE ${schema}`).run();
+    }
+  }
+
   /** Changes whenever anything may have been written, here or by another process on the same file. */
   changeStamp(): string {
     return this.stamp.get() as string;
