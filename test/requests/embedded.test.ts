@@ -61,6 +61,16 @@ describe('the journal under --retain', () => {
     expect(sb.requests.count({ PaymentID: old.ID })).toBe(0);
     expect(sb.requests.count({ Route: '/v1/payments', Method: 'GET' })).toBe(1);
   });
+
+  it('drops the entries of the last answers too, written before the payment is (they wait up to 20 ms for their batch)', async () => {
+    rig = await boot({ retainMs: 60_000 });
+    const { sb } = rig;
+    const old = await createPayment(sb, { overrides: { TokenLifetime: null } });
+    // No read of the journal in between: the entries still wait when retention runs.
+    await request(sb.baseUrl).get(`/v1/payments/${old.ID}`).set('Authorization', AUTH).expect(200);
+    await advance(sb, 120);
+    expect(sb.requests.count({ PaymentID: old.ID })).toBe(0);
+  });
 });
 
 describe('a payment’s story', () => {

@@ -169,6 +169,26 @@ describe('what the journal tells', () => {
   });
 });
 
+describe('entries written together', () => {
+  it('take consecutive IDs in the order given, 16 to a statement and the rest one by one', () => {
+    const w = makeWorld();
+    try {
+      const entry = (i: number) => ({
+        at: START, wallAt: START, address: 'api' as const, method: 'GET', path: `/v1/payments/${i}`, query: null, route: '/v1/payments/{id}', siteId: 30201,
+        authenticated: true, paymentId: i, refundId: null, splitId: null, status: 200, reasons: [], durationMs: 1, fault: null, nearMiss: null,
+        requestBody: null, requestBytes: 0, responseBody: i % 2 === 0 ? `{"n":${i}}` : Buffer.from(`{"n":${i}}`), responseBytes: 8,
+      });
+      const ids = w.store.tx(() => w.store.requests.addAll(Array.from({ length: 37 }, (_, i) => entry(i))));
+      expect(ids).toHaveLength(37);
+      const rows = ids.map((id) => w.store.requests.get(id)!);
+      expect(rows.map((r) => [r.path, r.responseBody])).toEqual(Array.from({ length: 37 }, (_, i) => [`/v1/payments/${i}`, `{"n":${i}}`]));
+      expect(ids).toEqual(Array.from({ length: 37 }, (_, i) => ids[0]! + i));
+    } finally {
+      w.close();
+    }
+  });
+});
+
 describe('--request-journal <n>', () => {
   it('keeps the newest n: 150 requests with 100 leave the newest 100', async () => {
     const w = makeWorld({ requestJournal: 100 });
