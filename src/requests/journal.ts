@@ -152,12 +152,12 @@ export class RequestJournal {
   private soon = false;
 
   /**
-   * Keeps an entry: written with the entries of the next few milliseconds, in one savepoint of the
-   * commit group open then (or of a new one). Never inside a request's own transaction: an entry is
-   * written once its answer has left, with the answer that left. Together, because each commit of the
-   * journal's file costs some 40 µs whatever it holds: written with the commit group that released
-   * its answer (some 30 entries under load), an entry cost half as much again as in batches of a
-   * hundred. Readers, waiters, copies and closing write what waits first.
+   * Keeps an entry: written with the entries of the next few milliseconds, in a transaction of their
+   * own (Store.txApart), which no request's commit group joins. Never inside a request's own
+   * transaction: an entry is written once its answer has left, with the answer that left. Together,
+   * because each commit of the journal's file costs some 40 µs whatever it holds: written with the
+   * commit group that released its answer (some 30 entries under load), an entry cost half as much
+   * again as in batches of a hundred. Readers, waiters, copies and closing write what waits first.
    */
   add(entry: NewRequest): void {
     const n = this.pending.push(entry);
@@ -200,7 +200,7 @@ export class RequestJournal {
   }
 
   private insert(entries: readonly NewRequest[]): void {
-    const ids = this.store.tx(() => {
+    const ids = this.store.txApart(() => {
       const made = this.store.requests.addAll(entries);
       this.store.requests.trim(this.cap);
       return made;

@@ -291,13 +291,13 @@ export class Scheduler {
 
   /**
    * Runs due steps, then expiries, `budget` at the most, in one transaction: one commit for a
-   * slice of work instead of one per step.
+   * slice of work instead of one per step (each step a savepoint of its own, undone alone if it fails).
    */
   private runDue(now: number, budget: number, site: number | null = null): void {
     const store = this.ctx.store;
     // A marketplace's own clock runs its work with its services' view (its clock in them).
     const ctx = site === null ? this.ctx : (this.ctx.forSite?.(site) ?? this.ctx);
-    store.tx(() => {
+    store.txSteps(() => {
       if (site === null) this.keeper.save();
       else this.ctx.siteClocks?.save(site);
       let done = 0;
