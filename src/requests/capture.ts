@@ -139,7 +139,7 @@ function templateOf(path: string): string {
   return t;
 }
 
-/** A body up to the cap (a character cut in two at the cap is dropped). */
+/** A body up to the cap (a character cut in two at the cap becomes U+FFFD, as decoding its first bytes gives). */
 function capped(body: string | Buffer, bytes: number): string | Buffer {
   if (bytes <= BODY_CAP) return body;
   const all: Buffer = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
