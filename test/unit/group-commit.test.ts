@@ -99,116 +99,103 @@ describe('group commit', () => {
   });
 });
 
-describe('a run of steps (txSteps), as the scheduler writes a slice of due steps', () => {
+describe('beside the commit group', () => {
   let w: World;
   beforeEach(() => (w = makeWorld()));
   afterEach(() => w.close());
 
-  it('commits with the group, each step a savepoint at the top of the transaction: one that throws is undone alone', async () => {
-    const { seen, restore } = watch(w.store);
-    try {
-      const order: string[] = [];
-      w.store.txSteps(() => {
-        w.store.tx(setUrl(w.store, 'https://one.example/n'));
-        order.push(`after one: ${urlOf(w.store)}`);
-        expect(() =>
-          w.store.tx(() => {
-            setUrl(w.store, 'https://undone.example/n')();
-            throw new Error('this step fails');
-          }),
-        ).toThrow('this step fails');
-        order.push(`after the failed one: ${urlOf(w.store)}`);
-        w.store.tx(() => w.store.db.prepare("UPDATE sites SET notification_url = notification_url || '?3' WHERE site_id = 30201").run());
-      });
-      // Never two savepoints deep: under one around them all, SQLite's undo log for the steps grew
-      // with each step, and releasing every step's savepoint walked all of it.
-      expect(seen.deepest).toBe(1);
-      expect(seen.commits).toBe(0);
-      expect(w.store.db.inTransaction).toBe(true);
-      await new Promise((r) => setImmediate(r));
-      expect(seen.commits).toBe(1);
-      expect(order).toEqual(['after one: https://one.example/n', 'after the failed one: https://one.example/n']);
-      expect(urlOf(w.store)).toBe('https://one.example/n?3');
-    } finally {
-      restore();
-    }
-  });
+  describe('a run of steps (txSteps), as the scheduler writes a slice of due steps', () => {
+    it('commits with the group, each step a savepoint at the top of the transaction: one that throws is undone alone', async () => {
+      const { seen, restore } = watch(w.store);
+      try {
+        const order: string[] = [];
+        w.store.txSteps(() => {
+          w.store.tx(setUrl(w.store, 'https://one.example/n'));
+          order.push(`after one: ${urlOf(w.store)}`);
+          expect(() =>
+            w.store.tx(() => {
+              setUrl(w.store, 'https://undone.example/n')();
+              throw new Error('this step fails');
+            }),
+          ).toThrow('this step fails');
+          order.push(`after the failed one: ${urlOf(w.store)}`);
+          w.store.tx(() => w.store.db.prepare("UPDATE sites SET notification_url = notification_url || '?3' WHERE site_id = 30201").run());
+        });
+        // Never two savepoints deep: under one around them all, SQLite's undo log for the steps grew
+        // with each step, and releasing every step's savepoint walked all of it.
+        expect(seen.deepest).toBe(1);
+        expect(seen.commits).toBe(0);
+        expect(w.store.db.inTransaction).toBe(true);
+        await new Promise((r) => setImmediate(r));
+        expect(seen.commits).toBe(1);
+        expect(order).toEqual(['after one: https://one.example/n', 'after the failed one: https://one.example/n']);
+        expect(urlOf(w.store)).toBe('https://one.example/n?3');
+      } finally {
+        restore();
+      }
+    });
 
-  it('inside a running tx() it is a savepoint of it, undone with it', () => {
-    const before = urlOf(w.store);
-    expect(() =>
-      w.store.tx(() => {
-        w.store.txSteps(() => w.store.tx(setUrl(w.store, 'https://inner.example/n')));
-        expect(urlOf(w.store)).toBe('https://inner.example/n');
-        throw new Error('the outer one fails');
-      }),
-    ).toThrow('the outer one fails');
-    expect(urlOf(w.store)).toBe(before);
-  });
-
-  it('without a commit group, commits once at its end, and undoes all of it when it throws', () => {
-    const store = Store.open(':memory:');
-    try {
-      store.db.exec('CREATE TABLE notes (v TEXT)');
-      const note = (v: string) => () => store.db.prepare('INSERT INTO notes (v) VALUES (?)').run(v);
-      const notes = () => store.db.prepare('SELECT v FROM notes ORDER BY rowid').pluck().all();
-      const { seen, restore } = watch(store);
-      store.txSteps(() => {
-        store.tx(note('a'));
-        store.tx(note('b'));
-      });
-      expect(seen.commits).toBe(1);
-      expect(seen.deepest).toBe(1);
-      expect(store.db.inTransaction).toBe(false);
-      expect(() =>
+    it('without a commit group, commits once at its end, and undoes all of it when it throws', () => {
+      const store = Store.open(':memory:');
+      try {
+        store.db.exec('CREATE TABLE notes (v TEXT)');
+        const note = (v: string) => () => store.db.prepare('INSERT INTO notes (v) VALUES (?)').run(v);
+        const notes = () => store.db.prepare('SELECT v FROM notes ORDER BY rowid').pluck().all();
+        const { seen, restore } = watch(store);
         store.txSteps(() => {
-          store.tx(note('c'));
-          throw new Error('the run fails');
-        }),
-      ).toThrow('the run fails');
-      expect(seen.commits).toBe(1);
-      expect(notes()).toEqual(['a', 'b']);
-      restore();
-    } finally {
-      store.close();
-    }
-  });
-});
-
-describe('a write apart (txApart), as the request journal writes its entries', () => {
-  let w: World;
-  beforeEach(() => (w = makeWorld()));
-  afterEach(() => w.close());
-
-  it('commits the open group first, then itself at once: no request of a group writes beside it', async () => {
-    const { seen, restore } = watch(w.store);
-    try {
-      const answers: string[] = [];
-      w.store.tx(setUrl(w.store, 'https://grouped.example/n'));
-      w.store.afterCommit((err) => answers.push(`answer, error ${err}`));
-      seen.deepest = 0;
-      w.store.txApart(() => w.store.db.prepare("UPDATE sites SET notification_url = notification_url || '#apart' WHERE site_id = 30201").run());
-      // The group committed (its answer went), then the write apart in its own transaction.
-      expect(seen.commits).toBe(2);
-      expect(answers).toEqual(['answer, error null']);
-      expect(seen.deepest).toBe(0);
-      expect(w.store.db.inTransaction).toBe(false);
-      expect(urlOf(w.store)).toBe('https://grouped.example/n#apart');
-      // The next request opens a group of its own.
-      w.store.tx(setUrl(w.store, 'https://next.example/n'));
-      expect(w.store.db.inTransaction).toBe(true);
-      await new Promise((r) => setImmediate(r));
-      expect(seen.commits).toBe(3);
-    } finally {
-      restore();
-    }
+          store.tx(note('a'));
+          store.tx(note('b'));
+        });
+        expect(seen.commits).toBe(1);
+        expect(seen.deepest).toBe(1);
+        expect(store.db.inTransaction).toBe(false);
+        expect(() =>
+          store.txSteps(() => {
+            store.tx(note('c'));
+            throw new Error('the run fails');
+          }),
+        ).toThrow('the run fails');
+        expect(seen.commits).toBe(1);
+        expect(notes()).toEqual(['a', 'b']);
+        restore();
+      } finally {
+        store.close();
+      }
+    });
   });
 
-  it('inside a running tx() it is a savepoint of it, undone with it', () => {
+  describe('a write apart (txApart), as the request journal writes its entries', () => {
+    it('commits the open group first, then itself at once: no request of a group writes beside it', async () => {
+      const { seen, restore } = watch(w.store);
+      try {
+        const answers: string[] = [];
+        w.store.tx(setUrl(w.store, 'https://grouped.example/n'));
+        w.store.afterCommit((err) => answers.push(`answer, error ${err}`));
+        seen.deepest = 0;
+        w.store.txApart(() => w.store.db.prepare("UPDATE sites SET notification_url = notification_url || '#apart' WHERE site_id = 30201").run());
+        // The group committed (its answer went), then the write apart in its own transaction.
+        expect(seen.commits).toBe(2);
+        expect(answers).toEqual(['answer, error null']);
+        expect(seen.deepest).toBe(0);
+        expect(w.store.db.inTransaction).toBe(false);
+        expect(urlOf(w.store)).toBe('https://grouped.example/n#apart');
+        // The next request opens a group of its own.
+        w.store.tx(setUrl(w.store, 'https://next.example/n'));
+        expect(w.store.db.inTransaction).toBe(true);
+        await new Promise((r) => setImmediate(r));
+        expect(seen.commits).toBe(3);
+      } finally {
+        restore();
+      }
+    });
+  });
+
+  it.each(['txSteps', 'txApart'] as const)('%s inside a running tx() is a savepoint of it, undone with it', (method) => {
     const before = urlOf(w.store);
     expect(() =>
       w.store.tx(() => {
-        w.store.txApart(setUrl(w.store, 'https://apart.example/n'));
+        w.store[method](setUrl(w.store, 'https://inner.example/n'));
+        expect(urlOf(w.store)).toBe('https://inner.example/n');
         throw new Error('the outer one fails');
       }),
     ).toThrow('the outer one fails');
