@@ -24,7 +24,12 @@ interface Pending {
   fault: string | null;
   paymentId: number | null;
   siteId: number | null;
-  answered: { status: number; body: string | Buffer | null; route: string | null; params: Record<string, string> } | null;
+  /** The answer was released (status, body, route and params are its). */
+  answered: boolean;
+  status: number;
+  body: string | Buffer | null;
+  route: string | null;
+  params: Record<string, string> | null;
   written: boolean;
   nearMiss: string | null;
 }
@@ -62,7 +67,11 @@ export function noteRequests(journal: RequestJournal, services: ServiceContext, 
       fault: null,
       paymentId: null,
       siteId: null,
-      answered: null,
+      answered: false,
+      status: 0,
+      body: null,
+      route: null,
+      params: null,
       written: false,
       nearMiss: null,
     };
@@ -113,19 +122,14 @@ export function nearMissOf(res: Response): string | undefined {
 function note(req: Request, res: Response, p: Pending, chunk: unknown, leaving = false): void {
   if (p.answered && !leaving) return;
   const body = chunk === undefined || chunk === null ? null : typeof chunk === 'string' || Buffer.isBuffer(chunk) ? chunk : String(chunk);
-  if (p.answered) {
-    p.answered.status = res.statusCode;
-    p.answered.body = body;
-    return;
-  }
+  p.status = res.statusCode;
+  p.body = body;
+  if (p.answered) return;
+  p.answered = true;
   const route = req.route as { path?: unknown } | undefined;
-  p.answered = {
-    status: res.statusCode,
-    body,
-    route: typeof route?.path === 'string' ? templateOf(req.baseUrl + route.path) : null,
-    // The object itself: a router that moves on gives req.params a new one rather than changing it.
-    params: req.params as Record<string, string>,
-  };
+  p.route = typeof route?.path === 'string' ? templateOf(req.baseUrl + route.path) : null;
+  // The object itself: a router that moves on gives req.params a new one rather than changing it.
+  p.params = req.params as Record<string, string>;
 }
 
 /** Express's `/v1/payments/:id/capture` as the document writes it, `/v1/payments/{id}/capture` (the routes are few: kept). */
@@ -156,14 +160,13 @@ function write(journal: RequestJournal, services: ServiceContext, req: Request, 
   if (p.written) return;
   p.written = true;
   try {
-    const a = p.answered;
     const queryAt = req.originalUrl.indexOf('?');
     const path = queryAt < 0 ? req.originalUrl : req.originalUrl.slice(0, queryAt);
     const method = req.method.toUpperCase();
-    const status = a?.status ?? null;
+    const status = p.answered ? p.status : null;
     const site = siteOf(req);
-    const params = a?.params ?? {};
-    let route = a?.route ?? null;
+    const params = p.params ?? {};
+    let route = p.route;
     let siteId = site?.siteId ?? p.siteId;
     let nearMiss: string | null = null;
     if (status === 401 && !site) {
@@ -182,7 +185,7 @@ function write(journal: RequestJournal, services: ServiceContext, req: Request, 
       const payment = services.store.payments.getAny(paymentId);
       if (payment && payment.ownerSiteId === site.siteId && payment.surface !== p.surface) nearMiss = otherAddressNote(method, path, p.surface, payment.surface);
     }
-    const answer = a?.body ?? null;
+    const answer = p.body;
     let reasons: number[] = [];
     // Only what makes something (201) or refuses (4xx, 5xx) is read: a read's answer never is, and a
     // created payment's or refund's ID is read off the front of its answer without parsing it.
@@ -228,6 +231,12 @@ function write(journal: RequestJournal, services: ServiceContext, req: Request, 
   } catch {
     // The journal never costs a request its answer. A write it failed with (a full disk) fails the
     // commit group the request's own write is in, and that answer says so.
+  } finally {
+    // Let go at once: the response (and with it p) stays reachable long enough after its answer for
+    // the young generation to move what p holds to the old one. Held, a create's answer body and
+    // params were promoted with it: 0.8 KB more a create, and three times as many full collections.
+    p.body = null;
+    p.params = null;
   }
 }
 

@@ -29,6 +29,35 @@ export type DataReplaced = 'reset' | 'restore';
 /** Why one marketplace's data was replaced: its reset, its snapshot restored, its removal. */
 export type SiteReplaced = DataReplaced | 'remove';
 
+/**
+ * BEGIN IMMEDIATE, for the main database only. BEGIN IMMEDIATE takes the write lock of every attached
+ * database, the request journal's file too, and that file's locks (and the check of its rollback
+ * journal that comes with taking them) cost each of the many transactions that never write an entry
+ * some ten system calls. A write to main (of no row) as the first statement takes main's lock, as
+ * BEGIN IMMEDIATE would, waiting as it would; the journal's file is locked only by what writes there.
+ * A database without the sites table yet (an old schema being opened) begins IMMEDIATE.
+ */
+function beginWritingMain(db: Db): { run(): unknown } {
+  let lockMain: { run(): unknown };
+  try {
+    lockMain = db.prepare('UPDATE main.sites SET site_id = site_id WHERE 0');
+  } catch {
+    return db.prepare('BEGIN IMMEDIATE');
+  }
+  const begin = db.prepare('BEGIN');
+  return {
+    run() {
+      begin.run();
+      try {
+        lockMain.run();
+      } catch (e) {
+        if (db.inTransaction) db.prepare('ROLLBACK').run();
+        throw e;
+      }
+    },
+  };
+}
+
 /** The stores of this process whose commit group is open. */
 const OPEN_GROUPS = new Set<Store>();
 
@@ -83,7 +112,8 @@ export class Store {
     this.requests = new RequestsRepo(db);
     this.retention = new RetentionRepo(db);
     this.stmt = {
-      begin: db.prepare('BEGIN IMMEDIATE'),
+      begin: beginWritingMain(db),
+      beginApart: db.prepare('BEGIN'),
       commit: db.prepare('COMMIT'),
       rollback: db.prepare('ROLLBACK'),
       savepoint: db.prepare('SAVEPOINT tx'),
@@ -98,7 +128,7 @@ export class Store {
     return new Store(openDatabase(file), options);
   }
 
-  private readonly stmt: Record<'begin' | 'commit' | 'rollback' | 'savepoint' | 'release' | 'rollbackTo', { run(): unknown }>;
+  private readonly stmt: Record<'begin' | 'beginApart' | 'commit' | 'rollback' | 'savepoint' | 'release' | 'rollbackTo', { run(): unknown }>;
   private grouping = false;
   private readonly stamp: { get(): unknown };
   private groupOpen = false;
@@ -184,17 +214,18 @@ export class Store {
    * writes to the request journal, which no answer waits for, so that the requests of a turn do not
    * carry the journal's pages in their transaction (measured: about 1% of a create's CPU, within the
    * noise). Inside a running tx() it is a savepoint of it, like tx(); an open group with no tx()
-   * running is committed first.
+   * running is committed first. It begins DEFERRED: its writes lock the databases they write (the
+   * journal's file), and main stays free for another process's writes.
    */
   txApart<T>(fn: () => T): T {
     if (this.held) throw new WritesHeld();
     if (this.groupOpen && this.depth === 0) this.flush();
-    return this.db.inTransaction ? this.tx(fn) : this.alone(fn);
+    return this.db.inTransaction ? this.tx(fn) : this.alone(fn, this.stmt.beginApart);
   }
 
-  private alone<T>(fn: () => T): T {
+  private alone<T>(fn: () => T, begin = this.stmt.begin): T {
     this.rolledBackBy = null;
-    this.stmt.begin.run();
+    begin.run();
     this.depth++;
     try {
       const result = fn();

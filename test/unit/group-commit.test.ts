@@ -3,6 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import request from 'supertest';
 import { Store } from '../../src/store/store';
 import { makeWorld, paymentBody, snapshot, type World } from '../helpers/world';
@@ -216,6 +217,41 @@ describe('group commit on a file', () => {
       again.close();
       expect(row.notification_url).toBe('https://late.example/n');
     } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('an open group holds the main database’s write lock from its start, and the journal’s file only once it writes an entry', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'split-sandbox-group-'));
+    const file = join(dir, 'g.db');
+    const w = makeWorld({}, Store.open(file));
+    const other = (f: string) => new Database(f, { timeout: 0 });
+    const main = other(file);
+    const journal = other(`${file}-requests`);
+    const canWrite = (db: Database.Database) => {
+      try {
+        db.exec('BEGIN IMMEDIATE');
+        db.exec('ROLLBACK');
+        return true;
+      } catch (e) {
+        return `${(e as { code?: string }).code}`;
+      }
+    };
+    try {
+      w.store.tx(() => w.store.payments.getAny(1));
+      expect([canWrite(main), canWrite(journal)]).toEqual(['SQLITE_BUSY', true]);
+      w.store.flush();
+      expect([canWrite(main), canWrite(journal)]).toEqual([true, true]);
+      // A write apart (the journal's batch) locks the journal's file, not main.
+      w.store.txApart(() => {
+        w.store.requests.clear();
+        expect([canWrite(main), canWrite(journal)]).toEqual([true, 'SQLITE_BUSY']);
+      });
+      expect([canWrite(main), canWrite(journal)]).toEqual([true, true]);
+    } finally {
+      main.close();
+      journal.close();
+      w.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });
