@@ -45,13 +45,14 @@ function beginWritingMain(db: Db): { run(): unknown } {
     return db.prepare('BEGIN IMMEDIATE');
   }
   const begin = db.prepare('BEGIN');
+  const rollback = db.prepare('ROLLBACK');
   return {
     run() {
       begin.run();
       try {
         lockMain.run();
       } catch (e) {
-        if (db.inTransaction) db.prepare('ROLLBACK').run();
+        if (db.inTransaction) rollback.run();
         throw e;
       }
     },
