@@ -44,7 +44,7 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
       const started = performance.now();
       res.on('finish', () => {
         const ms = Number((performance.now() - started).toFixed(1));
-        ctx.log.info(`${req.method} ${req.originalUrl} ${res.statusCode}`, { address: surface, ms, nearMiss: nearMissOf(res) });
+        ctx.log.info(`${req.method} ${req.originalUrl} ${res.statusCode}`, { address: surface, ms, reason: res.locals.refusal as string | undefined, nearMiss: nearMissOf(res) });
       });
       next();
     });

@@ -16,7 +16,32 @@ function write(res: Response, status: number, type: string, text: string): void 
 }
 
 export function sendJson(res: Response, status: number, body: unknown): void {
+  if (status >= 400) res.locals.refusal = refusalOf(body);
   write(res, status, JSON_TYPE, JSON.stringify(body));
+}
+
+/** Why a refusal refused, for its log line: the reasons' texts, or the Message, or the list's Error. */
+export function refusalOf(body: unknown): string | undefined {
+  if (body === null || typeof body !== 'object') return undefined;
+  const top = body as Record<string, unknown>;
+  if (typeof top.Message === 'string') return top.Message;
+  if (typeof top.Error === 'string') return top.Error;
+  const infos: string[] = [];
+  const collect = (reasons: unknown) => {
+    if (!Array.isArray(reasons)) return;
+    for (const r of reasons) {
+      const info = (r as { Info?: unknown; Code?: unknown } | null)?.Info;
+      if (typeof info === 'string') infos.push(info);
+    }
+  };
+  collect(top.Reasons);
+  for (const value of Object.values(top)) {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) continue;
+    const inner = value as Record<string, unknown>;
+    collect(inner.Reasons);
+    collect((inner.Status as { Reasons?: unknown } | null | undefined)?.Reasons);
+  }
+  return infos.length > 0 ? infos.join('; ') : undefined;
 }
 
 export function sendJsonText(res: Response, status: number, json: string): void {
