@@ -8,6 +8,7 @@ import { registerTrigger } from './trigger.command';
 import { registerStart } from './start.command';
 import { registerSnapshot } from './snapshot.command';
 import { registerReplay } from './replay.command';
+import { registerStop } from './stop.command';
 import { registerStory } from './story.command';
 import { registerWait } from './wait.command';
 
@@ -24,6 +25,7 @@ export function buildProgram(): Command {
   registerStory(program);
   registerReplay(program);
   registerWait(program);
+  registerStop(program);
   return program;
 }
 

@@ -1,7 +1,8 @@
 // `split-sandbox start`: runs the sandbox until Ctrl-C or SIGTERM. Every option can also come from a
 // SANDBOX_* environment variable or a JSON config file; the command line wins, then the environment,
 // then the file, then the defaults.
-import { readFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import { DEFAULT_CONFIG, type Config } from '../config';
 import { LOG_LEVELS } from '../log';
@@ -141,6 +142,14 @@ Examples:
             : `split-sandbox: listening on ${opts.host}, beyond loopback; the control API needs its token\n`,
       );
     }
+    // Before anything listens: a start that prints "Listening on" and then fails on its file misleads whoever reads the lines.
+    if (opts.readyFile !== undefined) {
+      const problem = readyFolderProblem(opts.readyFile);
+      if (problem) {
+        process.stderr.write(`split-sandbox: cannot write --ready-file ${opts.readyFile}: ${problem}\n`);
+        process.exit(1);
+      }
+    }
     const sandbox = await startSandbox(config).catch((e: Error & { code?: string }) => {
       const why =
         e.code === 'EADDRINUSE'
@@ -172,6 +181,22 @@ Examples:
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+}
+
+/** Why the ready file's folder cannot take it, if it cannot. */
+function readyFolderProblem(path: string): string | undefined {
+  const folder = dirname(resolve(path));
+  try {
+    if (!statSync(folder).isDirectory()) return `${folder} is not a folder`;
+  } catch {
+    return `the folder ${folder} does not exist`;
+  }
+  try {
+    accessSync(folder, constants.W_OK);
+  } catch {
+    return `the folder ${folder} is not writable`;
+  }
+  return undefined;
 }
 
 /** A ready file that cannot be written is a failed start: whoever waits for it would wait forever. */

@@ -1,12 +1,12 @@
 // `split-sandbox wait`: exits 0 once the sandbox at --base-url (or the one a --ready-file names)
 // answers healthy, and 1 with the last reason after --timeout. For scripts and CI steps that start a
 // sandbox in the background.
-import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Command, Option } from 'commander';
 import { DEFAULT_CONFIG } from '../config';
 import { CliError, SandboxClient } from './client';
 import { duration, httpUrl, seconds } from './options';
+import { isRunning, readReadyFile } from './ready-file';
 
 interface WaitOptions {
   baseUrl: string;
@@ -48,7 +48,9 @@ async function waitForHealth(opts: WaitOptions): Promise<void> {
       // Read again on every try: a file left by an earlier sandbox is replaced when the new one is up.
       const at = readyAddress(opts.readyFile);
       if (typeof at !== 'string') {
-        if (Date.now() + POLL_MS >= deadline) throw new CliError(`no ready file within ${opts.timeout / 1000} s; last: ${at.missing}`);
+        if (Date.now() + POLL_MS >= deadline) {
+          throw new CliError(`${at.stale ? 'no running sandbox' : 'no ready file'} within ${opts.timeout / 1000} s; last: ${at.missing}`);
+        }
         await sleep(POLL_MS);
         continue;
       }
@@ -76,22 +78,14 @@ async function waitForHealth(opts: WaitOptions): Promise<void> {
 
 /**
  * The address a ready file says the sandbox is bound to (where this machine reaches it, even when its
- * public address names another), or why there is none yet.
+ * public address names another), or why there is none yet: a file whose PID is no longer running was
+ * left by a sandbox that was killed, and says so rather than leave "connection refused" to explain it.
  */
-function readyAddress(path: string): string | { missing: string } {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    return { missing: code === 'ENOENT' ? `${path} does not exist yet` : `${path} cannot be read (${(e as Error).message})` };
+function readyAddress(path: string): string | { missing: string; stale?: boolean } {
+  const ready = readReadyFile(path);
+  if ('missing' in ready) return ready;
+  if (ready.PID > 0 && !isRunning(ready.PID)) {
+    return { stale: true, missing: `${path} names PID ${ready.PID}, which is not running: the sandbox that wrote it has ended (killed, or stopped without removing its file)` };
   }
-  try {
-    const ready = JSON.parse(text) as { ListeningBaseURL?: unknown; BaseURL?: unknown };
-    const url = typeof ready.ListeningBaseURL === 'string' ? ready.ListeningBaseURL : ready.BaseURL;
-    if (typeof url === 'string' && /^https?:\/\//.test(url)) return url;
-  } catch {
-    // Reported below, as any file that is not a ready file.
-  }
-  return { missing: `${path} is not a ready file of split-sandbox start (no BaseURL in it)` };
+  return ready.ListeningBaseURL;
 }

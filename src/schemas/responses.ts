@@ -420,6 +420,8 @@ export const healthResponse = exact({
   Status: { const: 'ok' },
   BaseURL: str,
   CardBaseURL: str,
+  /** The process serving it (what `split-sandbox stop` checks before it signals one). */
+  PID: int,
   /** Payments in the database (what retention keeps in check). */
   Payments: int,
   /** The database's size (pages × page size; the file on disk, once the WAL is checkpointed). */

@@ -83,10 +83,12 @@ describe('readiness for scripts (built code)', () => {
     expect((await request(ready.ListeningCardBaseURL).get('/v1/payments')).status).toBe(401);
   });
 
-  it('start exits 1 when the ready file cannot be written', async () => {
-    const r = spawnRun(['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--quiet', '--ready-file', join(tmp, 'no', 'such', 'dir', 'ready.json')]);
+  it('start exits 1 when the ready file cannot be written, naming the missing folder before anything claims to listen', async () => {
+    const file = join(tmp, 'no', 'such', 'dir', 'ready.json');
+    const r = spawnRun(['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--quiet', '--ready-file', file]);
     expect((await r.exited).code).toBe(1);
-    expect(r.stderr()).toMatch(/^split-sandbox: cannot write --ready-file .*ready\.json: ENOENT/);
+    expect(r.stderr()).toBe(`split-sandbox: cannot write --ready-file ${file}: the folder ${join(tmp, 'no', 'such', 'dir')} does not exist\n`);
+    expect(r.stdout()).toBe('');
   });
 
   it('wait exits 0 for a healthy sandbox', async () => {

@@ -37,6 +37,7 @@ describe('startSandbox()', () => {
       Status: 'ok',
       BaseURL: sb.baseUrl,
       CardBaseURL: sb.cardBaseUrl,
+      PID: process.pid,
       Payments: 0,
       DatabaseBytes: expect.any(Number),
       DatabaseFreeBytes: 0,

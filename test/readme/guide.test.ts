@@ -1,7 +1,7 @@
 // The README's "Getting started" and "The npm package" snippets, run as written: in bash, in a folder
 // where `npx split-sandbox` finds the package as it does once installed, and the test file as jest runs it.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -91,6 +91,10 @@ describe("the README's guide", () => {
     // The wait's answer: delivered to the receiver's hook, answered 204.
     const waited = lines.map((l) => JSON.parse(l)).find((o) => o.Notification !== undefined)?.Notification;
     expect(waited).toMatchObject({ PaymentID: created.ID, StatusID: 9, State: 'delivered', Attempts: [{ URL: `http://127.0.0.1:${port}/hook`, HTTPStatus: 204 }] });
+    // Both stopped as written, in this non-interactive shell (no job control): nothing answers any more.
+    expect(ran.stdout).toMatch(/^split-sandbox PID \d+ at http:\/\/127\.0\.0\.1:\d+ stopped$/m);
+    expect(existsSync(join(dir, '.sandbox.json'))).toBe(false);
+    await expect(fetch(`http://127.0.0.1:${port}/hook`, { method: 'POST', body: '{}' })).rejects.toThrow();
   }, 60_000);
 
   it('"A test": the test file passes as jest runs it, and fails when what it expects is not so', async () => {
@@ -152,8 +156,12 @@ describe("the README's guide", () => {
     const ran = await bash(script!, dir, groups);
     expect(npmNoise(ran.stderr)).toEqual([]);
     expect(ran.code).toBe(0);
-    const ready = JSON.parse(readFileSync(join(dir, '.sandbox.json'), 'utf8'));
-    expect(ran.stdout).toContain(`split-sandbox at ${ready.ListeningBaseURL} is healthy\n`);
-    expect(JSON.parse(ran.stdout.split('\n').find((l) => l.startsWith('{'))!)).toMatchObject({ Status: 'ok', BaseURL: ready.BaseURL, Payments: 0 });
+    const health = JSON.parse(ran.stdout.split('\n').find((l) => l.startsWith('{'))!);
+    expect(health).toMatchObject({ Status: 'ok', BaseURL: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), Payments: 0 });
+    expect(ran.stdout).toContain(`split-sandbox at ${health.BaseURL} is healthy\n`);
+    // Stopped as written, in this non-interactive shell: the process is gone, and so is its file.
+    expect(ran.stdout).toContain(`split-sandbox PID ${health.PID} at ${health.BaseURL} stopped\n`);
+    expect(existsSync(join(dir, '.sandbox.json'))).toBe(false);
+    await expect(fetch(`${health.BaseURL}/_sandbox/health`)).rejects.toThrow();
   }, 60_000);
 });

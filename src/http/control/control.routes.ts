@@ -107,7 +107,7 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
     '/_sandbox/health',
     route(ctx, 'message', (req) => {
       const urls = wireOf(ctx, req);
-      return { status: 200, body: { Status: 'ok', BaseURL: urls.baseUrl, CardBaseURL: urls.cardBaseUrl ?? urls.baseUrl, ...databaseHealth(s) } };
+      return { status: 200, body: { Status: 'ok', BaseURL: urls.baseUrl, CardBaseURL: urls.cardBaseUrl ?? urls.baseUrl, PID: process.pid, ...databaseHealth(s) } };
     }),
   );
 
