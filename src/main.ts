@@ -257,6 +257,7 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
   const log = config.quiet ? silentLogger : createLogger(config.logLevel, config.logFormat);
   // With the journal off, no `<db>-requests` file is made for it.
   const store = Store.open(config.db, { journalInMemory: config.requestJournal === 0 });
+  store.markRunning(config.db);
   let services: ServiceContext;
   try {
     services = createServices(config, store);

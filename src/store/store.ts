@@ -1,4 +1,5 @@
 // The store: the repositories over one database, and the one way to run a transaction.
+import { holdRunningMark } from './running-mark';
 import { type Db, openDatabase } from './db';
 import { CapturesRepo } from './captures.repo';
 import { CardAuthsRepo } from './card-auths.repo';
@@ -427,5 +428,14 @@ export class Store {
     if (this.db.open) this.writePending();
     this.flush();
     if (this.db.open) this.db.close();
+    this.mark?.release();
+    this.mark = undefined;
+  }
+
+  private mark: { release(): void } | undefined;
+
+  /** A server's store says, while it is open, that a sandbox runs on its file (see running-mark.ts). */
+  markRunning(file: string): void {
+    if (file !== ':memory:' && this.mark === undefined) this.mark = holdRunningMark(file);
   }
 }

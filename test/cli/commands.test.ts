@@ -104,6 +104,24 @@ describe('split-sandbox commands (built code)', () => {
     expect(missing.stderr()).toContain('no database file');
   });
 
+  it('reset refuses a database file a running sandbox holds, naming stop and the control API, and changes nothing', async () => {
+    const db = join(tmp, 'busy.db');
+    const { r, api } = await startWith(['--port', '0', '--card-port', '0', '--db', db, '--quiet']);
+    const p = await request(api).post('/v1/payments').set('Authorization', AUTH).send(paymentBody());
+    expect(p.status).toBe(201);
+    const refused = run(['reset', '--db', db]);
+    expect((await refused.exited).code).toBe(1);
+    expect(refused.stderr()).toBe(
+      `split-sandbox: a running sandbox holds ${db}; stop it first (split-sandbox stop --ready-file <file> or --base-url <url>), or reset it while it runs with POST /_sandbox/reset\n`,
+    );
+    expect((await request(api).get(`/v1/payments/${p.body.Payment.ID}`).set('Authorization', AUTH)).status).toBe(200);
+    // The mark ends with the process, however it ends: after a kill -9 the file can be reset.
+    r.child.kill('SIGKILL');
+    await r.exited;
+    const reset = run(['reset', '--db', db]);
+    expect((await reset.exited).code).toBe(0);
+  });
+
   it('openapi prints the document of either address', async () => {
     const api = run(['openapi']);
     expect((await api.exited).code).toBe(0);
