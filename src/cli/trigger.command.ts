@@ -60,7 +60,12 @@ Examples:
 async function trigger(scenario: string, opts: TriggerOptions): Promise<void> {
   const api = new SandboxClient(opts.baseUrl, opts.controlToken);
   const started = Date.now();
-  const say = (line: string) => process.stdout.write(`+${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s  ${line}\n`);
+  // Offsets in the time payments live in: wall-clock time, or on a manual clock the sandbox time trigger has moved it by.
+  const sandboxTime = { manual: false, seconds: 0 };
+  const say = (line: string) => {
+    const at = sandboxTime.manual ? sandboxTime.seconds : (Date.now() - started) / 1000;
+    process.stdout.write(`+${at.toFixed(1).padStart(5)}s  ${line}\n`);
+  };
 
   const file = looksLikeFile(scenario) ? readStoryFile(scenario) : undefined;
   // A story replays what happened, merchant actions included: nothing is captured on its behalf.
@@ -92,7 +97,7 @@ async function trigger(scenario: string, opts: TriggerOptions): Promise<void> {
     const from = isStory && typeof file.Story?.PaymentID === 'number' ? `the story of payment ${file.Story.PaymentID}, ` : '';
     say(`payment ${PaymentID} created from ${scenario} (${from}scenario ${made.Scenario}): ${made.Payment.Status.Info}`);
     if (made.Payment.RedirectURL) say(`payer page ${made.Payment.RedirectURL}`);
-    return follow(api, PaymentID, auth, opts, started, say, !isStory, isStory ? `the story of ${scenario}` : `scenario ${made.Scenario}`);
+    return follow(api, PaymentID, auth, opts, started, say, sandboxTime, !isStory, isStory ? `the story of ${scenario}` : `scenario ${made.Scenario}`);
   }
   const created = await api.call<{ Payment: { ID: number; RedirectURL: string; Status: { Info: string; Reasons: { Code: number; Info: string }[] | null } } }>(
     'POST',
@@ -107,7 +112,7 @@ async function trigger(scenario: string, opts: TriggerOptions): Promise<void> {
   const id = created.body.Payment.ID;
   say(`payment ${id} created (${opts.amount} EUR minor units, ${splits.length} splits, scenario ${scenario}): Open`);
   say(`payer page ${created.body.Payment.RedirectURL}`);
-  return follow(api, id, auth, opts, started, say, true, `scenario ${scenario}`);
+  return follow(api, id, auth, opts, started, say, sandboxTime, true, `scenario ${scenario}`);
 }
 
 /**
@@ -121,12 +126,16 @@ async function follow(
   opts: TriggerOptions,
   started: number,
   say: (line: string) => void,
+  sandboxTime: { manual: boolean; seconds: number },
   captureWhenAuthorized: boolean,
   what: string,
 ): Promise<void> {
   const clock = await api.control<{ Mode: string }>('GET', '/_sandbox/clock');
   const manual = clock.Mode === 'manual';
-  if (manual) say(`the sandbox's clock is manual: trigger advances it 0.5 s at a time, for every payment on the sandbox (not while the payment waits for the payer)`);
+  if (manual) {
+    say(`the sandbox's clock is manual: trigger advances it 0.5 s at a time, for every payment on the sandbox (not while the payment waits for the payer); the offsets are sandbox time`);
+    sandboxTime.manual = true;
+  }
   let seenHistory = 1;
   const seenSteps = new Set<number>();
   const seenAttempts = new Map<number, number>();
@@ -145,7 +154,10 @@ async function follow(
     }
     // While the payment waits for a person, the manual clock is left alone: moving it would only
     // bring the held steps' fallback (an expiry) closer, for every payment on the sandbox.
-    if (manual && !waitingSaid) await api.control('POST', '/_sandbox/clock/advance', { Seconds: 0.5 });
+    if (manual && !waitingSaid) {
+      await api.control('POST', '/_sandbox/clock/advance', { Seconds: 0.5 });
+      sandboxTime.seconds += 0.5;
+    }
     else await new Promise((r) => setTimeout(r, 200));
 
     const story = await api.control<Story>('GET', `/_sandbox/payments/${id}`);

@@ -26,7 +26,9 @@ describe('split-sandbox trigger (built code)', () => {
     const api = await sandbox();
     const t = spawnRun(['trigger', 'two-step', '--base-url', api]);
     expect((await t.exited).code).toBe(0);
-    expect(t.stdout()).toMatch(/s {2}the sandbox's clock is manual: trigger advances it 0\.5 s at a time, for every payment on the sandbox \(not while the payment waits for the payer\)\n/);
+    expect(t.stdout()).toMatch(/s {2}the sandbox's clock is manual: trigger advances it 0\.5 s at a time, for every payment on the sandbox \(not while the payment waits for the payer\); the offsets are sandbox time\n/);
+    // two-step: authorized 2 s after its creation in sandbox time, whatever the wall clock did meanwhile.
+    expect(t.stdout()).toMatch(/^\+ {2}2\.0s {2}payment \d+ → Authorized/m);
   });
 
   it('payer-decides: says the payer page waits for a press, leaves the clock alone meanwhile, and goes on once the provider acts', async () => {
