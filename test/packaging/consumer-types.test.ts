@@ -1,0 +1,54 @@
+// The published types compile in a strict consumer project as they are (no skipLibCheck): a project
+// holding the built package and exactly what `npm install` of it brings (the lock's production
+// dependencies), type-checked with --strict.
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { ROOT, ensureBuilt } from '../cli/process';
+
+const CONSUMER = `import { startSandbox, type Sandbox, type RequestEntry, type FaultInput } from 'split-sandbox';
+
+const fault: FaultInput = { Channel: 'api', Match: { Method: 'POST', Path: '/v1/payments' }, Action: { Status: 503 }, Times: 1 };
+
+export async function run(): Promise<number> {
+  const sandbox: Sandbox = await startSandbox({ port: 0, cardPort: 0, db: ':memory:', clock: 'manual', quiet: true });
+  sandbox.faults.add(fault);
+  await sandbox.clock.advance(2);
+  const entries: RequestEntry[] = sandbox.requests.find({ Limit: 10 });
+  const marketplace = await sandbox.merchants.create({ clock: 'manual' });
+  await sandbox.stop();
+  return entries.length + marketplace.SiteID;
+}
+`;
+
+describe('the published types', () => {
+  let dir: string;
+  beforeAll(() => ensureBuilt(), 120_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('compile with tsc --strict in a project that installed the package, without skipLibCheck', () => {
+    dir = mkdtempSync(join(tmpdir(), 'split-sandbox-consumer-'));
+    const pkgDir = join(dir, 'node_modules', 'split-sandbox');
+    mkdirSync(pkgDir, { recursive: true });
+    cpSync(join(ROOT, 'package.json'), join(pkgDir, 'package.json'));
+    cpSync(join(ROOT, 'dist'), join(pkgDir, 'dist'), { recursive: true });
+    // What installing the package brings beside it: the lock's packages that are not for development only.
+    const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean; devOptional?: boolean }> };
+    for (const [path, entry] of Object.entries(lock.packages)) {
+      if (path === '' || entry.dev || entry.devOptional || path.lastIndexOf('node_modules/') !== 0) continue;
+      const target = join(dir, path);
+      mkdirSync(dirname(target), { recursive: true });
+      symlinkSync(join(ROOT, path), target);
+    }
+    writeFileSync(join(dir, 'consumer.ts'), CONSUMER);
+    const tsc = require.resolve('typescript/bin/tsc');
+    let out = '';
+    try {
+      execFileSync(process.execPath, [tsc, '--strict', '--noEmit', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', 'consumer.ts'], { cwd: dir, encoding: 'utf8' });
+    } catch (e) {
+      out = String((e as { stdout?: string }).stdout ?? e);
+    }
+    expect(out).toBe('');
+  }, 120_000);
+});
