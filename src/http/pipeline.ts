@@ -5,6 +5,7 @@ import { reason } from '../errors/reasons';
 import { MalformedJson, parseJsonBody } from '../schemas/json-body';
 import { ignoredFields } from '../schemas/validator';
 import { noteNearMiss } from '../requests/capture';
+import { unreadFieldsNote } from '../requests/near-miss';
 import type { Logger } from '../log';
 import type { Scheduler } from '../scheduler/scheduler';
 import type { Snapshots } from '../snapshots/snapshots';
@@ -131,7 +132,7 @@ export function routeAsync(ctx: HttpContext, kind: Envelope, handler: (req: Requ
 /** The members of the body the API ignored (not read; see validateRequest), as the journal's near miss. */
 function noteIgnored(res: Response, body: unknown): void {
   const ignored = ignoredFields(body);
-  if (ignored) noteNearMiss(res, ignored.map((f) => `${f} is not a field the API reads`).join('; '));
+  if (ignored) noteNearMiss(res, unreadFieldsNote(ignored));
 }
 
 function send(res: Response, reply: Reply): void {

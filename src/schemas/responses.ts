@@ -561,7 +561,7 @@ const requestOut = exact({
   ReasonCodes: { type: 'array', items: int },
   DurationMs: { type: ['number', 'null'] },
   Fault: nstr,
-  NearMiss: { type: ['string', 'null'], description: 'What a request that matched no route, or failed to authenticate, came nearest to' },
+  NearMiss: { type: ['string', 'null'], description: 'What a request that matched no route, or failed to authenticate, came nearest to; or the members of its body the API does not read' },
   Request: requestBodyOut,
   Response: requestBodyOut,
 });
