@@ -68,6 +68,16 @@ describe('the .NET SDK’s request bodies on the card address', () => {
     expect(res.body.Payment.RedirectURL).toMatch(/^http:\/\/card\.sandbox\.test\/v1\/Payments\/FillCardDetails\?PaymentToken=[0-9A-F]{32}\.\d+$/);
   });
 
+  it('PaymentTokenLifetime: the card form of a 3-D Secure payment stops working after that many minutes', async () => {
+    const res = await send('/v1/payments', THREE_D_SECURE);
+    expect(res.body.Payment.PaymentTokenLifetime).toBe(5);
+    const form = new URL(res.body.Payment.RedirectURL as string);
+    const open = () => request(w.card).get(`${form.pathname}${form.search}`);
+    expect((await open()).status).toBe(200);
+    w.clock.advance(5 * 60_000);
+    expect((await open()).status).toBe(410);
+  });
+
   it('GenerateCreditCardToken true: the answer carries a credit card token, which pays the next payment (201 Authorized, same card, same token)', async () => {
     const first = await send('/v1/payments', TOKEN_FIRST);
     expect(first.status).toBe(201);
