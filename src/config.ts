@@ -16,6 +16,8 @@ export interface Config {
   pageSize: number;
   /** Whether merchants may cancel Open payments (true) or only Authorized ones (false). */
   cancelOpen: boolean;
+  /** Refuse request members the API does not read (400, Reason 2) instead of ignoring them (`--strict-fields`). */
+  strictFields: boolean;
   /** Public base URLs, when the sandbox is reached through another address than it listens on. */
   publicUrl?: string;
   publicCardUrl?: string;
@@ -59,6 +61,7 @@ export const DEFAULT_CONFIG: Config = {
   fixtures: DEFAULT_FIXTURES_DIR,
   pageSize: 10,
   cancelOpen: true,
+  strictFields: false,
   clock: 'real',
   speed: 1,
   scenarioDirs: [],

@@ -197,7 +197,7 @@ export function createServices(config: Config, store: Store): ServiceContext {
     siteClocks,
     ...(journal ? { requests: journal } : {}),
     ids: createIds(config.seed, config.seed === undefined ? 0 : paymentIdsHandedOut(store.db)),
-    settings: { cancelOpen: config.cancelOpen, pageSize: config.pageSize, defaultScenario: config.scenario, defaultNotificationUrl: config.notifyUrl },
+    settings: { cancelOpen: config.cancelOpen, strictFields: config.strictFields, pageSize: config.pageSize, defaultScenario: config.scenario, defaultNotificationUrl: config.notifyUrl },
     scenarios,
     fixtures,
     faults,

@@ -19,6 +19,7 @@ interface StartOptions {
   fixtures: string;
   pageSize: number;
   cancelOpen: boolean;
+  strictFields?: boolean;
   scenario?: string;
   scenarios: string[];
   clock: 'real' | 'manual';
@@ -66,6 +67,7 @@ export function registerStart(program: Command): void {
     .addOption(opt('--fixtures <dir>', 'folder with merchants.json and methods.json, loaded into an empty database', undefined, DEFAULT_CONFIG.fixtures, "the package's fixtures/"))
     .addOption(opt('--page-size <n>', 'list page size when a request names none', positiveInt(MAX_PAGE_SIZE), DEFAULT_CONFIG.pageSize))
     .addOption(opt('--no-cancel-open', 'let merchants cancel only Authorized payments, not Open ones'))
+    .addOption(opt('--strict-fields', 'refuse request fields the API does not read (400, Reason 2) instead of ignoring them and noting a near miss'))
     .addOption(opt('--scenario <name>', 'scenario of payments that no header, magic amount or merchant default chooses'))
     .addOption(opt('--scenarios <dir>', 'a folder of your own scenario files (repeatable)', collect, [], 'none'))
     .addOption(opt('--clock <mode>', "'real', or 'manual': time moves only by POST /_sandbox/clock/advance", clockMode, DEFAULT_CONFIG.clock))
@@ -113,6 +115,7 @@ Examples:
       fixtures: opts.fixtures,
       pageSize: opts.pageSize,
       cancelOpen: opts.cancelOpen,
+      strictFields: opts.strictFields ?? false,
       scenarioDirs: opts.scenarios,
       clock: opts.clock,
       speed: opts.speed,

@@ -3,6 +3,9 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { HttpError, Rejection } from '../errors/errors';
 import { reason } from '../errors/reasons';
 import { MalformedJson, parseJsonBody } from '../schemas/json-body';
+import { ignoredFields } from '../schemas/validator';
+import { noteNearMiss } from '../requests/capture';
+import { unreadFieldsNote } from '../requests/near-miss';
 import type { Logger } from '../log';
 import type { Scheduler } from '../scheduler/scheduler';
 import type { Snapshots } from '../snapshots/snapshots';
@@ -101,8 +104,10 @@ export function route(ctx: HttpContext, kind: Envelope, handler: (req: Request, 
     try {
       body = jsonBody(req, kind);
       const reply = handler(req, body);
+      noteIgnored(res, body);
       send(res, reply);
     } catch (e) {
+      noteIgnored(res, body);
       renderError(ctx, kind, e, body, res);
     }
   };
@@ -115,11 +120,19 @@ export function routeAsync(ctx: HttpContext, kind: Envelope, handler: (req: Requ
     try {
       body = jsonBody(req, kind);
       const reply = await handler(req, body, res);
+      noteIgnored(res, body);
       if (reply && !res.headersSent && !res.destroyed) send(res, reply);
     } catch (e) {
+      noteIgnored(res, body);
       if (!res.headersSent) renderError(ctx, kind, e, body, res);
     }
   };
+}
+
+/** The members of the body the API ignored (not read; see validateRequest), as the journal's near miss. */
+function noteIgnored(res: Response, body: unknown): void {
+  const ignored = ignoredFields(body);
+  if (ignored) noteNearMiss(res, unreadFieldsNote(ignored));
 }
 
 function send(res: Response, reply: Reply): void {

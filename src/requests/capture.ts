@@ -104,6 +104,12 @@ export function noteFault(res: Response, text: string): void {
   if (p) p.fault = text;
 }
 
+/** What the request came near to, found by its route (a body member the API does not read). */
+export function noteNearMiss(res: Response, text: string): void {
+  const p = pendingOf(res);
+  if (p) p.nearMiss = text;
+}
+
 /** The payment a request without an ID in its path acted on (the payer's buttons), and its site. */
 export function notePayment(res: Response, paymentId: number, siteId: number): void {
   const p = pendingOf(res);
@@ -168,7 +174,7 @@ function write(journal: RequestJournal, services: ServiceContext, req: Request, 
     const params = p.params ?? {};
     let route = p.route;
     let siteId = site?.siteId ?? p.siteId;
-    let nearMiss: string | null = null;
+    let nearMiss: string | null = p.nearMiss;
     if (status === 401 && !site) {
       const finding = explainCredentials(services, req.get('authorization'));
       if ('siteId' in finding) siteId = finding.siteId;

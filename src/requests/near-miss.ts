@@ -1,5 +1,6 @@
 // Near misses, pure: what a request that matched no route, or whose credentials failed, came nearest
-// to. Over the route table the OpenAPI document lists; the wire answer stays what it was.
+// to, or which members of its body the API did not read. Over the route table the OpenAPI document
+// lists; the wire answer stays what it was.
 import type { Surface } from '../store/records';
 
 /** One route: its method (upper case) and its template (`/v1/payments/{id}/capture`). */
@@ -79,6 +80,11 @@ export function noRouteNote(method: string, path: string, address: Surface, own:
 /** A payment asked for on the address it was not made on (its own site's, so nothing is disclosed). */
 export function otherAddressNote(method: string, path: string, address: Surface, paymentAddress: Surface): string {
   return `${method} ${path} on the ${ADDRESS[address]} address: that payment is on the ${ADDRESS[paymentAddress]} address`;
+}
+
+/** The members of a request body the API does not read (dropped unless --strict-fields), in one note. */
+export function unreadFieldsNote(fields: readonly string[]): string {
+  return fields.map((f) => `${f} is not a field the API reads`).join('; ');
 }
 
 /** What a credentials check found, as the journal says it: never the key. */

@@ -66,7 +66,7 @@ export const QUERY_PARAMETERS: Record<string, QueryParameter> = {
   Status: whole(100, 599, 'Answered with this HTTP status'),
   ReasonCode: whole(1, INT32_MAX, 'Answered with this reason code'),
   Address: { schema: { type: 'string', enum: ['api', 'card'] }, description: 'Made on this address' },
-  NearMiss: { schema: { type: 'boolean' }, description: 'true: only near misses (no route matched, or the credentials failed); false: none of them' },
+  NearMiss: { schema: { type: 'boolean' }, description: 'true: only near misses (no route matched, the credentials failed, or the body had members the API does not read); false: none of them' },
   Since: stamp('Made at or after this sandbox time: yyyyMMddHHmmss, UTC'),
   Until: stamp('Made at or before this sandbox time: yyyyMMddHHmmss, UTC'),
   // The document itself.

@@ -5,10 +5,19 @@ import {
   countryIn,
   currencyIn,
   id32,
-  nullOnly,
   optText,
   text,
 } from './common';
+
+// Fidelity: the official .NET SDK serialises every property of its request classes (nulls, `"ID":0`), and
+// its integration tests pass against the real test host; so each of them is named here, with what the
+// sandbox makes of it, and none is a near miss or refused under --strict-fields.
+
+/** A member accepted and not acted on (`what` says what it is). */
+const ignored = (type: string | string[], what: string): Schema => ({ type, description: `${what}; accepted and ignored by the sandbox` });
+/** The record ID the .NET SDK sends on a create (0): nothing is looked up by it. */
+const sdkId: Schema = { type: ['integer', 'null'], minimum: 0, maximum: 2147483647, description: 'Ignored on a request (the .NET SDK sends 0)' };
+const flag = (what: string): Schema => ignored(['boolean', 'null'], what);
 
 /** The longest MerchantTransactionID the API takes. */
 export const MTID_MAX = 128;
@@ -17,6 +26,7 @@ export const customerIn: Schema = {
   type: ['object', 'null'],
   additionalProperties: false,
   properties: {
+    ID: sdkId,
     MerchantCustomerID: optText(255),
     // Fidelity: "" is taken (and echoed) as the documented preapproval example and the SDK's own sample send it.
     Email: { 'x-reason': 102, type: ['string', 'null'], maxLength: 255, pattern: '^$|^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$' },
@@ -34,6 +44,7 @@ export const addressIn: Schema = {
   type: ['object', 'null'],
   additionalProperties: false,
   properties: {
+    ID: sdkId,
     City: optText(255),
     ZipCode: optText(32),
     State: optText(255),
@@ -62,6 +73,79 @@ const splitsIn: Schema = { type: 'array', minItems: 1, maxItems: MAX_SPLITS, ite
 
 const methodIds: Schema = { type: ['array', 'null'], maxItems: 100, items: id32 };
 
+/** Decimal figures of an article, as the .NET SDK writes them ("1000") or as JSON numbers. */
+const articleFigure: Schema = { type: ['string', 'integer', 'null'], maxLength: 32 };
+
+/** An article of the basket (Klarna's methods read them on the real service; the sandbox does not). */
+const articlesIn: Schema = {
+  type: ['array', 'null'],
+  maxItems: 1000,
+  description: 'The basket; accepted and ignored by the sandbox',
+  items: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      MerchantArticleID: optText(255),
+      Name: optText(255),
+      Quantity: { type: ['integer', 'null'] },
+      Price: articleFigure,
+      VAT: articleFigure,
+      Discount: articleFigure,
+      DiscountValue: articleFigure,
+      Type: { type: ['integer', 'null'] },
+      TaxType: { type: ['integer', 'null'] },
+    },
+  },
+};
+
+const stringsOf = (names: string[]): Record<string, Schema> => Object.fromEntries(names.map((n) => [n, optText(1024)]));
+
+/** The payer's account details sent with a create (the .NET SDK's PaymentCustomerDetails). */
+const paymentDetailsIn: Schema = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  description: "The payer's details for the method; accepted and ignored by the sandbox",
+  properties: {
+    ...stringsOf(['AccountNumber', 'AccountHolder', 'IBAN', 'BIC', 'PrepaidCard', 'PrepaidCardPIN', 'SerialNumbers', 'Wallet', 'ReferenceNumber', 'PayerCountry', 'PayerEmail', 'PayerPhone', 'BankCode', 'BankName', 'BankSortCode', 'SocialSecurityNumber', 'BillingCycleStart', 'BillingCycleEnd', 'UnsubscribeInstructions', 'StoreName', 'StoreID', 'TerminalID']),
+    IsOffline: { type: ['boolean', 'null'] },
+  },
+};
+
+/** A refund's bank details (the .NET SDK's RefundDetails). */
+const refundDetailsIn: Schema = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  description: 'Where the money goes back to, for methods that need it; accepted and ignored by the sandbox',
+  properties: stringsOf(['CustomerAccountNumber', 'CPFAccountHolder', 'BankName', 'BankCode', 'BankAgencyCode', 'BankAccountNumber', 'BankSWIFTID', 'BankSortCode', 'CustomerIBAN', 'BankAccountType', 'BankBranch']),
+};
+
+/** Members of an APM create that the sandbox accepts without acting on them. */
+const apmExtras: Record<string, Schema> = {
+  ID: sdkId,
+  Language: { ...optText(16), description: 'The payment page language; accepted and ignored by the sandbox' },
+  Guaranteed: flag('Ask for a guaranteed payment'),
+  RedirectInIframe: flag('The payment page opens in an iframe'),
+  RedirectMerchantInIframe: flag('The return page opens in an iframe'),
+  Details: paymentDetailsIn,
+  CardDetails: {
+    type: ['object', 'null'],
+    additionalProperties: false,
+    description: 'Card details on the API address; accepted and ignored (cards are paid on the card address)',
+    properties: { ID: sdkId, ...stringsOf(['HolderName', 'Number', 'Type', 'ExpirationMonth', 'ExpirationYear', 'SecurityCode', 'Installments']) },
+  },
+  PreapprovalDetails: {
+    type: ['object', 'null'],
+    additionalProperties: false,
+    description: 'Preapproval terms sent with a payment; accepted and ignored by the sandbox',
+    properties: {
+      PreapprovedMaximumAmount: { type: ['integer', 'null'], minimum: 0 },
+      MerchantPreapprovalID: optText(MTID_MAX),
+      Frequency: optText(64),
+      PreapprovalDescription: optText(1024),
+    },
+  },
+};
+
 export const paymentIn: Schema = {
   type: 'object',
   required: ['MerchantTransactionID', 'Amount', 'Currency', 'ReturnURL'],
@@ -85,8 +169,10 @@ export const paymentIn: Schema = {
     IncludeMethodIDs: methodIds,
     ExcludeMethodIDs: methodIds,
     PrioritizeMethodIDs: methodIds,
-    Articles: nullOnly,
-    CustomParameters: nullOnly,
+    Articles: articlesIn,
+    CustomParameters: { type: ['object', 'null'], additionalProperties: { type: ['string', 'null'] }, description: 'Name/value pairs; accepted and ignored by the sandbox' },
+    Capture: { type: ['boolean', 'null'], description: 'true: a two-step method captures the payment as soon as it is authorized (one capture of the whole amount); null or false: the merchant captures' },
+    ...apmExtras,
     PreapprovalID: { type: ['integer', 'null'], minimum: 0, maximum: 2147483647, description: 'Only on POST /v1/payments/recurrent: the Open preapproval charged' },
     Splits: splitsIn,
   },
@@ -155,6 +241,12 @@ export const addSplitsRequest: Schema = {
   properties: { Splits: splitsIn },
 };
 
+/** Every member of a payment create, ignored on a capture (Splits aside). */
+function captureIgnored(): Record<string, Schema> {
+  const names = Object.keys(paymentIn.properties as object).filter((n) => n !== 'Splits');
+  return Object.fromEntries(names.map((n) => [n, { description: 'Ignored on a capture (the amount is the query’s `amount`, else the whole payment)' }]));
+}
+
 /** `POST /v1/payments/{id}/capture` with a body: amounts per split (JSON numbers; digit strings accepted). */
 export const captureRequest: Schema = {
   type: 'object',
@@ -164,6 +256,8 @@ export const captureRequest: Schema = {
       type: ['object', 'null'],
       additionalProperties: false,
       properties: {
+        // The .NET SDK's capture with a body sends a whole payment request (nulls, and Articles to capture).
+        ...captureIgnored(),
         Splits: {
           type: 'array',
           minItems: 1,
@@ -195,6 +289,13 @@ export const refundRequest: Schema = {
         OriginatorTransactionID: optText(MTID_MAX),
         Amount: amountIn,
         Description: optText(1024),
+        ID: sdkId,
+        Details: refundDetailsIn,
+        Customer: customerIn,
+        BillingAddress: addressIn,
+        BankAddress: addressIn,
+        Articles: articlesIn,
+        TokenLifetime: { type: ['integer', 'null'], minimum: 0, maximum: 525600, description: 'Accepted and ignored by the sandbox' },
       },
     },
   },
@@ -208,7 +309,15 @@ const creditCardTokenIn: Schema = {
   properties: {
     Value: { type: 'string', pattern: '^[0-9A-Fa-f]{32}$' },
     SecurityCode: { type: ['string', 'null'], pattern: '^[0-9]{3,4}$' },
+    RequireSecurityCode: flag('Whether the security code must be given'),
   },
+};
+
+/** What the .NET SDK's card details carry besides the card itself. */
+const cardExtras: Record<string, Schema> = {
+  RequireSecurityCode: flag('false: the card is charged without its security code'),
+  Token: ignored(['string', 'null'], 'A card token'),
+  MaskedNumber: ignored(['string', 'null'], 'The masked number'),
 };
 
 /** `POST /v1/payments` on the card address. */
@@ -247,15 +356,19 @@ export const createCardPaymentRequest: Schema = {
             ExpirationMonth: { type: 'string', pattern: '^(0?[1-9]|1[0-2])$' },
             ExpirationYear: { type: 'string', pattern: '^[0-9]{4}$' },
             SecurityCode: { type: ['string', 'null'], pattern: '^[0-9]{3,4}$' },
+            ...cardExtras,
           },
         },
         Capture: { type: ['boolean', 'null'] },
-        Retry: { type: ['boolean', 'null'] },
+        Retry: { type: ['boolean', 'null'], description: 'Accepted and echoed; the sandbox does not retry' },
         CreditCardToken: { ...creditCardTokenIn, description: 'Instead of Card: the token of a card authentication (POST /v1/card/authenticate)' },
-        GenerateCreditCardToken: { type: ['boolean', 'null'] },
-        ThreeDSecureCheck: { type: ['boolean', 'null'] },
-        Articles: nullOnly,
-        PaymentTokenLifetime: { type: ['integer', 'null'], minimum: 1, maximum: 525600 },
+        GenerateCreditCardToken: { type: ['boolean', 'null'], description: 'true: the answer carries a CreditCardToken for the card, as a card authentication gives one' },
+        ThreeDSecureCheck: { type: ['boolean', 'null'], description: 'true: the payer confirms the card on the hosted card form (Open, with a RedirectURL)' },
+        '3DSecure': { type: ['boolean', 'null'], description: 'The .NET SDK’s name of ThreeDSecureCheck' },
+        Language: ignored(['string', 'null'], 'The card form language'),
+        Installments: { type: ['integer', 'null'], minimum: 0, maximum: 32767, description: 'Accepted and ignored by the sandbox (0: none)' },
+        Articles: articlesIn,
+        PaymentTokenLifetime: { type: ['integer', 'null'], minimum: 1, maximum: 525600, description: 'Minutes the hosted card form stays usable' },
         Splits: { ...splitsIn, description: 'A marketplace card payment divided among linked sites' },
       },
     },
@@ -307,6 +420,13 @@ export const cardRefundRequest: Schema = {
         Amount: amountIn,
         Description: optText(1024),
         StatementDescriptor: optText(64),
+        ID: sdkId,
+        Details: refundDetailsIn,
+        Customer: customerIn,
+        BillingAddress: addressIn,
+        BankAddress: addressIn,
+        Articles: articlesIn,
+        TokenLifetime: { type: ['integer', 'null'], minimum: 0, maximum: 525600, description: 'Accepted and ignored by the sandbox' },
         CaptureID: { type: ['integer', 'null'], minimum: 0, maximum: 2147483647, description: 'The capture refunded from (GET /v1/payments/{id}/captures); 0 or null: none named' },
         SplitID: { type: ['integer', 'null'], minimum: 1, maximum: 2147483647 },
       },
@@ -326,6 +446,7 @@ const cardDetailsIn: Schema = {
     ExpirationYear: { type: 'string', pattern: '^([0-9]{2}|[0-9]{4})$', description: 'Two or four digits' },
     SecurityCode: { type: ['string', 'null'], pattern: '^[0-9]{3,4}$' },
     IssuingBankCountry: { type: ['string', 'null'], pattern: '^([A-Za-z]{2})?$' },
+    ...cardExtras,
   },
 };
 

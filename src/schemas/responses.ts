@@ -126,7 +126,7 @@ const paymentFields: Record<string, Schema> = {
   Fraud: nul,
   MethodTransactionID: nul,
   TokenLifetime: nint,
-  Capture: nul,
+  Capture: { type: ['boolean', 'null'], description: 'true when created with Capture: true (captured as soon as authorized)' },
   PreapprovalDetails: nul,
   RedirectURL: nstr,
 };
@@ -201,7 +201,10 @@ const cardPaymentFields: Record<string, Schema> = {
   ShippingAddress: cardAddressOut,
   Articles: nul,
   Card: cardOut,
-  CreditCardToken: nul,
+  CreditCardToken: {
+    ...exact({ Value: { type: 'string', pattern: '^[0-9A-F]{32}$' } }, ['object', 'null']),
+    description: 'The credit card token the payment was paid with, or made for its card (GenerateCreditCardToken: true)',
+  },
   Status: exact({
     ID: int,
     Info: str,
@@ -560,7 +563,7 @@ const requestOut = exact({
   ReasonCodes: { type: 'array', items: int },
   DurationMs: { type: ['number', 'null'] },
   Fault: nstr,
-  NearMiss: { type: ['string', 'null'], description: 'What a request that matched no route, or failed to authenticate, came nearest to' },
+  NearMiss: { type: ['string', 'null'], description: 'What a request that matched no route, or failed to authenticate, came nearest to; or the members of its body the API does not read' },
   Request: requestBodyOut,
   Response: requestBodyOut,
 });

@@ -115,3 +115,54 @@ export function validate(schema: Schema, body: unknown, root = ''): Reason[] {
   }
   return [...byField.values()].map((r) => reason(r.code as ReasonCode, r.info));
 }
+
+/** The fields of each lenient request body that were dropped, by the body (its parsed object). */
+const IGNORED = new WeakMap<object, string[]>();
+
+/**
+ * Removes from `body`, in place, every member its schema does not name, wherever the schema closes an
+ * object (`additionalProperties: false`), and returns their names (`Payment.Customer.Foo`). Members
+ * kept are followed down through `properties` and array `items`.
+ */
+export function dropUnknownFields(schema: Schema, body: unknown, prefix = ''): string[] {
+  const dropped: string[] = [];
+  const walk = (s: Schema | undefined, v: unknown, at: string): void => {
+    if (s === undefined || v === null || typeof v !== 'object') return;
+    if (Array.isArray(v)) {
+      const items = s.items as Schema | undefined;
+      if (items) v.forEach((item, i) => walk(items, item, `${at}[${i}]`));
+      return;
+    }
+    const props = s.properties as Record<string, Schema> | undefined;
+    if (!props) return;
+    const obj = v as Record<string, unknown>;
+    for (const key of Object.keys(obj)) {
+      const name = at === '' ? key : `${at}.${key}`;
+      if (Object.hasOwn(props, key)) walk(props[key], obj[key], name);
+      else if (s.additionalProperties === false) {
+        dropped.push(name);
+        delete obj[key];
+      }
+    }
+  };
+  walk(schema, body, prefix);
+  return dropped;
+}
+
+/**
+ * Validates a request body of the API. Fidelity: the real service (ASP.NET Web API) ignores members it
+ * does not read, and the official .NET SDK sends every property of its classes; so unless `strict`,
+ * such members are dropped before validation (ignoredFields names them) instead of refused.
+ */
+export function validateRequest(schema: Schema, body: unknown, strict: boolean): Reason[] {
+  if (!strict && body !== null && typeof body === 'object') {
+    const dropped = dropUnknownFields(schema, body);
+    if (dropped.length > 0) IGNORED.set(body, dropped);
+  }
+  return validate(schema, body);
+}
+
+/** The members validateRequest dropped from this body, if it dropped any. */
+export function ignoredFields(body: unknown): readonly string[] | undefined {
+  return body !== null && typeof body === 'object' ? IGNORED.get(body) : undefined;
+}

@@ -8,7 +8,7 @@ import { Status, statusInfo } from '../domain/statuses';
 import { Rejection, notFound } from '../errors/errors';
 import { type ReasonCode, reason } from '../errors/reasons';
 import { cardCaptureRequest, cardRefundRequest } from '../schemas/requests';
-import { validate } from '../schemas/validator';
+import { validateRequest } from '../schemas/validator';
 import type { JobRecord } from '../store/jobs.repo';
 import type { CaptureRecord, PaymentRecord, RefundRecord, SiteRecord, SplitRecord } from '../store/records';
 import type { PaymentView } from '../wire/serializers';
@@ -76,7 +76,7 @@ export function captureCardPayment(ctx: ServiceContext, site: SiteRecord, rawId:
 export function captureOnCardAddress(ctx: ServiceContext, site: SiteRecord, rawId: string, rawAmount: string | undefined, body: unknown): CardCaptureResult {
   return ctx.store.tx(() => {
     const view = loadPayment(ctx, site, rawId, 'card');
-    const problems = body === undefined ? [] : validate(cardCaptureRequest, body);
+    const problems = body === undefined ? [] : validateRequest(cardCaptureRequest, body, ctx.settings.strictFields === true);
     if (problems.length > 0) throw new Rejection(problems);
     const split = (body as { Payment?: { Split?: { ID: number } | null } | null } | undefined)?.Payment?.Split;
     if (split) {
@@ -137,7 +137,7 @@ export function refundCardPayment(ctx: ServiceContext, site: SiteRecord, rawId: 
   return ctx.store.tx(() => {
     const view = loadPayment(ctx, site, rawId, 'card');
     const pathSplit = rawSplitId === undefined ? undefined : findSplit(view, rawSplitId);
-    const problems = validate(cardRefundRequest, body);
+    const problems = validateRequest(cardRefundRequest, body, ctx.settings.strictFields === true);
     if (problems.length > 0) throw new Rejection(problems);
     const input = (body as { Refund: CardRefundInput }).Refund;
     const split = pathSplit ?? splitNamed(view, input.SplitID ?? null);

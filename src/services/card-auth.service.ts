@@ -4,7 +4,7 @@ import { cardAuthCancel, cardVerifiable, tokenUsable } from '../domain/card-obje
 import { Rejection, notFound } from '../errors/errors';
 import { type ReasonCode, reason } from '../errors/reasons';
 import { cardAuthenticationRequest } from '../schemas/requests';
-import { validate } from '../schemas/validator';
+import { validateRequest } from '../schemas/validator';
 import type { CardAuthRecord, Json, SiteRecord } from '../store/records';
 import { completeAddress, completeCustomer } from '../wire/serializers';
 import { maskCardNumber } from './card.service';
@@ -22,7 +22,7 @@ interface CardAuthInput {
  * Fidelity: the answer's Customer and BillingAddress carry `"ID": 0`, as the card host's documentation shows.
  */
 export function authenticateCard(ctx: ServiceContext, site: SiteRecord, body: unknown): CardAuthRecord {
-  const problems = validate(cardAuthenticationRequest, body);
+  const problems = validateRequest(cardAuthenticationRequest, body, ctx.settings.strictFields === true);
   if (problems.length > 0) throw new Rejection(problems);
   const input = (body as { CardAuthentication: CardAuthInput }).CardAuthentication;
   const card = input.Card;

@@ -6,7 +6,7 @@ import { parseAmount } from '../domain/money';
 import { Rejection } from '../errors/errors';
 import { type Reason, reason } from '../errors/reasons';
 import { createCardPaymentRequest } from '../schemas/requests';
-import { validate } from '../schemas/validator';
+import { validateRequest } from '../schemas/validator';
 import type { Json, PaymentRecord, SiteRecord } from '../store/records';
 import { type PaymentView, completeAddress, completeCustomer } from '../wire/serializers';
 import { cardOfToken } from './card-auth.service';
@@ -38,6 +38,8 @@ interface CardInput {
   Capture?: boolean | null;
   Retry?: boolean | null;
   ThreeDSecureCheck?: boolean | null;
+  '3DSecure'?: boolean | null;
+  GenerateCreditCardToken?: boolean | null;
   PaymentTokenLifetime?: number | null;
   Splits?: SplitInput[];
 }
@@ -57,7 +59,7 @@ export function maskCardNumber(number: string): string {
 }
 
 export function createCardPayment(ctx: ServiceContext, site: SiteRecord, body: unknown): PaymentView {
-  const schemaReasons = validate(createCardPaymentRequest, body);
+  const schemaReasons = validateRequest(createCardPaymentRequest, body, ctx.settings.strictFields === true);
   if (schemaReasons.length > 0) throw new Rejection(schemaReasons);
   const input = (body as { Payment: CardInput }).Payment;
   const amount = parseAmount(input.Amount)!;
@@ -74,9 +76,13 @@ export function createCardPayment(ctx: ServiceContext, site: SiteRecord, body: u
     }
     const capture = input.Capture ?? true;
     // A card authentication's token stands for its card.
-    const tokenCard = input.CreditCardToken ? cardOfToken(ctx, site, input.CreditCardToken.Value, 'Payment.CreditCardToken').card : null;
-    // Without card details, or with 3-D Secure asked for, the payer enters the card on the hosted form.
-    const payerEntersCard = (input.Card === undefined && tokenCard === null) || input.ThreeDSecureCheck === true;
+    const tokenAuth = input.CreditCardToken ? cardOfToken(ctx, site, input.CreditCardToken.Value, 'Payment.CreditCardToken') : null;
+    const tokenCard = tokenAuth?.card ?? null;
+    // Without card details, or with 3-D Secure asked for (the .NET SDK names it 3DSecure), the payer enters the card on the hosted form.
+    const payerEntersCard = (input.Card === undefined && tokenCard === null) || input.ThreeDSecureCheck === true || input['3DSecure'] === true;
+    // The card of the request, kept as a card authentication's token when one is asked for.
+    const made = input.Card && input.GenerateCreditCardToken === true ? tokenFor(ctx, site, input.Card, input) : null;
+    const creditCardToken = tokenAuth?.token ?? made;
     const state = cardCreated(amount, capture, payerEntersCard);
     const now = ctx.clock.now();
     const record: Omit<PaymentRecord, 'id'> = {
@@ -104,7 +110,8 @@ export function createCardPayment(ctx: ServiceContext, site: SiteRecord, body: u
       customer: input.Customer ? completeCustomer(input.Customer, ctx.store.counters.next('customer')) : null,
       billingAddress: input.BillingAddress ? completeAddress(input.BillingAddress, ctx.store.counters.next('address')) : null,
       shippingAddress: input.ShippingAddress ? completeAddress(input.ShippingAddress, ctx.store.counters.next('address')) : null,
-      details: null,
+      // A card payment has no Details on the wire: its credit card token is kept there.
+      details: creditCardToken === null ? null : { CreditCardToken: creditCardToken },
       card: tokenCard
         ? { HolderName: tokenCard.HolderName, Number: tokenCard.Number, ExpirationMonth: tokenCard.ExpirationMonth, ExpirationYear: tokenCard.ExpirationYear }
         : input.Card
@@ -130,6 +137,19 @@ export function createCardPayment(ctx: ServiceContext, site: SiteRecord, body: u
     scheduleCardOutcome(ctx, id, state);
     return view;
   });
+}
+
+/** A credit card token for a payment's card, as a card authentication of it would make (its expiry is not checked: the payment went through). */
+function tokenFor(ctx: ServiceContext, site: SiteRecord, card: NonNullable<CardInput['Card']>, input: CardInput): string {
+  const auth = ctx.store.cardAuths.insert({
+    siteId: site.siteId,
+    token: ctx.ids.token(),
+    customer: input.Customer ? completeCustomer(input.Customer, 0) : null,
+    billingAddress: input.BillingAddress ? completeAddress(input.BillingAddress, 0) : null,
+    card: { HolderName: card.HolderName, Number: maskCardNumber(card.Number), ExpirationMonth: card.ExpirationMonth, ExpirationYear: card.ExpirationYear, IssuingBankCountry: null },
+    createdAt: ctx.clock.now(),
+  });
+  return auth.token;
 }
 
 export function getCardPayment(ctx: ServiceContext, site: SiteRecord, rawId: string): PaymentView {

@@ -12,6 +12,8 @@ import type { ChangeSink } from './changes';
 export interface ServiceSettings {
   /** Whether a merchant may cancel an Open payment (the spec's table) or only an Authorized one (its prose). */
   cancelOpen: boolean;
+  /** Refuse request members the API does not read (`--strict-fields`); by default they are ignored and journaled. */
+  strictFields?: boolean;
   /** Page size of the lists when the request names none. */
   pageSize: number;
   /** The scenario of payments that no header, magic amount or merchant default chooses one for. */

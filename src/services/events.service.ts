@@ -6,6 +6,7 @@ import { HttpError, notFound } from '../errors/errors';
 import type { PaymentRecord } from '../store/records';
 import type { PaymentView } from '../wire/serializers';
 import { cardEntered } from './card-actions.service';
+import { captureOnAuthorize } from './capture.service';
 import { recordCardCapture } from './card-captures.service';
 import type { ServiceContext } from './context';
 import { parseId } from './lookup';
@@ -63,5 +64,6 @@ function applyEvent(ctx: ServiceContext, view: PaymentView, event: PaymentEvent,
     // The provider completed a card payment's requested or queued capture: that capture is recorded.
     if (payment.surface === 'card') recordCardCapture(ctx, view, payment.amount, Status.Success);
   }
+  if (decision.value === Status.Authorized && payment.surface === 'api' && payment.capture === true) return captureOnAuthorize(ctx, view, cause);
   return movePayment(ctx, view, decision.value, cause, extra);
 }

@@ -4,7 +4,7 @@ import { Status } from '../domain/statuses';
 import { Rejection } from '../errors/errors';
 import { type Reason, reason } from '../errors/reasons';
 import { createPaymentRequest } from '../schemas/requests';
-import { validate } from '../schemas/validator';
+import { validateRequest } from '../schemas/validator';
 import type { Json, PaymentRecord, SiteRecord } from '../store/records';
 import { type PaymentView, completeAddress, completeCustomer } from '../wire/serializers';
 import { recordPaymentStatus } from './changes';
@@ -30,6 +30,7 @@ interface PaymentInput {
   ShippingAddress?: Json | null;
   Splits?: SplitInput[];
   PreapprovalID?: number | null;
+  Capture?: boolean | null;
 }
 
 /** Options a create request carries besides its body (the scenario header, later). */
@@ -38,7 +39,7 @@ export interface CreateOptions {
 }
 
 export function createPayment(ctx: ServiceContext, site: SiteRecord, body: unknown, opts: CreateOptions = {}): PaymentView {
-  const schemaReasons = validate(createPaymentRequest, body);
+  const schemaReasons = validateRequest(createPaymentRequest, body, ctx.settings.strictFields === true);
   if (schemaReasons.length > 0) throw new Rejection(schemaReasons);
   const input = (body as { Payment: PaymentInput }).Payment;
   const amount = parseAmount(input.Amount)!;
@@ -100,7 +101,8 @@ export function createPayment(ctx: ServiceContext, site: SiteRecord, body: unkno
       shippingAddress: completeAddress(input.ShippingAddress ?? null),
       details: null,
       card: null,
-      capture: null,
+      // true: captured as soon as it is authorized (events.service); null: the merchant captures.
+      capture: input.Capture === true ? true : null,
       retry: null,
       hasSplits: splits.length > 0,
       scenario,

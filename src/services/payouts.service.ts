@@ -6,7 +6,7 @@ import { Status } from '../domain/statuses';
 import { Rejection, notFound } from '../errors/errors';
 import { reason } from '../errors/reasons';
 import { cardPayoutRequest } from '../schemas/requests';
-import { validate } from '../schemas/validator';
+import { validateRequest } from '../schemas/validator';
 import type { Json, PayoutRecord, SiteRecord } from '../store/records';
 import { completeAddress, completeCustomer } from '../wire/serializers';
 import { cardOfToken } from './card-auth.service';
@@ -36,7 +36,7 @@ export interface PayoutMade {
 
 /** `POST /v1/payouts`: Success (2) at once, or Failed (4) for an expired card, a bad card number or test amount 10001. */
 export function createPayout(ctx: ServiceContext, site: SiteRecord, body: unknown): PayoutMade {
-  const problems = validate(cardPayoutRequest, body);
+  const problems = validateRequest(cardPayoutRequest, body, ctx.settings.strictFields === true);
   if (problems.length > 0) throw new Rejection(problems);
   const input = (body as { Payout: PayoutInput }).Payout;
   const amount = parseAmount(input.Amount)!;

@@ -12,7 +12,7 @@ import { parseAmount } from '../domain/money';
 import { HttpError, PreapprovalRejection, Rejection, notFound } from '../errors/errors';
 import { type Reason, reason } from '../errors/reasons';
 import { createPreapprovalRequest } from '../schemas/requests';
-import { validate } from '../schemas/validator';
+import { validateRequest } from '../schemas/validator';
 import type { Json, PreapprovalRecord, SiteRecord } from '../store/records';
 import { completeAddress, completeCustomer } from '../wire/serializers';
 import { recordPreapprovalStatus } from './changes';
@@ -38,7 +38,7 @@ const LIST_DEFAULT = 50;
 const LIST_MAX = 1000;
 
 export function createPreapproval(ctx: ServiceContext, site: SiteRecord, body: unknown, opts: { scenario?: string | null } = {}): PreapprovalRecord {
-  const schemaReasons = validate(createPreapprovalRequest, body);
+  const schemaReasons = validateRequest(createPreapprovalRequest, body, ctx.settings.strictFields === true);
   if (schemaReasons.length > 0) throw new Rejection(schemaReasons);
   const input = (body as { Preapproval: PreapprovalInput }).Preapproval;
   const reasons: Reason[] = [];

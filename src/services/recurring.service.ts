@@ -7,7 +7,7 @@ import { Status } from '../domain/statuses';
 import { Rejection } from '../errors/errors';
 import { type Reason, reason } from '../errors/reasons';
 import { recurrentPaymentRequest } from '../schemas/requests';
-import { validate } from '../schemas/validator';
+import { validateRequest } from '../schemas/validator';
 import type { Json, PaymentRecord, SiteRecord } from '../store/records';
 import { type PaymentView, completeAddress, completeCustomer } from '../wire/serializers';
 import { recordPaymentStatus } from './changes';
@@ -27,10 +27,11 @@ interface RecurrentInput {
   Customer?: Json | null;
   BillingAddress?: Json | null;
   Splits?: SplitInput[];
+  Capture?: boolean | null;
 }
 
 export function createRecurringPayment(ctx: ServiceContext, site: SiteRecord, body: unknown): PaymentView {
-  const schemaReasons = validate(recurrentPaymentRequest, body);
+  const schemaReasons = validateRequest(recurrentPaymentRequest, body, ctx.settings.strictFields === true);
   if (schemaReasons.length > 0) throw new Rejection(schemaReasons);
   const input = (body as { Payment: RecurrentInput }).Payment;
   const amount = parseAmount(input.Amount)!;
@@ -85,7 +86,7 @@ export function createRecurringPayment(ctx: ServiceContext, site: SiteRecord, bo
       shippingAddress: null,
       details: null,
       card: null,
-      capture: null,
+      capture: input.Capture === true ? true : null,
       retry: null,
       hasSplits: splits.length > 0,
       scenario: null,

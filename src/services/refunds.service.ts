@@ -5,7 +5,7 @@ import { Status, statusInfo } from '../domain/statuses';
 import { HttpError, Rejection, notFound } from '../errors/errors';
 import { reason } from '../errors/reasons';
 import { refundRequest } from '../schemas/requests';
-import { validate } from '../schemas/validator';
+import { validateRequest } from '../schemas/validator';
 import type { PaymentRecord, RefundRecord, SiteRecord, SplitRecord, Surface } from '../store/records';
 import type { PaymentView } from '../wire/serializers';
 import { recordRefundStatus } from './changes';
@@ -60,7 +60,7 @@ export function refundPayment(ctx: ServiceContext, site: SiteRecord, rawId: stri
 
 /** A new Open refund of `split`, or of the whole payment; bounded by what was taken less what was refunded. */
 function makeRefund(ctx: ServiceContext, view: PaymentView, split: SplitRecord | undefined, body: unknown): RefundRecord {
-  const schemaReasons = validate(refundRequest, body);
+  const schemaReasons = validateRequest(refundRequest, body, ctx.settings.strictFields === true);
   if (schemaReasons.length > 0) throw new Rejection(schemaReasons);
   const input = (body as { Refund: RefundInput }).Refund;
   const amount = parseAmount(input.Amount)!;

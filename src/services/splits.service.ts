@@ -4,7 +4,7 @@ import { sumAmounts } from '../domain/money';
 import { Rejection } from '../errors/errors';
 import { type Reason, reason } from '../errors/reasons';
 import { addSplitsRequest } from '../schemas/requests';
-import { validate } from '../schemas/validator';
+import { validateRequest } from '../schemas/validator';
 import type { SiteRecord, SplitRecord } from '../store/records';
 import type { ServiceContext } from './context';
 import { loadPayment } from './lookup';
@@ -15,7 +15,7 @@ import { trigger } from './triggers.service';
 export function addSplits(ctx: ServiceContext, site: SiteRecord, rawId: string, body: unknown): { splits: SplitRecord[]; currency: string } {
   return ctx.store.tx(() => {
     const view = loadPayment(ctx, site, rawId);
-    const schemaReasons = validate(addSplitsRequest, body);
+    const schemaReasons = validateRequest(addSplitsRequest, body, ctx.settings.strictFields === true);
     if (schemaReasons.length > 0) throw new Rejection(schemaReasons);
     const allowed = canAddSplits(ctx.store.refunds.existForPayment(view.payment.id));
     if (!allowed.ok) {

@@ -101,7 +101,7 @@ function paymentFields(p: PaymentRecord, reduced: boolean) {
 type PaymentTail = {
   MethodTransactionID: null;
   TokenLifetime: number | null;
-  Capture: null;
+  Capture: boolean | null;
   PreapprovalDetails: null;
   RedirectURL: string | null;
 };
@@ -114,7 +114,7 @@ function withTail<T extends object>(body: T, p: PaymentRecord, o: WireOptions): 
   const b = body as T & PaymentTail;
   b.MethodTransactionID = null;
   b.TokenLifetime = p.tokenLifetime;
-  b.Capture = null;
+  b.Capture = p.capture;
   b.PreapprovalDetails = null;
   b.RedirectURL = redirectUrl(o.baseUrl, p);
   return b;
@@ -165,6 +165,12 @@ export function cardFormUrl(o: WireOptions, p: PaymentRecord): string | null {
 
 export const CARD_FORM_PATH = '/v1/Payments/FillCardDetails';
 
+/** The credit card token a card payment was paid with or made for its card, kept in its Details (card payments show none). */
+function creditCardTokenOf(p: PaymentRecord): { Value: string } | null {
+  const token = (p.details as { CreditCardToken?: unknown } | null)?.CreditCardToken;
+  return typeof token === 'string' ? { Value: token } : null;
+}
+
 /**
  * A card payment (spec 2.9). Fidelity: CapturedAmount is a JSON number here, and Reasons an empty
  * array, except that QueuedForCapturing carries the card host's return code 5288. `splits` are shown
@@ -193,7 +199,7 @@ export function cardPaymentToWire(p: PaymentRecord, o: WireOptions, splits?: Spl
     ShippingAddress: p.shippingAddress,
     Articles: null,
     Card: p.card,
-    CreditCardToken: null,
+    CreditCardToken: creditCardTokenOf(p),
     Status: {
       ID: p.statusId,
       Info: statusInfo(p.statusId),

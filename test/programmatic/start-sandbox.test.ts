@@ -44,6 +44,16 @@ describe('startSandbox()', () => {
     });
   });
 
+  it('takes strictFields: a member the API does not read is refused there, and ignored by a sandbox without it', async () => {
+    const strict = await start({ strictFields: true });
+    const lenient = await start();
+    const send = (sb: Sandbox) => request(sb.baseUrl).post('/v1/payments').set('Authorization', auth).send(paymentBody({ Foo: 1 }));
+    const refused = await send(strict);
+    expect(refused.status).toBe(400);
+    expect(refused.body.Payment.Status.Reasons).toEqual([{ Code: 2, Info: 'Payment.Foo is not a known field' }]);
+    expect((await send(lenient)).status).toBe(201);
+  });
+
   it('runs two sandboxes in one process, each with its own data and clock', async () => {
     const a = await start({ scenario: 'two-step' });
     const b = await start({ scenario: 'failed' });

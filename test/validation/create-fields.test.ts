@@ -108,8 +108,10 @@ describe('POST /v1/payments field validation', () => {
       ['IncludeMethodIDs', [1, 2.5], 2, 'IncludeMethodIDs[1]'],
       ['ExcludeMethodIDs', 3, 2],
       ['PrioritizeMethodIDs', [0], 2, 'PrioritizeMethodIDs[0]'],
-      ['Articles', [], 2],
-      ['CustomParameters', {}, 2],
+      ['Articles', 'basket', 2],
+      ['Articles', [{ Quantity: 'two' }], 2, 'Articles[0].Quantity'],
+      ['CustomParameters', 'a=b', 2],
+      ['Capture', 'true', 2],
       ['PreapprovalID', 'x', 2],
       ['Splits', {}, 2],
       ['Splits', 'split', 2],
@@ -162,7 +164,13 @@ describe('POST /v1/payments field validation', () => {
     });
   });
 
-  describe('unknown fields', () => {
+  describe('unknown fields, with --strict-fields', () => {
+    beforeEach(() => {
+      w.close();
+      w = makeWorld({ strictFields: true });
+      before = snapshot(w.store);
+    });
+
     it.each<[string, string]>([
       ['Foo', 'Foo'],
       ['Payment.Foo', 'Payment.Foo'],
@@ -171,7 +179,6 @@ describe('POST /v1/payments field validation', () => {
       ['Payment.Customer.Foo', 'Payment.Customer.Foo'],
       ['Payment.BillingAddress.Foo', 'Payment.BillingAddress.Foo'],
       ['Payment.ShippingAddress.Foo', 'Payment.ShippingAddress.Foo'],
-      ['Payment.ID', 'Payment.ID'],
       ['Payment.Status', 'Payment.Status'],
       ['Payment.Fraud', 'Payment.Fraud'],
     ])('refuses %s with reason 2 "... is not a known field"', async (path, name) => {
