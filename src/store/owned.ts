@@ -54,6 +54,7 @@ export const OWNED_TABLES: readonly OwnedTable[] = [
 /** The marketplace itself: its own clock, then its sites (linked ones before it). Removal deletes these too. */
 export const MARKETPLACE_TABLES: readonly OwnedTable[] = [
   { table: 'site_clocks', site: 'site_id' },
+  { table: 'merchant_sites', site: 'site_id' },
   { table: 'sites', site: 'site_id' },
 ];
 
