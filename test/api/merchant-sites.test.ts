@@ -209,8 +209,13 @@ describe('merchant sites API', () => {
 
   it('journals its calls like every /v1 route', async () => {
     await create();
-    const journal = await request(w.api).get('/_sandbox/requests?Path=/v1/merchantsites');
+    await call('post', `/v1/merchantsites/${NEW_SITE}/regenerateapikey`, MARKET_AUTH);
+    const journal = await request(w.api).get('/_sandbox/requests');
     expect(journal.status).toBe(200);
-    expect(JSON.stringify(journal.body)).toContain('/v1/merchantsites');
+    const mine = journal.body.Requests.filter((r: { Path: string }) => r.Path.startsWith('/v1/merchantsites'));
+    expect(mine.map((r: Record<string, unknown>) => [r.Method, r.Route, r.SiteID, r.Status]).sort()).toEqual([
+      ['POST', '/v1/merchantsites', MARKETPLACE.SiteID, 201],
+      ['POST', '/v1/merchantsites/{siteId}/regenerateapikey', MARKETPLACE.SiteID, 200],
+    ]);
   });
 });
