@@ -198,13 +198,31 @@ describe('merchant sites API', () => {
     }
   });
 
-  it('lets a marketplace change, re-key and delete a linked site, which then authenticates with the new key', async () => {
+  it('lets a marketplace change and re-key a linked site, which then authenticates with the new key', async () => {
     const patched = await call('patch', `/v1/merchantsites/${LINKED[0]}`, MARKET_AUTH, '{"MerchantSite":{"NotificationURL":"https://seller.example/n","Details":{"City":"Utrecht"}}}');
     expect(patched.status).toBe(200);
     expect(patched.body.MerchantSite).toMatchObject({ ID: LINKED[0], NotificationURL: 'https://seller.example/n', Created: null, Details: { City: 'Utrecht' } });
     expect(w.store.sites.get(LINKED[0])!.notificationUrl).toBe('https://seller.example/n');
     const keyed = await call('post', `/v1/merchantsites/${LINKED[0]}/regenerateapikey`, MARKET_AUTH);
     expect((await call('get', '/v1/merchantsites', basic(LINKED[0], keyed.body.MerchantSite.ApiKey))).status).toBe(200);
+  });
+
+  it('goes with its marketplace: removing the marketplace or resetting the sandbox takes the site, its payments and its key', async () => {
+    const m = (await request(w.api).post('/_sandbox/merchants').send({ LinkedSites: 1 })).body.Merchant;
+    const site = (await create(basic(m.SiteID, m.APIKey))).body.MerchantSite;
+    expect(site).toMatchObject({ MerchantID: m.SiteID, ID: m.SiteID + 2 });
+    const own = basic(site.ID, site.ApiKey);
+    const pay = await request(w.api).post('/v1/payments').set('Authorization', own).send(paymentBody({ Splits: undefined }));
+    expect(pay.status).toBe(201);
+    await request(w.api).delete(`/_sandbox/merchants/${m.SiteID}`).expect(204);
+    expect((await call('get', '/v1/merchantsites', own)).status).toBe(401);
+    expect(w.store.payments.getAny(pay.body.Payment.ID)).toBeUndefined();
+    expect(w.store.db.prepare('SELECT count(*) AS n FROM merchant_sites').get()).toEqual({ n: 0 });
+
+    const again = (await create()).body.MerchantSite;
+    await request(w.api).post('/_sandbox/reset').expect(200);
+    expect((await call('get', '/v1/merchantsites', basic(again.ID, again.ApiKey))).status).toBe(401);
+    expect((await call('get', '/v1/merchantsites', MARKET_AUTH)).body.MerchantSites.map((s: { ID: number }) => s.ID)).toEqual([MARKETPLACE.SiteID, ...LINKED]);
   });
 
   it('journals its calls like every /v1 route', async () => {
