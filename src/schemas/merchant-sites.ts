@@ -1,6 +1,7 @@
 // The merchant sites API (/v1/merchantsites, docs-apm.nuvei.com "Websites API"): its request and its
 // answers. The request lists every property the official .NET SDK's MerchantSite class sends.
 import { type Schema, exact, int, nstr, optText, str } from './common';
+import { MERCHANT_SITE_DETAILS } from '../wire/merchant-sites';
 
 const URL_PATTERN = '^$|^https?://[^\\s]+$';
 const optUrl: Schema = { type: ['string', 'null'], maxLength: 2048, pattern: URL_PATTERN };
@@ -11,10 +12,7 @@ const reasonsIn: Schema = {
   description: 'Answer-only: ignored',
 };
 
-const DETAIL_FIELDS = ['Name', 'Country', 'City', 'Email', 'Address', 'BankName', 'AccountIBAN', 'AccountSWIFT', 'BankSWIFTID', 'BankCode', 'VATNumber', 'RegistrationNumber', 'MCC', 'MainBusiness'] as const;
-
-/** The company and bank details of a site: each kept as sent and echoed. */
-export const MERCHANT_SITE_DETAILS = DETAIL_FIELDS;
+const DETAIL_FIELDS = MERCHANT_SITE_DETAILS;
 
 const detailsIn: Schema = {
   type: ['object', 'null'],

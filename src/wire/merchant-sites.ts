@@ -1,9 +1,11 @@
 // The wire form of a merchant site (docs-apm.nuvei.com "Create a Merchant Site", "Get information on
 // an existing Website"): every key present, Details with every field and Reasons null.
 import { formatTimestamp } from '../domain/time';
-import { MERCHANT_SITE_DETAILS } from '../schemas/merchant-sites';
 import type { SiteProfile } from '../store/sites.repo';
 import type { SiteRecord } from '../store/records';
+
+/** The company and bank details of a site, as the API answers them (each kept as sent). */
+export const MERCHANT_SITE_DETAILS = ['Name', 'Country', 'City', 'Email', 'Address', 'BankName', 'AccountIBAN', 'AccountSWIFT', 'BankSWIFTID', 'BankCode', 'VATNumber', 'RegistrationNumber', 'MCC', 'MainBusiness'] as const;
 
 export function merchantSiteToWire(site: SiteRecord, profile: SiteProfile | undefined) {
   const details = (profile?.details ?? { Name: site.name }) as Record<string, unknown>;
