@@ -133,6 +133,8 @@ describe('merchant sites API', () => {
       .send(paymentBody({ Splits: [{ SiteID: NEW_SITE, Amount: '600', MerchantTransactionID: 'to-new-site' }] }));
     expect(split.status).toBe(201);
     expect(split.body.Payment.Splits[0].SiteID).toBe(NEW_SITE);
+    const linkedIds = async () => (await request(w.api).get(`/_sandbox/merchants/${MARKETPLACE.SiteID}`)).body.Merchant.LinkedSiteIDs;
+    expect(await linkedIds()).toEqual([...LINKED, NEW_SITE]);
     // Deleted, it can no longer be named in a split.
     await call('delete', `/v1/merchantsites/${NEW_SITE}`, MARKET_AUTH).expect(200);
     const refused = await request(w.api)
@@ -140,6 +142,7 @@ describe('merchant sites API', () => {
       .set('Authorization', MARKET_AUTH)
       .send(paymentBody({ Splits: [{ SiteID: NEW_SITE, Amount: '600', MerchantTransactionID: 'to-deleted-site' }] }));
     expect(refused.status).toBe(400);
+    expect(await linkedIds()).toEqual([...LINKED]);
   });
 
   it('answers another marketplace’s site 404, as an unknown one, for every call, and changes nothing', async () => {
