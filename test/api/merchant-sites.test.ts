@@ -228,8 +228,8 @@ describe('merchant sites API', () => {
     expect((await call('get', '/v1/merchantsites', MARKET_AUTH)).body.MerchantSites.map((s: { ID: number }) => s.ID)).toEqual([MARKETPLACE.SiteID, ...LINKED]);
   });
 
-  it('journals its calls like every /v1 route', async () => {
-    await create();
+  it('journals its calls like every /v1 route, with no key in them', async () => {
+    const made = (await create()).body.MerchantSite;
     await call('post', `/v1/merchantsites/${NEW_SITE}/regenerateapikey`, MARKET_AUTH);
     const journal = await request(w.api).get('/_sandbox/requests');
     expect(journal.status).toBe(200);
@@ -238,5 +238,8 @@ describe('merchant sites API', () => {
       ['POST', '/v1/merchantsites', MARKETPLACE.SiteID, 201],
       ['POST', '/v1/merchantsites/{siteId}/regenerateapikey', MARKETPLACE.SiteID, 200],
     ]);
+    const text = JSON.stringify(journal.body);
+    for (const key of [made.ApiKey, MARKETPLACE.APIKey, w.store.sites.get(NEW_SITE)!.apiKey!]) expect(text).not.toContain(key);
+    expect(mine.map((r: { Response: { Body: string } }) => JSON.parse(r.Response.Body).MerchantSite.ApiKey)).toEqual(['…', '…']);
   });
 });
