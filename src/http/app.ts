@@ -2,6 +2,7 @@
 import express, { type Express, type Request, type Response } from 'express';
 import { mountPaymentRoutes } from './api/payments.routes';
 import { mountPreapprovalRoutes } from './api/preapprovals.routes';
+import { mountMerchantSiteRoutes } from './api/merchant-sites.routes';
 import { mountCardRoutes } from './card/card.routes';
 import { mountMethodRoutes } from './methods/methods.routes';
 import { mountPayerRoutes } from './payer/payer.routes';
@@ -66,6 +67,7 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
   if (surface === 'api') {
     mountPaymentRoutes(router, ctx);
     mountPreapprovalRoutes(router, ctx);
+    mountMerchantSiteRoutes(router, ctx);
     mountMethodRoutes(router, ctx);
     mountPayerRoutes(router, ctx);
     mountPreapprovalPage(router, ctx);

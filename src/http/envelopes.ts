@@ -6,7 +6,7 @@ import { unmark } from '../schemas/json-body';
 import { type WireOptions, cardPaymentToWire, paymentToWire } from '../wire/serializers';
 import { maskCardNumber } from '../services/card.service';
 
-export type Envelope = 'payment' | 'card-payment' | 'splits' | 'refund' | 'preapproval' | 'list' | 'message' | 'payout' | 'card-authentication';
+export type Envelope = 'payment' | 'card-payment' | 'splits' | 'refund' | 'preapproval' | 'list' | 'message' | 'payout' | 'card-authentication' | 'merchant-site';
 
 const CARD_KEYS = Object.keys(cardPaymentOut.properties as object);
 const REFUND_KEYS = Object.keys(refundOut.properties as object);
@@ -65,6 +65,9 @@ export function rejectionBody(kind: Envelope, r: Rejection, body: unknown, inval
       const { ID: _id, ...rest } = withoutCardSecrets(shell(CARD_AUTH_KEYS, field(body, 'CardAuthentication'), invalidRequestId, r.reasons));
       return { CardAuthentication: rest };
     }
+    case 'merchant-site':
+      // [ours] The real shape is not public; MerchantID and ID are 0, as the .NET SDK's MerchantSite (ints) can read them.
+      return { MerchantSite: { MerchantID: 0, ID: 0, InvalidRequestID: invalidRequestId, Reasons: r.reasons } };
     case 'splits':
       return { Splits: null, InvalidRequestID: invalidRequestId, Reasons: r.reasons };
     case 'list':

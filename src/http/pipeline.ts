@@ -84,10 +84,12 @@ export function siteOf(req: Request): SiteRecord {
 
 /**
  * The services as the authenticated site's work sees them: its marketplace's own clock, when it has
- * one (requireSite ran before the route).
+ * one (requireSite ran before the route). A site with a key of its own linked to a marketplace (made
+ * through the merchant sites API) works on that marketplace's clock.
  */
 export function servicesOf(ctx: HttpContext, req: Request): ServiceContext {
-  return ctx.services.forSite?.(siteOf(req).siteId) ?? ctx.services;
+  const site = siteOf(req);
+  return ctx.services.forSite?.(site.marketplaceSiteId ?? site.siteId) ?? ctx.services;
 }
 
 /** The parsed body: undefined when the request has none (an empty POST is a valid capture or cancel). */

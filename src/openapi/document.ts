@@ -13,6 +13,7 @@ import { amountIn, countryIn, currencyIn } from '../schemas/common';
 import * as controlSchemas from '../schemas/control';
 import * as reproduceSchemas from '../schemas/reproduce';
 import * as requestSchemas from '../schemas/requests';
+import * as merchantSiteSchemas from '../schemas/merchant-sites';
 import * as responseSchemas from '../schemas/responses';
 import { clockAdvanceRequest, faultRequest, merchantCreateRequest, merchantPatchRequest, disputeEventRequest, paymentEventRequest, preapprovalEventRequest, refundEventRequest } from '../schemas/control';
 import { replayResponse, snapshotRequest, snapshotResponse, snapshotsResponse, storyFile } from '../schemas/reproduce';
@@ -29,6 +30,7 @@ import {
   recurrentPaymentRequest,
   refundRequest,
 } from '../schemas/requests';
+import { merchantSiteErrorResponse, merchantSiteRequest, merchantSiteResponse, merchantSitesResponse } from '../schemas/merchant-sites';
 import { exchangeRateResponse, inspectedPreapprovalResponse, preapprovalErrorResponse, preapprovalResponse, preapprovalsResponse, refundTypesResponse } from '../schemas/preapprovals';
 import {
   captureResponse,
@@ -607,6 +609,15 @@ const PREAPPROVALS: Operation[] = [
   },
   { method: 'get', path: '/v1/preapprovals/{id}', operationId: 'getPreapproval', summary: 'One preapproval (SDK preapproval_details)', responses: { 200: preapprovalResponse, ...unauthorized } },
   {
+    method: 'patch',
+    path: '/v1/preapprovals/{id}',
+    operationId: 'changePreapproval',
+    summary:
+      'Change a Pending or Open preapproval (SDK-NET ChangePreapprovalAsync): 201, its status unchanged, with a RedirectURL; what is left out, null, 0 or "" is kept; a closed one: reason 12; another MethodID: reason 5',
+    request: requestSchemas.changePreapprovalRequest,
+    responses: { 201: preapprovalResponse, 400: preapprovalErrorResponse, ...unauthorized },
+  },
+  {
     method: 'delete',
     path: '/v1/preapprovals/{id}',
     operationId: 'closePreapproval',
@@ -638,10 +649,66 @@ const PREAPPROVALS: Operation[] = [
   },
   {
     method: 'get',
+    path: '/v1/refunds/types/{methodId}/{country}/{currency}',
+    operationId: 'getMethodRefundTypes',
+    summary:
+      'The refund types of a method in a country and currency (SDK-NET GetRefundTypesAsync): an empty list where a method of the catalogue does not take that country or currency; 400 for a country or currency that is no ISO code',
+    responses: { 200: refundTypesResponse, 400: messageResponse, ...unauthorized },
+  },
+  {
+    method: 'get',
     path: '/v1/exchangerates/{from}/{to}',
     operationId: 'getExchangeRate',
     summary: 'An exchange rate from the sandbox’s own table, fixtures/exchange-rates.json (SDK exchangerates)',
     responses: { 200: exchangeRateResponse, 400: messageResponse, 401: messageResponse, 404: messageResponse },
+  },
+];
+
+/** The merchant sites API (docs-apm.nuvei.com "Websites API"; SDK-NET WebsiteManagementService). */
+const MERCHANT_SITES: Operation[] = [
+  {
+    method: 'get',
+    path: '/v1/merchantsites',
+    operationId: 'listMerchantSites',
+    summary: 'The calling site and the sites linked to it (a marketplace’s own sites), by SiteID',
+    responses: { 200: merchantSitesResponse, 401: messageResponse },
+  },
+  {
+    method: 'post',
+    path: '/v1/merchantsites',
+    operationId: 'createMerchantSite',
+    summary: 'A new site of the calling marketplace: 201 with its own ApiKey, usable at once as credentials and as a split’s SiteID; URL missing: reason 1',
+    request: merchantSiteRequest,
+    responses: { 201: merchantSiteResponse, 400: merchantSiteErrorResponse, 401: messageResponse },
+  },
+  {
+    method: 'get',
+    path: '/v1/merchantsites/{siteId}',
+    operationId: 'getMerchantSite',
+    summary: 'One site: the caller itself or a site linked to it (another’s, or a deleted one: 404)',
+    responses: { 200: merchantSiteResponse, ...unauthorized },
+  },
+  {
+    method: 'patch',
+    path: '/v1/merchantsites/{siteId}',
+    operationId: 'changeMerchantSite',
+    summary: 'Change a site: what is sent (not null) replaces what it had, Details field by field; 200',
+    request: merchantSiteRequest,
+    responses: { 200: merchantSiteResponse, 400: merchantSiteErrorResponse, ...unauthorized },
+  },
+  {
+    method: 'post',
+    path: '/v1/merchantsites/{siteId}/regenerateapikey',
+    operationId: 'regenerateMerchantSiteApiKey',
+    summary: 'A new ApiKey for the site: 200; the old key is refused (401) from then on',
+    responses: { 200: merchantSiteResponse, ...unauthorized },
+  },
+  {
+    method: 'delete',
+    path: '/v1/merchantsites/{siteId}',
+    operationId: 'deleteMerchantSite',
+    summary: 'Delete a site: 200 with the site as it was; its key is refused (401) and no split may name it from then on; a marketplace itself: 400, reason 11',
+    responses: { 200: merchantSiteResponse, 400: merchantSiteErrorResponse, ...unauthorized },
   },
 ];
 
@@ -948,7 +1015,7 @@ const CARD_FORM: Operation[] = [
 ];
 
 export function operations(surface: Surface): Operation[] {
-  return [...(surface === 'api' ? [...API, ...PREAPPROVALS, ...METHODS, ...PAYER, ...PREAPPROVAL_PAGE, ...DASHBOARD] : [...CARD, ...CARD_FORM]), ...CONTROL, ...PREAPPROVAL_CONTROL];
+  return [...(surface === 'api' ? [...API, ...PREAPPROVALS, ...MERCHANT_SITES, ...METHODS, ...PAYER, ...PREAPPROVAL_PAGE, ...DASHBOARD] : [...CARD, ...CARD_FORM]), ...CONTROL, ...PREAPPROVAL_CONTROL];
 }
 
 const json = (schema: Schema | undefined, example?: unknown) => ({
@@ -1013,8 +1080,10 @@ function parameters(op: Operation): Record<string, unknown>[] {
       in: 'path',
       required: true,
       schema:
-        m[1] === 'from' || m[1] === 'to'
+        m[1] === 'from' || m[1] === 'to' || m[1] === 'currency'
           ? { type: 'string', pattern: '^[A-Za-z]{3}$', description: 'ISO 4217 currency code (any case)' }
+          : m[1] === 'country'
+          ? { type: 'string', pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2 country code (any case)' }
           : m[1] === 'token'
           ? { type: 'string', pattern: '^[0-9A-Fa-f]{32}$', description: 'A credit card token: 32 hexadecimal characters' }
           : m[1] === 'action' || m[1] === 'file' || m[1] === 'name'
@@ -1066,7 +1135,7 @@ const REASONS: Record<string, string> = {
  * document holds each once, in components/schemas, and generators make one named type of it.
  */
 const NAMED = new Map<object, string>();
-for (const [name, value] of Object.entries({ amountIn, countryIn, currencyIn, ...controlSchemas, ...reproduceSchemas, ...requestSchemas, ...responseSchemas })) {
+for (const [name, value] of Object.entries({ amountIn, countryIn, currencyIn, ...controlSchemas, ...reproduceSchemas, ...requestSchemas, ...responseSchemas, ...merchantSiteSchemas })) {
   if (typeof value === 'object' && value !== null && !Array.isArray(value) && !NAMED.has(value)) NAMED.set(value, name[0]!.toUpperCase() + name.slice(1));
 }
 

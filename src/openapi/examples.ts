@@ -65,6 +65,19 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
       BillingAddress: { Country: 'NL' },
     },
   },
+  'PATCH /v1/preapprovals/{id} api': {
+    Preapproval: { Description: '1 year subscription, renewed', ReturnURL: 'https://shop.example/preapproval-return', Customer: { Email: 'jdoe@example.com' } },
+  },
+  'POST /v1/merchantsites api': {
+    MerchantSite: {
+      URL: 'https://seller.example',
+      Active: true,
+      NotificationURL: 'https://seller.example/notifications',
+      Alias: 'Seller shop',
+      Details: { Name: 'Seller B.V.', Country: 'NL', City: 'Amsterdam', Email: 'finance@seller.example', MCC: '5945', MainBusiness: 'toys' },
+    },
+  },
+  'PATCH /v1/merchantsites/{siteId} api': { MerchantSite: { NotificationURL: 'https://seller.example/notifications-v2', Details: { City: 'Utrecht' } } },
   'POST /v1/payments/recurrent api': {
     Payment: { PreapprovalID: 4201, MerchantTransactionID: 'subscription-1-month-2', Amount: 1000, Currency: 'EUR', Customer: { Email: 'payer@example.com' } },
   },

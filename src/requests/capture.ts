@@ -191,7 +191,8 @@ function write(journal: RequestJournal, services: ServiceContext, req: Request, 
       const payment = services.store.payments.getAny(paymentId);
       if (payment && payment.ownerSiteId === site.siteId && payment.surface !== p.surface) nearMiss = otherAddressNote(method, path, p.surface, payment.surface);
     }
-    const answer = p.body;
+    // The journal keeps no key: the merchant sites API's answers carry them, kept here as "…".
+    const answer = p.body !== null && route !== null && route.startsWith('/v1/merchantsites') ? withoutApiKeys(p.body.toString()) : p.body;
     let reasons: number[] = [];
     // Only what makes something (201) or refuses (4xx, 5xx) is read: a read's answer never is, and a
     // created payment's or refund's ID is read off the front of its answer without parsing it.
@@ -208,6 +209,7 @@ function write(journal: RequestJournal, services: ServiceContext, req: Request, 
     }
     let sent = typeof req.body === 'string' && req.body !== '' ? req.body : null;
     if (sent !== null && p.surface === 'card' && method === 'POST') sent = withoutCardSecrets(sent);
+    if (sent !== null && route !== null && route.startsWith('/v1/merchantsites')) sent = withoutApiKeys(sent);
     const sentBytes = sent === null ? 0 : Buffer.byteLength(sent);
     const answerBytes = answer === null ? 0 : byteLength(answer);
     p.nearMiss = nearMiss;
@@ -278,6 +280,11 @@ function fromAnswer(text: string): { reasons: number[]; paymentId: number | null
   }
   if (Array.isArray(v.Splits) && v.Splits.length === 1 && isObj(v.Splits[0])) out.splitId = num(v.Splits[0].ID);
   return out;
+}
+
+/** Every `"ApiKey":"…"` value of a merchant site replaced (keys are base64: no quote or backslash in one). */
+function withoutApiKeys(text: string): string {
+  return text.replace(/"ApiKey":"[^"\\]*"/g, '"ApiKey":"…"');
 }
 
 /** A card's number masked and its security code dropped, as the card API's own answers show them. */

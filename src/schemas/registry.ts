@@ -13,9 +13,11 @@ import {
   createCardPaymentRequest,
   createPaymentRequest,
   createPreapprovalRequest,
+  changePreapprovalRequest,
   recurrentPaymentRequest,
   refundRequest,
 } from './requests';
+import { merchantSiteRequest } from './merchant-sites';
 import { snapshotRequest, storyFile } from './reproduce';
 import { scenarioFile } from './scenario';
 
@@ -23,6 +25,8 @@ export const VALIDATED: Record<string, Schema> = {
   createPaymentRequest,
   recurrentPaymentRequest,
   createPreapprovalRequest,
+  changePreapprovalRequest,
+  merchantSiteRequest,
   addSplitsRequest,
   captureRequest,
   refundRequest,

@@ -225,6 +225,22 @@ export const createPreapprovalRequest: Schema = {
   },
 };
 
+/**
+ * `PATCH /v1/preapprovals/{id}` (docs-apm.nuvei.com "Change a Preapproval"; SDK-NET ChangePreapprovalAsync):
+ * the create's fields, none required; what is left out, null, 0 or "" keeps what the preapproval has.
+ */
+export const changePreapprovalRequest: Schema = {
+  type: 'object',
+  required: ['Preapproval'],
+  additionalProperties: false,
+  properties: {
+    Preapproval: {
+      ...(createPreapprovalRequest.properties as { Preapproval: Schema }).Preapproval,
+      required: [],
+    },
+  },
+};
+
 /** `POST /v1/payments` on the API address. */
 export const createPaymentRequest: Schema = {
   type: 'object',

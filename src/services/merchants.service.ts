@@ -50,7 +50,8 @@ export function listMerchants(ctx: ServiceContext): MerchantView[] {
       SiteID: s.siteId,
       APIKey: s.apiKey!,
       Name: s.name,
-      LinkedSiteIDs: sites.filter((l) => l.marketplaceSiteId === s.siteId).map((l) => l.siteId),
+      // Those a split may name: sites deleted through the merchant sites API are not.
+      LinkedSiteIDs: ctx.store.sites.linkedTo(s.siteId).map((l) => l.siteId),
       NotificationURL: s.notificationUrl,
       DefaultScenario: s.defaultScenario,
       NotifyStatuses: s.notifyStatuses,

@@ -11,7 +11,7 @@ import {
 import { parseAmount } from '../domain/money';
 import { HttpError, PreapprovalRejection, Rejection, notFound } from '../errors/errors';
 import { type Reason, reason } from '../errors/reasons';
-import { createPreapprovalRequest } from '../schemas/requests';
+import { changePreapprovalRequest, createPreapprovalRequest } from '../schemas/requests';
 import { validateRequest } from '../schemas/validator';
 import type { Json, PreapprovalRecord, SiteRecord } from '../store/records';
 import { completeAddress, completeCustomer } from '../wire/serializers';
@@ -113,6 +113,54 @@ function intParam(query: Record<string, unknown>, name: string, fallback: number
   const n = typeof raw === 'string' && /^[0-9]{1,10}$/.test(raw) ? Number(raw) : NaN;
   if (!(n >= min && n <= max)) throw new HttpError(400, `${name} is invalid: expected a whole number from ${min} to ${max}`);
   return n;
+}
+
+/** What a change sends of an object: its fields that are not null over the kept ones, the kept ID staying. */
+function merged(kept: Json | null, sent: Json | null | undefined, complete: (o: Json) => Json | null): Json | null {
+  if (sent === undefined || sent === null) return kept;
+  const given = Object.fromEntries(Object.entries(sent).filter(([, v]) => v !== null));
+  return kept === null ? complete(given) : { ...kept, ...given };
+}
+
+/**
+ * `PATCH /v1/preapprovals/{id}` (docs-apm.nuvei.com "Change a Preapproval"): new terms for a Pending or
+ * Open preapproval, its status unchanged (so nothing is notified). What is left out, null, 0 or "" is
+ * kept, as the .NET SDK sends 0 for RecurringPeriod and MethodOptionID it was not given. A closed one:
+ * reason 12; another MethodID: reason 5.
+ */
+export function changePreapproval(ctx: ServiceContext, site: SiteRecord, rawId: string, body: unknown): PreapprovalRecord {
+  const p = loadPreapproval(ctx, site, rawId);
+  const schemaReasons = validateRequest(changePreapprovalRequest, body ?? {}, ctx.settings.strictFields === true);
+  if (schemaReasons.length > 0) throw new Rejection(schemaReasons);
+  const input = (body as { Preapproval: Partial<PreapprovalInput> }).Preapproval;
+  return ctx.store.tx(() => {
+    const kept = ctx.store.preapprovals.getAny(p.id)!;
+    if (kept.statusId !== PreapprovalStatus.Pending && kept.statusId !== PreapprovalStatus.Open) {
+      throw new PreapprovalRejection([reason(12, `Preapproval is invalid: it is closed (${preapprovalStatusInfo(kept.statusId)}) and can no longer change`)], kept);
+    }
+    if (input.MethodID !== undefined && input.MethodID !== 0 && input.MethodID !== kept.methodId) {
+      throw new PreapprovalRejection([reason(5, `Preapproval.MethodID is invalid: preapproval ${kept.id} is of method ${kept.methodId}; a change keeps its method`)], kept);
+    }
+    const mpid = input.MerchantPreapprovalID || kept.merchantPreapprovalId;
+    if (mpid !== kept.merchantPreapprovalId && ctx.store.preapprovals.merchantPreapprovalIdTaken(site.siteId, mpid)) {
+      throw new PreapprovalRejection([reason(20, `Preapproval.MerchantPreapprovalID is duplicated: ${mpid} was used before on site ${site.siteId}`)], kept);
+    }
+    const max = input.PreapprovedMaximumAmount === undefined || input.PreapprovedMaximumAmount === null ? 0n : parseAmount(input.PreapprovedMaximumAmount);
+    const changed: PreapprovalRecord = {
+      ...kept,
+      merchantPreapprovalId: mpid,
+      methodOptionId: input.MethodOptionID || kept.methodOptionId,
+      recurringPeriod: input.RecurringPeriod || kept.recurringPeriod,
+      preapprovedMaximumAmount: max === null || max === 0n ? kept.preapprovedMaximumAmount : max,
+      currency: input.Currency || kept.currency,
+      returnUrl: input.ReturnURL ?? kept.returnUrl,
+      description: input.Description ?? kept.description,
+      customer: merged(kept.customer, input.Customer, (c) => completeCustomer(c, ctx.store.counters.next('customer'))),
+      billingAddress: merged(kept.billingAddress, input.BillingAddress, (a) => completeAddress(a, ctx.store.counters.next('address'))),
+    };
+    ctx.store.preapprovals.change(changed);
+    return changed;
+  });
 }
 
 /** `DELETE /v1/preapprovals/{id}`: the merchant closes it (ClosedByCustomer, 4), as the SDK's preapproval_close expects. */

@@ -1,5 +1,6 @@
 // Scenario steps waiting for their time.
 import type { Db } from './db';
+import { clockSiteOf } from './owned';
 
 export interface JobRecord {
   id: number;
@@ -64,7 +65,7 @@ export class JobsRepo {
       // On the clock of the payment's marketplace when it has its own (NULL: the sandbox's).
       `INSERT INTO scenario_jobs (payment_id, refund_id, step_index, action, due_at, state, clock_site_id)
        VALUES (@paymentId, @refundId, @stepIndex, @action, @dueAt, 'pending',
-               (SELECT c.site_id FROM payments p JOIN site_clocks c ON c.site_id = p.owner_site_id WHERE p.id = @paymentId))`,
+               (SELECT c.site_id FROM payments p JOIN site_clocks c ON c.site_id = ${clockSiteOf('p.owner_site_id')} WHERE p.id = @paymentId))`,
     );
     this.insertPreapprovalStmt = db.prepare(
       `INSERT INTO scenario_jobs (preapproval_id, step_index, action, due_at, state) VALUES (?, ?, ?, ?, 'pending')`,
@@ -83,7 +84,7 @@ export class JobsRepo {
       `SELECT min(due_at) AS due FROM scenario_jobs WHERE state = 'pending' AND clock_site_id IS ?`,
     );
     this.moveClockStmt = db.prepare<[number | null, number]>(
-      `UPDATE scenario_jobs SET clock_site_id = ? WHERE state = 'pending' AND payment_id IN (SELECT id FROM payments WHERE owner_site_id = ?)`,
+      `UPDATE scenario_jobs SET clock_site_id = ? WHERE state = 'pending' AND payment_id IN (SELECT id FROM payments WHERE owner_site_id IN (SELECT site_id FROM sites WHERE ? IN (site_id, marketplace_site_id)))`,
     );
     this.finishStmt = db.prepare('UPDATE scenario_jobs SET state = ?, outcome = ?, ran_at = ? WHERE id = ?');
     this.ofPaymentStmt = db.prepare<[number], JobRow>('SELECT * FROM scenario_jobs WHERE payment_id = ? ORDER BY id');

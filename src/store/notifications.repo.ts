@@ -1,5 +1,6 @@
 // The notification outbox and the journal of delivery attempts.
 import type { Db } from './db';
+import { clockSiteOf } from './owned';
 
 export type NotificationState = 'pending' | 'delivered' | 'failed' | 'no-url' | 'dropped';
 
@@ -114,7 +115,7 @@ export const EARLIEST_DUE_SQL = `SELECT next_attempt_at AS due, coalesce(payment
   WHERE state = 'pending' AND behind = 0 AND clock_site_id IS ?
   ORDER BY next_attempt_at, id`;
 /** The clock of a new notification: its marketplace's own, when it has one (NULL: the sandbox's). */
-const CLOCK_OF_SITE = (site: string) => `(SELECT c.site_id FROM site_clocks c WHERE c.site_id = ${site})`;
+const CLOCK_OF_SITE = (site: string) => `(SELECT c.site_id FROM site_clocks c WHERE c.site_id = ${clockSiteOf(site)})`;
 
 const NONE: ReadonlySet<number> = new Set();
 
@@ -161,7 +162,7 @@ export class NotificationsRepo {
     // the rows waiting behind them.
     this.dueHeadsStmt = db.prepare<[{ now: number; limit: number; clock: number | null }], DueHead>(DUE_HEADS_SQL);
     this.earliestStmt = db.prepare<[number | null], { due: number; queue: number }>(EARLIEST_DUE_SQL);
-    this.moveClockStmt = db.prepare<[number | null, number]>(`UPDATE notifications SET clock_site_id = ? WHERE state = 'pending' AND site_id = ?`);
+    this.moveClockStmt = db.prepare<[number | null, number]>(`UPDATE notifications SET clock_site_id = ? WHERE state = 'pending' AND site_id IN (SELECT site_id FROM sites WHERE ? IN (site_id, marketplace_site_id))`);
     // After a notification of the payment left or re-entered the queue: its oldest pending one heads it.
     // A held one is out of the queue: a head of its own (behind = 0), due when its delay ends.
     this.reheadStmt = db.prepare<[{ paymentId: number | null; preapprovalId: number | null }]>(

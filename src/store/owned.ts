@@ -54,8 +54,15 @@ export const OWNED_TABLES: readonly OwnedTable[] = [
 /** The marketplace itself: its own clock, then its sites (linked ones before it). Removal deletes these too. */
 export const MARKETPLACE_TABLES: readonly OwnedTable[] = [
   { table: 'site_clocks', site: 'site_id' },
+  { table: 'merchant_sites', site: 'site_id' },
   { table: 'sites', site: 'site_id' },
 ];
+
+/**
+ * The SQL of the site whose clock a site works on: its marketplace (a site with a key of its own linked
+ * to one, made through the merchant sites API, works on the marketplace's clock), else itself.
+ */
+export const clockSiteOf = (site: string): string => `coalesce((SELECT cs.marketplace_site_id FROM sites cs WHERE cs.site_id = ${site}), ${site})`;
 
 /** The sites of marketplace `@site`: itself and its linked sites. */
 const SITES = `SELECT site_id FROM sites WHERE site_id = @site OR marketplace_site_id = @site`;

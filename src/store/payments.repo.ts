@@ -1,5 +1,6 @@
 // Payments: insert, read (always scoped to the owning site), update and list with filters.
 import type { Db } from './db';
+import { clockSiteOf } from './owned';
 import type { Json, PaymentRecord, Surface } from './records';
 
 interface PaymentRow {
@@ -183,7 +184,7 @@ export class PaymentsRepo {
       'SELECT * FROM payments WHERE id = ? AND owner_site_id = ? AND surface = ?',
     );
     // Each clock's own payments: the sandbox's (owners without a clock of their own), or one marketplace's.
-    const onClock = `(CASE WHEN @clock IS NULL THEN owner_site_id NOT IN (SELECT site_id FROM site_clocks) ELSE owner_site_id = @clock END)`;
+    const onClock = `(CASE WHEN @clock IS NULL THEN ${clockSiteOf('owner_site_id')} NOT IN (SELECT site_id FROM site_clocks) ELSE ${clockSiteOf('owner_site_id')} = @clock END)`;
     this.expiredStmt = db.prepare<[{ now: number; clock: number | null }], { id: number }>(
       `SELECT id FROM payments WHERE status_id = 1 AND token_lifetime IS NOT NULL
          AND created_at + token_lifetime * 60000 <= @now AND ${onClock} ORDER BY created_at + token_lifetime * 60000, id`,

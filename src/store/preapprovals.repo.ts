@@ -49,6 +49,7 @@ export class PreapprovalsRepo {
   private readonly takenStmt;
   private readonly listStmt;
   private readonly moveStmt;
+  private readonly changeStmt;
 
   constructor(db: Db) {
     this.insertStmt = db.prepare(
@@ -61,6 +62,11 @@ export class PreapprovalsRepo {
     this.byIdAnyStmt = db.prepare<[number], PreapprovalRow>('SELECT * FROM preapprovals WHERE id = ?');
     this.takenStmt = db.prepare<[number, string], number>('SELECT 1 FROM preapprovals WHERE owner_site_id = ? AND merchant_preapproval_id = ?').pluck();
     this.listStmt = db.prepare<[number, number, number], PreapprovalRow>('SELECT * FROM preapprovals WHERE owner_site_id = ? ORDER BY id DESC LIMIT ? OFFSET ?');
+    this.changeStmt = db.prepare(
+      `UPDATE preapprovals SET merchant_preapproval_id = @merchantPreapprovalId, method_option_id = @methodOptionId, recurring_period = @recurringPeriod,
+         preapproved_maximum_amount = @max, currency = @currency, return_url = @returnUrl, description = @description,
+         customer = @customer, billing_address = @billingAddress WHERE id = @id`,
+    );
     this.moveStmt = db.prepare('UPDATE preapprovals SET status_id = ?, token = CASE WHEN ? THEN token ELSE NULL END WHERE id = ?');
   }
 
@@ -107,5 +113,21 @@ export class PreapprovalsRepo {
   /** Sets the status; the payer page's token goes once the preapproval is no longer Pending. */
   setStatus(id: number, statusId: number, keepToken: boolean): void {
     this.moveStmt.run(statusId, keepToken ? 1 : 0, id);
+  }
+
+  /** Its terms, as a change (PATCH) leaves them; status and token untouched. */
+  change(p: PreapprovalRecord): void {
+    this.changeStmt.run({
+      id: p.id,
+      merchantPreapprovalId: p.merchantPreapprovalId,
+      methodOptionId: p.methodOptionId,
+      recurringPeriod: p.recurringPeriod,
+      max: p.preapprovedMaximumAmount === null ? null : Number(p.preapprovedMaximumAmount),
+      currency: p.currency,
+      returnUrl: p.returnUrl,
+      description: p.description,
+      customer: p.customer === null ? null : JSON.stringify(p.customer),
+      billingAddress: p.billingAddress === null ? null : JSON.stringify(p.billingAddress),
+    });
   }
 }

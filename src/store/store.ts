@@ -338,7 +338,7 @@ export class Store {
     // Entries of answers already gone are written first, so that they go with the rest.
     this.writePending();
     // The payment tree in the order retention deletes it (each table before the rows it points at).
-    const tables = ['story_scenarios', JOURNAL_TABLE, ...PRUNED_TABLES, 'preapprovals', ...SITE_TABLES, 'site_clocks', 'sites', 'methods', 'faults'];
+    const tables = ['story_scenarios', JOURNAL_TABLE, ...PRUNED_TABLES, 'preapprovals', ...SITE_TABLES, 'site_clocks', 'merchant_sites', 'sites', 'methods', 'faults'];
     for (const t of tables) this.db.prepare(`DELETE FROM ${t}`).run();
     // Payment, split and refund IDs go on (an application's database may hold them); fault rules
     // are the sandbox's own settings, numbered afresh like the merchants made at run time.

@@ -65,7 +65,7 @@ describe('the request journal', () => {
   });
 
   it('keeps every route of both addresses, accepted and refused, and the APIKey is nowhere in the journal', async () => {
-    const api = (m: 'get' | 'post' | 'delete', path: string, body?: object) => {
+    const api = (m: 'get' | 'post' | 'patch' | 'delete', path: string, body?: object) => {
       const r = request(w.api)[m](path).set('Authorization', w.auth);
       return body ? r.send(body) : r;
     };
@@ -109,8 +109,17 @@ describe('the request journal', () => {
     await api('get', `/v1/preapprovals/${pre.ID}/payments`);
     await api('post', '/v1/payments/recurrent', { Payment: { PreapprovalID: pre.ID, MerchantTransactionID: 'rec-1', Amount: '1000', Currency: 'EUR' } });
     await request(w.api).post('/Home/Preapproval/approve').type('form').send({ PreapprovalToken: new URL(pre.RedirectURL).searchParams.get('PreapprovalToken') });
+    await api('patch', `/v1/preapprovals/${pre.ID}`, { Preapproval: { Description: 'subscription, renewed' } });
     await api('delete', `/v1/preapprovals/${pre.ID}`);
     await api('get', `/v1/payments/${paid.ID}/refunds/types`);
+    await api('get', '/v1/refunds/types/1/NL/EUR');
+    // Merchant sites.
+    const site = (await api('post', '/v1/merchantsites', { MerchantSite: { URL: 'https://seller.example' } })).body.MerchantSite;
+    await api('get', '/v1/merchantsites');
+    await api('get', `/v1/merchantsites/${site.ID}`);
+    await api('patch', `/v1/merchantsites/${site.ID}`, { MerchantSite: { Alias: 'Seller' } });
+    await api('post', `/v1/merchantsites/${site.ID}/regenerateapikey`);
+    await api('delete', `/v1/merchantsites/${site.ID}`);
     await api('get', '/v1/exchangerates/EUR/USD/');
     // The card address.
     const c = (await card('post', '/v1/payments', cardBody('card-1'))).body.Payment;

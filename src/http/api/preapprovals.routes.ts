@@ -5,10 +5,12 @@ import type { Request, Router } from 'express';
 import { exchangeRate } from '../../services/exchange-rates.service';
 import { ListRejected, queryOf } from '../../services/list.service';
 import { loadPayment } from '../../services/lookup';
-import { closePreapproval, createPreapproval, listPreapprovals, loadPreapproval } from '../../services/preapprovals.service';
+import { changePreapproval, closePreapproval, createPreapproval, listPreapprovals, loadPreapproval } from '../../services/preapprovals.service';
+import { methodRefundTypes } from '../../services/refund-types.service';
 import { createRecurringPayment } from '../../services/recurring.service';
 import { refundTypesToWire } from '../../wire/refund-types';
 import { preapprovalToWire } from '../../wire/preapprovals';
+import { PREAPPROVAL_PAGE } from '../payer/preapproval.page';
 import { listItemToWire, listToWire, paymentToWire } from '../../wire/serializers';
 import { type HttpContext, route, siteOf, wireOf } from '../pipeline';
 
@@ -25,8 +27,20 @@ export function mountRefundTypesRoute(router: Router, ctx: HttpContext): void {
   );
 }
 
+/** `GET /v1/refunds/types/{methodId}/{country}/{currency}`: the refund types of a method, before any payment. */
+export function mountMethodRefundTypesRoute(router: Router, ctx: HttpContext): void {
+  router.get(
+    '/v1/refunds/types/:methodId/:country/:currency',
+    route(ctx, 'message', (req) => ({
+      status: 200,
+      body: { RefundTypes: methodRefundTypes(ctx.services, param(req, 'methodId'), param(req, 'country'), param(req, 'currency')) },
+    })),
+  );
+}
+
 export function mountPreapprovalRoutes(router: Router, ctx: HttpContext): void {
   const s = ctx.services;
+  mountMethodRefundTypesRoute(router, ctx);
   const base = () => ctx.urls.baseUrl;
 
   router.post(
@@ -48,6 +62,17 @@ export function mountPreapprovalRoutes(router: Router, ctx: HttpContext): void {
   router.get(
     '/v1/preapprovals/:id',
     route(ctx, 'message', (req) => ({ status: 200, body: { Preapproval: preapprovalToWire(loadPreapproval(s, siteOf(req), param(req, 'id')), base()) } })),
+  );
+
+  router.patch(
+    '/v1/preapprovals/:id',
+    route(ctx, 'preapproval', (req, body) => {
+      const wire = preapprovalToWire(changePreapproval(s, siteOf(req), param(req, 'id'), body), base());
+      // Fidelity: a change answers 201 with a RedirectURL whatever the status (docs-apm.nuvei.com "Change a
+      // Preapproval" shows an Open one with its landing page). An Open one's page says it was answered already.
+      const redirect = wire.RedirectURL ?? `${base()}${PREAPPROVAL_PAGE}?PreapprovalToken=${s.ids.token()}.${wire.ID}`;
+      return { status: 201, body: { Preapproval: { ...wire, RedirectURL: redirect } } };
+    }),
   );
 
   router.delete(
