@@ -172,3 +172,35 @@ describe('the journal’s entries belong to whose credentials authenticated them
     ]);
   });
 });
+
+describe('the journal file’s quota in bytes', () => {
+  let w: World;
+  afterEach(() => w.close());
+
+  it('holds all entries together under it: the owner holding the most gives way, a smaller one keeps every entry', async () => {
+    w = makeWorld({ requestJournal: 1000, requestJournalBytes: 10_000_000, requestJournalUnauthenticatedBytes: 10_000_000, requestJournalFileBytes: 700_000 });
+    await bWorks(w);
+    const before = await ownText(w, B.SiteID);
+    await flood(w, authA, 15, 400);
+    const total = (await whole(w)).reduce((n, r) => n + r.StoredBytes, 0);
+    expect(total).toBeLessThanOrEqual(700_000);
+    expect(await ownText(w, B.SiteID)).toBe(before);
+    const a = await own(w, A.SiteID);
+    expect(a.length).toBeGreaterThan(0);
+    expect(a.length).toBeLessThan(15);
+    // A flood into the pool: the larger of the two gives way in turn, and B keeps every entry still.
+    await flood(w, wrongB, 15, 401);
+    const all = await whole(w);
+    expect(all.reduce((n, r) => n + r.StoredBytes, 0)).toBeLessThanOrEqual(700_000);
+    expect(await ownText(w, B.SiteID)).toBe(before);
+    const health = (await request(w.api).get('/_sandbox/health')).body.RequestJournal;
+    expect(health.StoredBytes).toBe(all.reduce((n, r) => n + r.StoredBytes, 0));
+    expect(health.Quotas.FileStoredBytes).toBe(700_000);
+  });
+
+  it('an option out of range is an error naming it, and the sandbox is not made', () => {
+    expect(() => makeWorld({ requestJournalBytes: 0 })).toThrow('requestJournalBytes must be a whole number of at least 1');
+    expect(() => makeWorld({ requestJournalUnauthenticated: -1 })).toThrow('requestJournalUnauthenticated must be a whole number of at least 0');
+    w = makeWorld();
+  });
+});
