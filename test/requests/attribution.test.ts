@@ -204,3 +204,21 @@ describe('the journal file’s quota in bytes', () => {
     w = makeWorld();
   });
 });
+
+describe('a marketplace’s reset takes its own entries', () => {
+  it('and not the pool’s that claimed its SiteID, nor another marketplace’s', async () => {
+    const w = makeWorld();
+    try {
+      await request(w.api).get('/v1/payments').set('Authorization', authA).expect(200);
+      await request(w.api).get('/v1/payments').set('Authorization', authB).expect(200);
+      await request(w.api).get('/v1/payments').set('Authorization', wrongB).expect(401);
+      await request(w.api).post(`/_sandbox/merchants/${B.SiteID}/reset`).expect(200);
+      expect((await whole(w)).map((r) => [r.SiteID, r.Unauthenticated])).toEqual([
+        [A.SiteID, false],
+        [B.SiteID, true],
+      ]);
+    } finally {
+      w.close();
+    }
+  });
+});
