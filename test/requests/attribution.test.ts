@@ -112,7 +112,7 @@ describe('the journal’s entries belong to whose credentials authenticated them
     expect(entry!.StoredBytes).toBeLessThanOrEqual(2 * BODY_CAP + 1024);
   });
 
-  it('B’s refused capture of A’s payment is B’s own entry: not on A’s dashboard page, nor in A’s journal', async () => {
+  it('B’s refused capture of A’s payment is B’s own entry: not on A’s dashboard page, in its story or in A’s journal', async () => {
     w = makeWorld();
     const p = await authorizedPayment(w);
     const secret = 'B-only-8d1f';
@@ -132,6 +132,15 @@ describe('the journal’s entries belong to whose credentials authenticated them
     expect((await own(w, B.SiteID)).map((r) => `${r.Path} ${r.Status}`)).toEqual([`/v1/payments/${p.ID}/capture 404`]);
     expect((await (await signedIn(w, B)).get('/dashboard/requests')).text).toContain(secret);
     expect((await whole(w)).map((r) => `${r.SiteID} ${r.Path} ${r.Status}`)).toEqual([`${A.SiteID} /v1/payments 201`, `${B.SiteID} /v1/payments/${p.ID}/capture 404`]);
+    // Nor in the payment's story, downloaded from A's dashboard or the control API: its refused calls are A's own.
+    const refused = async () => [
+      JSON.parse((await agent.get(`/dashboard/payments/${p.ID}/story`).expect(200)).text).Story.Refused.map((r: { Status: number }) => r.Status),
+      (await request(w.api).get(`/_sandbox/payments/${p.ID}/story`).expect(200)).body.Story.Refused.map((r: { Status: number }) => r.Status),
+    ];
+    expect(await refused()).toEqual([[], []]);
+    await request(w.api).post(`/v1/payments/${p.ID}/capture`).set('Authorization', authA).send({}).expect(200);
+    await request(w.api).post(`/v1/payments/${p.ID}/capture`).set('Authorization', authA).send({}).expect(400);
+    expect(await refused()).toEqual([[400], [400]]);
   });
 
   it('the whole sandbox’s journal shows every entry, the pool’s marked; Unauthenticated=false leaves them out', async () => {
