@@ -278,8 +278,19 @@ export class RequestJournal {
     }
   }
 
-  /** The journal as health shows it: its file, the entries of all and of the pool, and the quotas. */
+  private lastHealth: ReturnType<RequestJournal['figures']> | undefined;
+
+  /**
+   * The journal as health shows it: its file, the entries of all and of the pool, and the quotas.
+   * While another connection replaces the data (an off-thread restore writes the journal's file),
+   * the figures of before: health answers at once, and reading the file could wait for that writer.
+   */
   health() {
+    if (this.store.writesHeld && this.lastHealth) return this.lastHealth;
+    return (this.lastHealth = this.figures());
+  }
+
+  private figures() {
     this.flush();
     const shares = this.store.requests.shares();
     const all: Share = { entries: 0, bytes: 0 };

@@ -71,4 +71,18 @@ describe('the request journal while writes are held', () => {
     journal.add(entry('/v1/payments/3'));
     expect(journal.count({})).toBe(1);
   });
+
+  it('health answers the figures of before while the writes are held, without reading the journal’s file', () => {
+    journal.add(entry('/v1/payments/1'));
+    const before = journal.health();
+    expect(before.Entries).toBe(1);
+    store.holdWrites();
+    journal.add(entry('/v1/payments/2'));
+    const shares = jest.spyOn(store.requests, 'shares');
+    const files = jest.spyOn(store.requests, 'fileBytes');
+    expect(journal.health()).toEqual(before);
+    expect([shares.mock.calls.length, files.mock.calls.length]).toEqual([0, 0]);
+    store.releaseWrites();
+    expect(journal.health().Entries).toBe(2);
+  });
 });
