@@ -2,7 +2,7 @@
 import { DEFAULT_FIXTURES_DIR } from './fixtures';
 import type { LogFormat, LogLevel } from './log';
 import { DEFAULT_RETRY, type RetryPolicy } from './notifications/backoff';
-import { DEFAULT_REQUEST_JOURNAL } from './requests/journal';
+import { DEFAULT_JOURNAL_QUOTAS, DEFAULT_REQUEST_JOURNAL, type JournalQuotas } from './requests/journal';
 
 export interface Config {
   /** API listener port (0 picks a free one). */
@@ -45,8 +45,16 @@ export interface Config {
   controlFrom?: string[];
   /** Payments unchanged for this long (sandbox ms) are deleted with all that hangs off them (`--retain`). */
   retainMs?: number;
-  /** The most entries the request journal keeps, oldest dropped first; 0 turns it off (`--request-journal`). */
+  /** The most entries the request journal keeps of each marketplace, its oldest dropped first; 0 turns it off (`--request-journal`). */
   requestJournal: number;
+  /** The most bytes (StoredBytes) it keeps of each marketplace (`--request-journal-bytes`). */
+  requestJournalBytes: number;
+  /** The most entries it keeps that failed authentication, which belong to no marketplace (`--request-journal-unauthenticated`). */
+  requestJournalUnauthenticated: number;
+  /** The most bytes it keeps of those (`--request-journal-unauthenticated-bytes`). */
+  requestJournalUnauthenticatedBytes: number;
+  /** The most bytes of entries in all, its file's bound (`--request-journal-file-bytes`). */
+  requestJournalFileBytes: number;
   /** No log lines at all (tests). */
   quiet: boolean;
   logLevel: LogLevel;
@@ -68,7 +76,27 @@ export const DEFAULT_CONFIG: Config = {
   notifyTimeoutMs: 30_000,
   retry: DEFAULT_RETRY,
   requestJournal: DEFAULT_REQUEST_JOURNAL,
+  requestJournalBytes: DEFAULT_JOURNAL_QUOTAS.marketplace.bytes,
+  requestJournalUnauthenticated: DEFAULT_JOURNAL_QUOTAS.unauthenticated.entries,
+  requestJournalUnauthenticatedBytes: DEFAULT_JOURNAL_QUOTAS.unauthenticated.bytes,
+  requestJournalFileBytes: DEFAULT_JOURNAL_QUOTAS.fileBytes,
   quiet: false,
   logLevel: 'info',
   logFormat: 'pretty',
 };
+
+/** The request journal's quotas a config names; a value that is not a whole number in range is an error naming its option. */
+export function journalQuotas(c: Config): JournalQuotas {
+  const whole = (name: string, v: number, min: number) => {
+    if (!Number.isSafeInteger(v) || v < min) throw new Error(`${name} must be a whole number of at least ${min}`);
+    return v;
+  };
+  return {
+    marketplace: { entries: whole('requestJournal', c.requestJournal, 0), bytes: whole('requestJournalBytes', c.requestJournalBytes, 1) },
+    unauthenticated: {
+      entries: whole('requestJournalUnauthenticated', c.requestJournalUnauthenticated, 0),
+      bytes: whole('requestJournalUnauthenticatedBytes', c.requestJournalUnauthenticatedBytes, 0),
+    },
+    fileBytes: whole('requestJournalFileBytes', c.requestJournalFileBytes, 1),
+  };
+}

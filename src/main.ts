@@ -2,7 +2,7 @@
 import type { Server } from 'node:http';
 import { randomInt } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { type Config, DEFAULT_CONFIG } from './config';
+import { type Config, DEFAULT_CONFIG, journalQuotas } from './config';
 import { completeMethodCatalogue, loadFixtures, readFixtures } from './fixtures';
 import { createApp } from './http/app';
 import { serverFor } from './http/server';
@@ -188,7 +188,7 @@ export function createServices(config: Config, store: Store): ServiceContext {
   // A restored snapshot brings its own marketplaces' clocks; a removed marketplace's goes.
   store.onDataReplaced(() => siteClocks.reload());
   store.onSiteReplaced((site, why) => why === 'remove' && siteClocks.drop(site));
-  const journal = config.requestJournal > 0 ? new RequestJournal(store, clock, config.requestJournal) : undefined;
+  const journal = config.requestJournal > 0 ? new RequestJournal(store, clock, journalQuotas(config)) : undefined;
   // Entries of the turn not yet written tell of requests made on the data that is gone.
   if (journal) store.onDataReplaced(() => journal.discard());
   const services: ServiceContext = {

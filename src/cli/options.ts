@@ -27,6 +27,24 @@ export function wholeNumber(max: number) {
   };
 }
 
+const BYTE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1e3, mb: 1e6, gb: 1e9, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
+
+/** A size: 64MiB, 512MB, 8388608 (a bare number is bytes); KB, MB, GB are of 1000, KiB, MiB, GiB of 1024. From `min` up. */
+export function byteSize(min: number) {
+  return (value: string): number => {
+    const m = /^([0-9]+(?:\.[0-9]+)?)\s*([A-Za-z]*)$/.exec(value.trim());
+    const unit = m ? BYTE_UNITS[m[2]!.toLowerCase()] : undefined;
+    const n = m && unit !== undefined ? Math.round(Number(m[1]) * unit) : NaN;
+    if (!Number.isSafeInteger(n) || n < min) throw new InvalidArgumentError(`expected a size of at least ${min} bytes, such as 64MiB, 512MB or 8388608 (bytes)`);
+    return n;
+  };
+}
+
+/** A size in bytes as the help and the README write it: 67108864 → "64MiB". */
+export function mebibytes(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)}MiB` : `${bytes}`;
+}
+
 export function duration(value: string): number {
   const ms = /^[0-9]+$/.test(value) ? Number(value) : parseDuration(value);
   if (ms === null) throw new InvalidArgumentError('expected a duration such as 30s, 500ms or 2m (a bare number is milliseconds)');

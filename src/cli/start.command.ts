@@ -8,7 +8,7 @@ import { DEFAULT_CONFIG, type Config } from '../config';
 import { LOG_LEVELS } from '../log';
 import { startSandbox } from '../main';
 import { MAX_PAGE_SIZE } from '../services/list.service';
-import { choice, clockMode, collect, controlToken, duration, httpUrl, networks, port, positiveInt, retention, seconds, speed, startTime, wholeNumber } from './options';
+import { byteSize, choice, clockMode, collect, controlToken, duration, httpUrl, networks, port, positiveInt, retention, seconds, speed, startTime, mebibytes, wholeNumber } from './options';
 import { removeReadyFile, writeReadyFile } from './ready-file';
 
 interface StartOptions {
@@ -36,6 +36,10 @@ interface StartOptions {
   controlFrom?: string[];
   retain?: number;
   requestJournal: number;
+  requestJournalBytes: number;
+  requestJournalUnauthenticated: number;
+  requestJournalUnauthenticatedBytes: number;
+  requestJournalFileBytes: number;
   readyFile?: string;
   logLevel: Config['logLevel'];
   logFormat: Config['logFormat'];
@@ -83,7 +87,11 @@ export function registerStart(program: Command): void {
     .addOption(opt('--control-token <token>', 'require Authorization: Bearer <token> on the control API (without it: loopback only)', controlToken))
     .addOption(opt('--control-from <networks>', 'clients the control API answers without a token: loopback, private, any, none, addresses, CIDR ranges (comma-separated) (default: loopback; none with a token)', networks))
     .addOption(opt('--retain <duration>', 'delete payments unchanged for this long in sandbox time (e.g. 7d), with all that hangs off them', retention))
-    .addOption(opt('--request-journal <n>', 'requests kept in the request journal (GET /_sandbox/requests), oldest dropped first; 0 keeps none', wholeNumber(100_000_000), DEFAULT_CONFIG.requestJournal))
+    .addOption(opt('--request-journal <n>', "requests the request journal (GET /_sandbox/requests) keeps of each marketplace, its own oldest dropped first; 0 keeps none", wholeNumber(100_000_000), DEFAULT_CONFIG.requestJournal))
+    .addOption(opt('--request-journal-bytes <size>', "bytes of entries the journal keeps of each marketplace (e.g. 64MiB), its own oldest dropped first", byteSize(1), DEFAULT_CONFIG.requestJournalBytes, mebibytes(DEFAULT_CONFIG.requestJournalBytes)))
+    .addOption(opt('--request-journal-unauthenticated <n>', 'requests the journal keeps whose credentials failed (they belong to no marketplace); 0 keeps none', wholeNumber(100_000_000), DEFAULT_CONFIG.requestJournalUnauthenticated))
+    .addOption(opt('--request-journal-unauthenticated-bytes <size>', 'bytes of those entries it keeps', byteSize(0), DEFAULT_CONFIG.requestJournalUnauthenticatedBytes, mebibytes(DEFAULT_CONFIG.requestJournalUnauthenticatedBytes)))
+    .addOption(opt('--request-journal-file-bytes <size>', 'bytes of entries it keeps in all, its file’s bound: past it, the owner holding the most gives way', byteSize(1), DEFAULT_CONFIG.requestJournalFileBytes, mebibytes(DEFAULT_CONFIG.requestJournalFileBytes)))
     .addOption(opt('--ready-file <path>', 'once both listeners are up, write {"BaseURL","CardBaseURL","ListeningBaseURL","ListeningCardBaseURL","PID"} there (removed on stop)'))
     .addOption(opt('--log-level <level>', LOG_LEVELS.join(', '), choice(LOG_LEVELS), DEFAULT_CONFIG.logLevel))
     .addOption(opt('--log-format <format>', 'pretty or json (one JSON object per line)', choice(['pretty', 'json'] as const), DEFAULT_CONFIG.logFormat))
@@ -125,6 +133,10 @@ Examples:
       logFormat: opts.logFormat,
       quiet: opts.quiet ?? false,
       requestJournal: opts.requestJournal,
+      requestJournalBytes: opts.requestJournalBytes,
+      requestJournalUnauthenticated: opts.requestJournalUnauthenticated,
+      requestJournalUnauthenticatedBytes: opts.requestJournalUnauthenticatedBytes,
+      requestJournalFileBytes: opts.requestJournalFileBytes,
     };
     if (opts.scenario !== undefined) config.scenario = opts.scenario;
     if (opts.startTime !== undefined) config.startTime = opts.startTime;

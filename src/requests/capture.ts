@@ -4,6 +4,7 @@
 // or when its connection closes with no answer leaving (a lost answer, a reset).
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { operations } from '../openapi/document';
+import { authenticate } from '../services/auth.service';
 import { maskCardNumber } from '../services/card.service';
 import type { Surface } from '../store/records';
 import type { SiteRecord } from '../store/records';
@@ -170,7 +171,8 @@ function write(journal: RequestJournal, services: ServiceContext, req: Request, 
     const path = queryAt < 0 ? req.originalUrl : req.originalUrl.slice(0, queryAt);
     const method = req.method.toUpperCase();
     const status = p.answered ? p.status : null;
-    const site = siteOf(req);
+    // A request no route took in was never authenticated: its credentials still say whose it is.
+    const site = siteOf(req) ?? (p.route === null ? siteByCredentials(services, req.get('authorization')) : undefined);
     const params = p.params ?? {};
     let route = p.route;
     let siteId = site?.siteId ?? p.siteId;
@@ -213,6 +215,8 @@ function write(journal: RequestJournal, services: ServiceContext, req: Request, 
     const sentBytes = sent === null ? 0 : Buffer.byteLength(sent);
     const answerBytes = answer === null ? 0 : byteLength(answer);
     p.nearMiss = nearMiss;
+    // Whose it is: the credentials' marketplace, or a payer press's payment's; a refused claim is no one's.
+    const ownerSiteId = site ? marketplaceOf(site) : p.siteId === null ? null : marketplaceOf(services.store.sites.get(p.siteId));
     journal.add({
       at: p.at,
       wallAt: p.wallAt,
@@ -235,6 +239,7 @@ function write(journal: RequestJournal, services: ServiceContext, req: Request, 
       requestBytes: sentBytes,
       responseBody: answer === null ? null : capped(answer, answerBytes),
       responseBytes: answerBytes,
+      ownerSiteId,
     });
   } catch {
     // The journal never costs a request its answer. A write it failed with (a full disk) fails the
@@ -303,6 +308,18 @@ function withoutCardSecrets(text: string): string {
     return JSON.stringify(v);
   } catch {
     return text;
+  }
+}
+
+/** The marketplace a site is or belongs to (null for no site). */
+const marketplaceOf = (site: SiteRecord | undefined): number | null => (site === undefined ? null : (site.marketplaceSiteId ?? site.siteId));
+
+function siteByCredentials(services: ServiceContext, header: string | undefined): SiteRecord | undefined {
+  if (header === undefined) return undefined;
+  try {
+    return authenticate(services, header);
+  } catch {
+    return undefined;
   }
 }
 

@@ -1,17 +1,39 @@
-// The request journal: entries written (capped, oldest dropped first), read by filter, counted,
-// cleared and waited for, and each entry as the control API and the embedded sandbox show it.
+// The request journal: entries written (each owner's oldest dropped first past its quota), read by
+// filter, counted, cleared and waited for, and each entry as the control API and the embedded sandbox show it.
 import { EventEmitter } from 'node:events';
 import { formatTimestamp, parseTimestamp } from '../domain/time';
 import { HttpError } from '../errors/errors';
 import type { Clock } from '../scheduler/clock';
 import type { Surface } from '../store/records';
-import type { NewRequest, RequestFilter, RequestRecord } from '../store/requests.repo';
+import type { NewRequest, RequestFilter, RequestRecord, Share } from '../store/requests.repo';
 import type { Store } from '../store/store';
 
-/** Entries kept when `--request-journal` names no number: a long QA day of a busy test suite. */
-export const DEFAULT_REQUEST_JOURNAL = 50_000;
+/** Entries each marketplace keeps when `--request-journal` names no number: a long QA day of a busy test suite. */
+export const DEFAULT_REQUEST_JOURNAL = 20_000;
 /** A request or answer body longer than this is kept up to it, and the entry says so. */
 export const BODY_CAP = 64 * 1024;
+
+const MiB = 1024 * 1024;
+
+/**
+ * How much of the journal each owner keeps, in entries and in bytes (an entry's StoredBytes): past
+ * either, its own oldest entries are dropped, nobody else's.
+ */
+export interface JournalQuotas {
+  /** Each marketplace's share (its linked sites' entries and its payer pages' presses are its own). */
+  marketplace: Share;
+  /** The entries that failed authentication (or named no marketplace), which belong to no one. */
+  unauthenticated: Share;
+  /** All entries together, in bytes: past it, the owner holding the most gives way. */
+  fileBytes: number;
+}
+
+/** The quotas' defaults (README, "The request journal"): a shared QA instance of some twenty teams. */
+export const DEFAULT_JOURNAL_QUOTAS: JournalQuotas = {
+  marketplace: { entries: DEFAULT_REQUEST_JOURNAL, bytes: 64 * MiB },
+  unauthenticated: { entries: 2_000, bytes: 8 * MiB },
+  fileBytes: 512 * MiB,
+};
 
 /** Entries written together at most (about a megabyte of bodies), and the longest an entry waits. */
 const BATCH_MAX = 256;
@@ -36,6 +58,8 @@ export interface RequestQuery {
   Address?: Surface;
   /** Only near misses (true), or none of them (false). */
   NearMiss?: boolean;
+  /** Only the entries that failed authentication (true: the unauthenticated pool's), or none of them (false). */
+  Unauthenticated?: boolean;
   /** Sandbox time from (inclusive): yyyyMMddHHmmss, or epoch ms. */
   Since?: string | number;
   /** Sandbox time up to (inclusive): yyyyMMddHHmmss, or epoch ms. */
@@ -43,7 +67,7 @@ export interface RequestQuery {
 }
 
 /** The filters' names, as the control API's query takes them (in any case). */
-export const REQUEST_FILTERS: readonly (keyof RequestQuery)[] = ['SiteID', 'PaymentID', 'RefundID', 'Method', 'Route', 'Path', 'Status', 'ReasonCode', 'Address', 'NearMiss', 'Since', 'Until'];
+export const REQUEST_FILTERS: readonly (keyof RequestQuery)[] = ['SiteID', 'PaymentID', 'RefundID', 'Method', 'Route', 'Path', 'Status', 'ReasonCode', 'Address', 'NearMiss', 'Unauthenticated', 'Since', 'Until'];
 
 export type RequestEntry = ReturnType<typeof requestView>;
 
@@ -72,6 +96,10 @@ export function requestView(r: RequestRecord) {
     /** The site it authenticated as, or tried to (Authenticated false). */
     SiteID: r.siteId,
     Authenticated: r.authenticated,
+    /** It failed authentication (or named no marketplace): it belongs to no one, and is kept in the unauthenticated pool. */
+    Unauthenticated: r.ownerSiteId === null,
+    /** What it counts against its quota: its texts as UTF-8 bytes (bodies as kept) and 256 for the rest. */
+    StoredBytes: r.storedBytes,
     PaymentID: r.paymentId,
     RefundID: r.refundId,
     SplitID: r.splitId,
@@ -124,6 +152,10 @@ export function filterOf(q: RequestQuery): RequestFilter {
     if (typeof q.NearMiss !== 'boolean') throw new HttpError(400, 'NearMiss must be true or false');
     f.nearMiss = q.NearMiss;
   }
+  if (q.Unauthenticated !== undefined) {
+    if (typeof q.Unauthenticated !== 'boolean') throw new HttpError(400, 'Unauthenticated must be true or false');
+    f.unowned = q.Unauthenticated;
+  }
   if (q.Since !== undefined) f.since = time('Since', q.Since);
   if (q.Until !== undefined) f.until = time('Until', q.Until);
   return f;
@@ -136,11 +168,11 @@ export class RequestJournal {
   /** `entry` with the ID of each entry written. */
   readonly events = new EventEmitter();
 
-  /** @param cap the most entries kept (at least 1: a journal that is off is not made) */
+  /** @param quotas each owner's share (a marketplace's at least 1 entry: a journal that is off is not made) */
   constructor(
     readonly store: Store,
     readonly clock: Clock,
-    readonly cap: number,
+    readonly quotas: JournalQuotas = DEFAULT_JOURNAL_QUOTAS,
   ) {
     this.events.setMaxListeners(0);
     store.addPendingWriter(() => this.flush());
@@ -193,19 +225,96 @@ export class RequestJournal {
     }
   }
 
-  /** Forgets the entries not yet written (the data they tell of was replaced). */
+  /** Forgets the entries not yet written (the data they tell of was replaced), and holds the entries now in place to the quotas. */
   discard(): void {
     this.pending = [];
     this.flush();
+    if (this.store.writesHeld) return;
+    try {
+      this.store.txApart(() => this.keepQuotas());
+    } catch {
+      // Held to them by the next entries' write.
+    }
   }
 
   private insert(entries: readonly NewRequest[]): void {
     const ids = this.store.txApart(() => {
       const made = this.store.requests.addAll(entries);
-      this.store.requests.trim(this.cap);
+      this.keepQuotas(new Set(entries.map((e) => e.ownerSiteId)));
       return made;
     });
     if (this.events.listenerCount('entry') > 0) for (const id of ids) this.events.emit('entry', id);
+  }
+
+  /**
+   * Drops the oldest entries of each owner past its share (of `owners`, or of all), then, while all
+   * of them together are past the file's quota, those of the owner holding the most: one owner's
+   * entries never push out another's, unless it holds less than it. Inside a transaction.
+   */
+  private keepQuotas(owners?: ReadonlySet<number | null>): void {
+    const repo = this.store.requests;
+    const shares = repo.shares();
+    for (const [key, share] of shares) {
+      const owner = key === 0 ? null : key;
+      if (owners && !owners.has(owner)) continue;
+      const quota = owner === null ? this.quotas.unauthenticated : this.quotas.marketplace;
+      if (share.entries <= quota.entries && share.bytes <= quota.bytes) continue;
+      const dropped = repo.dropOldest(owner, share.entries - quota.entries, share.bytes - quota.bytes);
+      share.entries -= dropped.entries;
+      share.bytes -= dropped.bytes;
+    }
+    let total = 0;
+    for (const share of shares.values()) total += share.bytes;
+    while (total > this.quotas.fileBytes) {
+      const [first, second] = [...shares].filter(([, s]) => s.entries > 0).sort((a, b) => b[1].bytes - a[1].bytes);
+      if (!first) break;
+      // Down to the next holder's size at most, each round: the largest ones give way in turn.
+      const give = Math.min(total - this.quotas.fileBytes, Math.max(1, first[1].bytes - (second?.[1].bytes ?? 0)));
+      const dropped = repo.dropOldest(first[0] === 0 ? null : first[0], 0, give);
+      if (dropped.entries === 0) break;
+      first[1].entries -= dropped.entries;
+      first[1].bytes -= dropped.bytes;
+      total -= dropped.bytes;
+    }
+  }
+
+  private lastHealth: ReturnType<RequestJournal['figures']> | undefined;
+
+  /**
+   * The journal as health shows it: its file, the entries of all and of the pool, and the quotas.
+   * While another connection replaces the data (an off-thread restore writes the journal's file),
+   * the figures of before: health answers at once, and reading the file could wait for that writer.
+   */
+  health() {
+    if (this.store.writesHeld && this.lastHealth) return this.lastHealth;
+    return (this.lastHealth = this.figures());
+  }
+
+  private figures() {
+    this.flush();
+    const shares = this.store.requests.shares();
+    const all: Share = { entries: 0, bytes: 0 };
+    for (const s of shares.values()) {
+      all.entries += s.entries;
+      all.bytes += s.bytes;
+    }
+    const pool = shares.get(0) ?? { entries: 0, bytes: 0 };
+    const file = this.store.requests.fileBytes();
+    let largest = 0;
+    for (const [owner, s] of shares) if (owner !== 0) largest = Math.max(largest, s.bytes);
+    return {
+      FileBytes: file.bytes,
+      FileFreeBytes: file.freeBytes,
+      Entries: all.entries,
+      StoredBytes: all.bytes,
+      Unauthenticated: { Entries: pool.entries, StoredBytes: pool.bytes },
+      LargestMarketplaceStoredBytes: largest,
+      Quotas: {
+        Marketplace: { Entries: this.quotas.marketplace.entries, StoredBytes: this.quotas.marketplace.bytes },
+        Unauthenticated: { Entries: this.quotas.unauthenticated.entries, StoredBytes: this.quotas.unauthenticated.bytes },
+        FileStoredBytes: this.quotas.fileBytes,
+      },
+    };
   }
 
   /** Entries matching `f`, oldest first unless `descending`. */

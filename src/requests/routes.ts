@@ -33,10 +33,11 @@ export function requestQuery(req: Request): RequestQuery {
     const v = queryValue(req, name);
     if (v !== undefined) q[name] = v;
   }
-  const near = queryValue(req, 'NearMiss')?.toLowerCase();
-  if (near !== undefined) {
-    if (near !== 'true' && near !== 'false') throw new HttpError(400, 'NearMiss must be true or false');
-    q.NearMiss = near === 'true';
+  for (const name of ['NearMiss', 'Unauthenticated'] as const) {
+    const v = queryValue(req, name)?.toLowerCase();
+    if (v === undefined) continue;
+    if (v !== 'true' && v !== 'false') throw new HttpError(400, `${name} must be true or false`);
+    q[name] = v === 'true';
   }
   return q as RequestQuery;
 }
@@ -69,34 +70,52 @@ function entryId(req: Request): number {
   return Number(v);
 }
 
+/** A marketplace, and its sites (itself and its linked ones). */
+interface Scope {
+  marketplace: number;
+  sites: readonly number[];
+}
+
 /**
- * The four journal routes under `prefix`, every filter narrowed by `scope` (the sites a caller may
- * see, or none for all of them).
+ * What a marketplace may see: its own entries, or (`unauthenticated`) the unauthenticated pool's
+ * that claimed one of its sites; never the one among the other.
  */
-function mountJournal(router: Router, ctx: HttpContext, prefix: string, scope: (req: Request) => readonly number[] | undefined): void {
+function scoped(f: RequestFilter, scope: Scope): RequestFilter {
+  if (f.unowned === true) return { ...f, siteIds: f.siteIds ? f.siteIds.filter((s) => scope.sites.includes(s)) : scope.sites };
+  const own: RequestFilter = { ...f, owner: scope.marketplace };
+  delete own.unowned;
+  return own;
+}
+
+/**
+ * The four journal routes under `prefix`, every filter narrowed by `scope` (the marketplace a caller
+ * may see, or none for the whole journal).
+ */
+function mountJournal(router: Router, ctx: HttpContext, prefix: string, scope: (req: Request) => Scope | undefined): void {
   const filter = (req: Request): RequestFilter => {
     const f = filterOf(requestQuery(req));
-    const sites = scope(req);
-    if (sites) f.siteIds = f.siteIds ? f.siteIds.filter((s) => sites.includes(s)) : sites;
-    return f;
+    const s = scope(req);
+    return s ? scoped(f, s) : f;
   };
   router.get(`${prefix}/requests`, route(ctx, 'message', (req) => ({ status: 200, body: requestPage(journalOf(ctx), filter(req), journalPaging(req)) })));
   router.get(`${prefix}/requests/count`, route(ctx, 'message', (req) => ({ status: 200, body: { Count: journalOf(ctx).count(filter(req)) } })));
   router.get(
     `${prefix}/requests/:requestId`,
     route(ctx, 'message', (req) => {
-      journalOf(ctx).flush();
-      const entry = ctx.services.store.requests.get(entryId(req));
-      const sites = scope(req);
-      if (!entry || (sites && (entry.siteId === null || !sites.includes(entry.siteId)))) throw notFound('Request');
+      const s = scope(req);
+      const id = entryId(req);
+      const unauthenticated = requestQuery(req).Unauthenticated === true;
+      const [entry] = journalOf(ctx).find(s ? scoped({ id, ...(unauthenticated ? { unowned: true } : {}) }, s) : { id }, { limit: 1, offset: 0, descending: false });
+      if (!entry) throw notFound('Request');
       return { status: 200, body: { Request: requestView(entry) } };
     }),
   );
   router.delete(
     `${prefix}/requests`,
     route(ctx, 'message', (req) => {
-      const sites = scope(req);
-      journalOf(ctx).clear(sites ? { siteIds: sites } : {});
+      const s = scope(req);
+      // A marketplace empties its own entries only: the pool is no one's to empty but the whole sandbox's.
+      journalOf(ctx).clear(s ? { owner: s.marketplace } : {});
       return { status: 204 };
     }),
   );
@@ -108,17 +127,19 @@ export function mountRequestRoutes(router: Router, ctx: HttpContext): void {
 }
 
 /**
- * `{prefix}/requests…` of one marketplace (`prefix` names it by `:siteId`): the entries of the
- * marketplace and its linked sites, with the same filters. A site that is not a marketplace's own is
+ * `{prefix}/requests…` of one marketplace (`prefix` names it by `:siteId`): the entries that are the
+ * marketplace's own (its credentials authenticated them, or its payer pages' presses), with the same
+ * filters; with `Unauthenticated=true`, instead, those of the unauthenticated pool that claimed one of
+ * its sites. A site that is not a marketplace's own is
  * a 404, as if it did not exist. Whoever may call them is decided in front of them (the control
  * guard lets in the control API's clients and the marketplace's own Basic credentials).
  */
 export function mountScopedRequestRoutes(router: Router, ctx: HttpContext, prefix = '/_sandbox/merchants/:siteId'): void {
-  const sitesOf = (req: Request): number[] => {
+  const scopeOf = (req: Request): Scope => {
     const id = String(req.params.siteId);
     if (!/^[0-9]{1,10}$/.test(id)) throw notFound('Merchant');
     const site = marketplaceOf(ctx.services, Number(id));
-    return [site.siteId, ...ctx.services.store.sites.linkedTo(site.siteId).map((s) => s.siteId)];
+    return { marketplace: site.siteId, sites: [site.siteId, ...ctx.services.store.sites.linkedTo(site.siteId).map((s) => s.siteId)] };
   };
-  mountJournal(router, ctx, prefix, sitesOf);
+  mountJournal(router, ctx, prefix, scopeOf);
 }

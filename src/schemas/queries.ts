@@ -67,6 +67,11 @@ export const QUERY_PARAMETERS: Record<string, QueryParameter> = {
   ReasonCode: whole(1, INT32_MAX, 'Answered with this reason code'),
   Address: { schema: { type: 'string', enum: ['api', 'card'] }, description: 'Made on this address' },
   NearMiss: { schema: { type: 'boolean' }, description: 'true: only near misses (no route matched, the credentials failed, or the body had members the API does not read); false: none of them' },
+  Unauthenticated: {
+    schema: { type: 'boolean' },
+    description:
+      'true: only the unauthenticated pool’s entries (their credentials failed: they belong to no one); false: none of them. A marketplace’s own journal lists its own entries, and with true only the pool’s that named one of its SiteIDs',
+  },
   Since: stamp('Made at or after this sandbox time: yyyyMMddHHmmss, UTC'),
   Until: stamp('Made at or before this sandbox time: yyyyMMddHHmmss, UTC'),
   // The document itself.

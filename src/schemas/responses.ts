@@ -431,6 +431,23 @@ export const healthResponse = exact({
   DatabaseBytes: int,
   /** Of which free pages, reused by the next writes or given back by retention. */
   DatabaseFreeBytes: int,
+  /** The request journal (its own file, `<db>-requests`, not counted above), and its quotas; null when it is off. */
+  RequestJournal: exact(
+    {
+      FileBytes: { type: 'integer', minimum: 0, description: 'The journal file’s size (pages × page size)' },
+      FileFreeBytes: { type: 'integer', minimum: 0, description: 'Of which free pages, reused by the next entries' },
+      Entries: { type: 'integer', minimum: 0, description: 'Entries kept, of all owners' },
+      StoredBytes: { type: 'integer', minimum: 0, description: 'Their StoredBytes together (what the file quota bounds)' },
+      Unauthenticated: exact({ Entries: int, StoredBytes: int }),
+      LargestMarketplaceStoredBytes: { type: 'integer', minimum: 0, description: 'The StoredBytes of the marketplace holding the most' },
+      Quotas: exact({
+        Marketplace: exact({ Entries: int, StoredBytes: int }),
+        Unauthenticated: exact({ Entries: int, StoredBytes: int }),
+        FileStoredBytes: int,
+      }),
+    },
+    ['object', 'null'],
+  ),
 });
 
 /** A fault rule as the control API shows it. */
@@ -556,6 +573,8 @@ const requestOut = exact({
   Route: { type: ['string', 'null'], description: 'The route template, such as /v1/payments/{id}/capture; null when none matched' },
   SiteID: nint,
   Authenticated: { type: 'boolean' },
+  Unauthenticated: { type: 'boolean', description: 'It failed authentication (or named no marketplace): it belongs to no one, and is kept in the unauthenticated pool' },
+  StoredBytes: { type: 'integer', minimum: 0, description: 'What it counts against its quota: its texts as UTF-8 bytes (bodies as kept) and 256 for the rest' },
   PaymentID: nint,
   RefundID: nint,
   SplitID: nint,

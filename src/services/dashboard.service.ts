@@ -77,11 +77,13 @@ export interface PaymentDetail {
 const PAYMENT_REQUESTS = 500;
 export const RECENT_REQUESTS = 100;
 
-/** The newest requests of the merchant and its linked sites, near misses included, newest first. */
+/**
+ * The newest of the merchant's own requests (its credentials', and its payer pages' presses), near
+ * misses included, newest first: never another's, nor one that only claimed its SiteID.
+ */
 export function recentRequests(ctx: ServiceContext, site: SiteRecord): RequestEntry[] {
   if (!ctx.requests) return [];
-  const siteIds = [site.siteId, ...ctx.store.sites.linkedTo(site.siteId).map((s) => s.siteId)];
-  return ctx.requests.find({ siteIds }, { limit: RECENT_REQUESTS, offset: 0, descending: true }).map(requestView);
+  return ctx.requests.find({ owner: site.siteId }, { limit: RECENT_REQUESTS, offset: 0, descending: true }).map(requestView);
 }
 
 /** One payment of `site` (either address) with its splits, refunds, history, steps and notifications; 404 for another site's. */
@@ -104,7 +106,8 @@ export function paymentDetail(ctx: ServiceContext, site: SiteRecord, rawId: stri
     faults: ctx.faults?.forPayment(site.siteId, id) ?? [],
     captures: ctx.store.captures.ofPayment(id),
     disputes: ctx.store.disputes.ofPayment(id),
-    requests: ctx.requests?.find({ paymentId: id }, { limit: PAYMENT_REQUESTS, offset: 0, descending: false }).map(requestView) ?? [],
+    // Its own requests only: another marketplace's, refused on this payment, are not the merchant's to read.
+    requests: ctx.requests?.find({ paymentId: id, owner: site.siteId }, { limit: PAYMENT_REQUESTS, offset: 0, descending: false }).map(requestView) ?? [],
   };
 }
 

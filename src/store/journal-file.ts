@@ -18,6 +18,7 @@
 import { rmSync } from 'node:fs';
 import type { Db } from './db';
 import { sql as twelve } from './migrations/0012-requests';
+import { COLUMNS as OWNER_COLUMNS, ownerOf, storedBytesOf } from './migrations/0017-journal-owners';
 
 export const JOURNAL_SCHEMA = 'journal';
 
@@ -32,12 +33,34 @@ export function journalFileOf(file: string): string {
   return file === ':memory:' || file === '' ? ':memory:' : `${file}-requests`;
 }
 
-// Migration 12's table and indexes, in the journal's database: a copy's `requests_kept` (that table,
-// renamed) and this one are read into each other column for column.
-export const JOURNAL_TABLE_SQL = twelve
+// Migration 12's table and indexes with migration 17's columns, in the journal's database: a copy's
+// `requests_kept` (that table, renamed and given the same columns) and this one are read into each
+// other column for column. Then what the quotas read: the entries of each owner by age, and each
+// owner's entries and bytes kept up to date by triggers (0: the unauthenticated pool), so that a
+// quota is checked without counting (retention, resets, restores and clears delete entries too).
+const TABLE_SQL = twelve
   .replace(/CREATE TABLE requests \(/, `CREATE TABLE IF NOT EXISTS ${JOURNAL_TABLE} (`)
+  .replace(/(response_bytes +INTEGER NOT NULL)\n\)/, `$1,\n  ${OWNER_COLUMNS.join(',\n  ')}\n)`)
   .replace(/CREATE INDEX (\w+) ON/g, `CREATE INDEX IF NOT EXISTS ${JOURNAL_SCHEMA}.$1 ON`);
-if (!JOURNAL_TABLE_SQL.includes(JOURNAL_TABLE)) throw new Error('journal-file: migration 12 no longer creates the requests table');
+if (!TABLE_SQL.includes(JOURNAL_TABLE) || !TABLE_SQL.includes(OWNER_COLUMNS[1])) throw new Error('journal-file: migration 12 no longer creates the requests table as expected');
+
+/** The table of each owner's share: entries and bytes (owner 0: the unauthenticated pool). */
+export const SHARES_TABLE = `${JOURNAL_SCHEMA}.request_shares`;
+
+const SHARES_SQL = `
+CREATE INDEX IF NOT EXISTS ${JOURNAL_SCHEMA}.requests_by_owner ON requests (owner_site_id, id, stored_bytes);
+CREATE TABLE IF NOT EXISTS ${SHARES_TABLE} (owner INTEGER PRIMARY KEY, entries INTEGER NOT NULL, bytes INTEGER NOT NULL) STRICT;
+CREATE TRIGGER IF NOT EXISTS ${JOURNAL_SCHEMA}.request_shares_add AFTER INSERT ON requests BEGIN
+  INSERT INTO request_shares (owner, entries, bytes) VALUES (coalesce(NEW.owner_site_id, 0), 1, NEW.stored_bytes)
+    ON CONFLICT (owner) DO UPDATE SET entries = entries + 1, bytes = bytes + excluded.bytes;
+END;
+CREATE TRIGGER IF NOT EXISTS ${JOURNAL_SCHEMA}.request_shares_drop AFTER DELETE ON requests BEGIN
+  UPDATE request_shares SET entries = entries - 1, bytes = bytes - OLD.stored_bytes WHERE owner = coalesce(OLD.owner_site_id, 0);
+END;
+`;
+
+/** The journal's table, its indexes and its shares, made where missing (another connection attaching a journal runs it too). */
+export const JOURNAL_TABLE_SQL = TABLE_SQL + SHARES_SQL;
 
 /**
  * Attaches the journal's database to `db` (made if missing), and takes in the entries a restored or
@@ -78,7 +101,20 @@ function open(db: Db, file: string): void {
     db.pragma(`${JOURNAL_SCHEMA}.journal_mode = PERSIST`);
     db.pragma(`${JOURNAL_SCHEMA}.synchronous = OFF`);
   }
-  db.exec(JOURNAL_TABLE_SQL);
+  db.exec(TABLE_SQL);
+  const columns = db.prepare(`SELECT name FROM pragma_table_info('requests', ?)`).pluck().all(JOURNAL_SCHEMA) as string[];
+  const sharesMade = db.prepare(`SELECT 1 FROM ${JOURNAL_SCHEMA}.sqlite_master WHERE name = 'request_shares'`).get() !== undefined;
+  db.transaction(() => {
+    // A file written before migration 17: its entries are given their owners and sizes as a copy's are.
+    if (!columns.includes('owner_site_id')) {
+      for (const c of OWNER_COLUMNS) db.prepare(`ALTER TABLE ${JOURNAL_TABLE} ADD COLUMN ${c}`).run();
+      db.prepare(`UPDATE ${JOURNAL_TABLE} AS r SET owner_site_id = ${ownerOf('r')}, stored_bytes = ${storedBytesOf('r')}`).run();
+    }
+    db.exec(SHARES_SQL);
+    if (!sharesMade) {
+      db.prepare(`INSERT INTO ${SHARES_TABLE} SELECT coalesce(owner_site_id, 0), count(*), sum(stored_bytes) FROM ${JOURNAL_TABLE} GROUP BY 1`).run();
+    }
+  }).immediate();
 }
 
 /** A database migrated past 15 keeps its entries in `requests_kept` only when a copy put them there (or an older version wrote them). */

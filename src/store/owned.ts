@@ -47,8 +47,8 @@ export const OWNED_TABLES: readonly OwnedTable[] = [
   { table: 'faults', site: 'owner_site_id' },
   { table: 'payouts', site: 'site_id' },
   { table: 'card_authentications', site: 'site_id' },
-  // The request journal: by the SiteID a request authenticated as, or tried to. A copy keeps it in requests_kept.
-  { table: KEPT_TABLE, site: 'site_id', live: JOURNAL_TABLE },
+  // The request journal: by the marketplace an entry belongs to (a failed authentication's, the pool's, is no one's). A copy keeps it in requests_kept.
+  { table: KEPT_TABLE, site: 'owner_site_id', live: JOURNAL_TABLE },
 ];
 
 /** The marketplace itself: its own clock, then its sites (linked ones before it). Removal deletes these too. */

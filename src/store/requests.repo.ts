@@ -1,8 +1,8 @@
 // The request journal's SQL: entries written, read by filter a page at a time, counted, and dropped
-// (oldest first past the cap, with their payments, or all).
+// (an owner's oldest first past its quota, with their payments, or all).
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './db';
-import { JOURNAL_TABLE } from './journal-file';
+import { JOURNAL_SCHEMA, JOURNAL_TABLE, SHARES_TABLE } from './journal-file';
 import type { Surface } from './records';
 
 export interface RequestRecord {
@@ -31,10 +31,14 @@ export interface RequestRecord {
   requestBytes: number;
   responseBody: string | null;
   responseBytes: number;
+  /** The marketplace the entry belongs to; null: it failed authentication (the unauthenticated pool). */
+  ownerSiteId: number | null;
+  /** What it counts against its owner's quota (storedBytes). */
+  storedBytes: number;
 }
 
 /** An entry to write: its bodies as text, or as that text's UTF-8 bytes (an answer as it left). */
-export type NewRequest = Omit<RequestRecord, 'id' | 'requestBody' | 'responseBody'> & { requestBody: string | Buffer | null; responseBody: string | Buffer | null };
+export type NewRequest = Omit<RequestRecord, 'id' | 'requestBody' | 'responseBody' | 'storedBytes'> & { requestBody: string | Buffer | null; responseBody: string | Buffer | null };
 
 /** What to select entries by; every field narrows. */
 export interface RequestFilter {
@@ -53,6 +57,18 @@ export interface RequestFilter {
   until?: number;
   /** Entries after this ID only. */
   afterId?: number;
+  /** This entry only. */
+  id?: number;
+  /** The entries of this marketplace (its own, never the pool's). */
+  owner?: number;
+  /** Only the unauthenticated pool's entries (true), or none of them (false). */
+  unowned?: boolean;
+}
+
+/** An owner's share of the journal: its entries and their stored bytes. */
+export interface Share {
+  entries: number;
+  bytes: number;
 }
 
 interface Row {
@@ -78,6 +94,8 @@ interface Row {
   request_bytes: number;
   response_body: string | null;
   response_bytes: number;
+  owner_site_id: number | null;
+  stored_bytes: number;
 }
 
 const toRecord = (r: Row): RequestRecord => ({
@@ -103,10 +121,36 @@ const toRecord = (r: Row): RequestRecord => ({
   requestBytes: r.request_bytes,
   responseBody: r.response_body,
   responseBytes: r.response_bytes,
+  ownerSiteId: r.owner_site_id,
+  storedBytes: r.stored_bytes,
 });
 
+/** Bytes an entry is counted for beyond its texts: its numbers, and its rows in the table and the indexes. */
+export const ENTRY_OVERHEAD = 256;
+
+const utf8 = (v: string | Buffer | null) => (v === null ? 0 : typeof v === 'string' ? Buffer.byteLength(v) : v.length);
+
+/**
+ * What an entry counts against its quota: every text it keeps as UTF-8 bytes (its bodies as kept, cut
+ * at the cap), and ENTRY_OVERHEAD. Migration 17's storedBytesOf says the same in SQL.
+ */
+export function storedBytes(r: NewRequest, reasons: string | null): number {
+  return (
+    ENTRY_OVERHEAD +
+    utf8(r.method) +
+    utf8(r.path) +
+    utf8(r.query) +
+    utf8(r.route) +
+    utf8(reasons) +
+    utf8(r.fault) +
+    utf8(r.nearMiss) +
+    utf8(r.requestBody) +
+    utf8(r.responseBody)
+  );
+}
+
 /** Each filter field as SQL over named parameters. */
-const CONDITIONS: Record<Exclude<keyof RequestFilter, 'nearMiss'>, string> = {
+const CONDITIONS: Record<Exclude<keyof RequestFilter, 'nearMiss' | 'unowned'>, string> = {
   siteIds: 'site_id IN (SELECT value FROM json_each(@siteIds))',
   paymentId: 'payment_id = @paymentId',
   refundId: 'refund_id = @refundId',
@@ -119,20 +163,23 @@ const CONDITIONS: Record<Exclude<keyof RequestFilter, 'nearMiss'>, string> = {
   since: 'at >= @since',
   until: 'at <= @until',
   afterId: 'id > @afterId',
+  id: 'id = @id',
+  owner: 'owner_site_id = @owner',
 };
 
 const COLUMNS = `at, wall_at, address, method, path, query, route, site_id, authenticated, payment_id, refund_id, split_id, status, reasons,
-  duration_ms, fault, near_miss, request_body, request_bytes, response_body, response_bytes`;
+  duration_ms, fault, near_miss, request_body, request_bytes, response_body, response_bytes, owner_site_id, stored_bytes`;
 // A body given as bytes is taken as the UTF-8 text it is (no text to encode again).
-const ROW = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS TEXT), ?, CAST(? AS TEXT), ?)';
+const ROW = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS TEXT), ?, CAST(? AS TEXT), ?, ?, ?)';
 /** Entries one statement writes at most: a statement run costs about a microsecond whatever it writes. */
 const ROWS_AT_ONCE = 16;
 
-// Positional: the binding of 21 named parameters from an object cost more than the row's own insert.
+// Positional: the binding of 23 named parameters from an object cost more than the row's own insert.
 const insertOf = (db: Db, rows: number) => db.prepare(`INSERT INTO ${JOURNAL_TABLE} (${COLUMNS}) VALUES ${Array(rows).fill(ROW).join(', ')}`);
 
 /** An entry's values, in the order of COLUMNS, appended to `out`. */
 function valuesOf(r: NewRequest, out: unknown[]): void {
+  const reasons = r.reasons.length === 0 ? null : JSON.stringify(r.reasons);
   out.push(
     r.at,
     r.wallAt,
@@ -147,7 +194,7 @@ function valuesOf(r: NewRequest, out: unknown[]): void {
     r.refundId,
     r.splitId,
     r.status,
-    r.reasons.length === 0 ? null : JSON.stringify(r.reasons),
+    reasons,
     r.durationMs,
     r.fault,
     r.nearMiss,
@@ -155,17 +202,24 @@ function valuesOf(r: NewRequest, out: unknown[]): void {
     r.requestBytes,
     r.responseBody,
     r.responseBytes,
+    r.ownerSiteId,
+    storedBytes(r, reasons),
   );
 }
 
 function prepare(db: Db) {
   return {
-    // Positional: the binding of 21 named parameters from an object cost more than the row's own insert.
-    // A body given as bytes is taken as the UTF-8 text it is (no text to encode again).
     insert: insertOf(db, 1),
     insertMany: insertOf(db, ROWS_AT_ONCE),
-    // By ID range, through the primary key: nothing to read when nothing is past the cap.
-    trim: db.prepare<[number]>(`DELETE FROM ${JOURNAL_TABLE} WHERE id <= (SELECT max(id) FROM ${JOURNAL_TABLE}) - ?`),
+    shares: db.prepare<[], { owner: number; entries: number; bytes: number }>(`SELECT owner, entries, bytes FROM ${SHARES_TABLE} WHERE entries > 0`),
+    // An owner's entries, oldest first, through the index that holds their sizes (the rows, bodies and all, are not read).
+    oldestOf: db.prepare<[number], { id: number; bytes: number }>(`SELECT id, stored_bytes AS bytes FROM ${JOURNAL_TABLE} WHERE owner_site_id = ? ORDER BY id`),
+    oldestUnowned: db.prepare<[], { id: number; bytes: number }>(`SELECT id, stored_bytes AS bytes FROM ${JOURNAL_TABLE} WHERE owner_site_id IS NULL ORDER BY id`),
+    dropOf: db.prepare<[number, number]>(`DELETE FROM ${JOURNAL_TABLE} WHERE owner_site_id = ? AND id <= ?`),
+    dropUnowned: db.prepare<[number]>(`DELETE FROM ${JOURNAL_TABLE} WHERE owner_site_id IS NULL AND id <= ?`),
+    pageCount: db.prepare(`PRAGMA ${JOURNAL_SCHEMA}.page_count`).pluck(),
+    pageSize: db.prepare(`PRAGMA ${JOURNAL_SCHEMA}.page_size`).pluck(),
+    freePages: db.prepare(`PRAGMA ${JOURNAL_SCHEMA}.freelist_count`).pluck(),
     get: db.prepare<[number], Row>(`SELECT * FROM ${JOURNAL_TABLE} WHERE id = ?`),
     clear: db.prepare(`DELETE FROM ${JOURNAL_TABLE}`),
     ofPayments: db.prepare<{ ids: string }>(`DELETE FROM ${JOURNAL_TABLE} WHERE payment_id IN (SELECT value FROM json_each(@ids))`),
@@ -202,9 +256,37 @@ export class RequestsRepo {
     return ids;
   }
 
-  /** Drops what is past the newest `cap` entries, oldest first. */
-  trim(cap: number): void {
-    this.stmt.trim.run(cap);
+  /** Each owner's share, by owner (0: the unauthenticated pool). */
+  shares(): Map<number, Share> {
+    const out = new Map<number, Share>();
+    for (const r of this.stmt.shares.all()) out.set(r.owner, { entries: r.entries, bytes: r.bytes });
+    return out;
+  }
+
+  /**
+   * Drops an owner's oldest entries (`owner` null: the unauthenticated pool's) until at least
+   * `entries` of them and `bytes` of theirs are gone; what was dropped.
+   */
+  dropOldest(owner: number | null, entries: number, bytes: number): Share {
+    const dropped: Share = { entries: 0, bytes: 0 };
+    let last: number | undefined;
+    for (const r of owner === null ? this.stmt.oldestUnowned.iterate() : this.stmt.oldestOf.iterate(owner)) {
+      if (dropped.entries >= entries && dropped.bytes >= bytes) break;
+      dropped.entries++;
+      dropped.bytes += r.bytes;
+      last = r.id;
+    }
+    if (last !== undefined) {
+      if (owner === null) this.stmt.dropUnowned.run(last);
+      else this.stmt.dropOf.run(owner, last);
+    }
+    return dropped;
+  }
+
+  /** The journal's file: its size and its free pages' (pages × page size), in bytes. */
+  fileBytes(): { bytes: number; freeBytes: number } {
+    const pageSize = this.stmt.pageSize.get() as number;
+    return { bytes: (this.stmt.pageCount.get() as number) * pageSize, freeBytes: (this.stmt.freePages.get() as number) * pageSize };
   }
 
   get(id: number): RequestRecord | undefined {
@@ -244,6 +326,7 @@ export class RequestsRepo {
       params[key] = key === 'siteIds' ? JSON.stringify(v) : v;
     }
     if (f.nearMiss !== undefined) parts.push(f.nearMiss ? 'near_miss IS NOT NULL' : 'near_miss IS NULL');
+    if (f.unowned !== undefined) parts.push(f.unowned ? 'owner_site_id IS NULL' : 'owner_site_id IS NOT NULL');
     return { sql: parts.length === 0 ? '' : ` WHERE ${parts.join(' AND ')}`, params };
   }
 

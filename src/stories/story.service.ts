@@ -37,17 +37,19 @@ export function storyOf(ctx: ServiceContext, id: number): StoryFile {
     jobs: store.jobs.ofPayment(id),
     scenario: payment.scenario === null ? undefined : ctx.scenarios?.get(payment.scenario),
     createdStamp: formatTimestamp(payment.createdAt),
-    refused: refusedCalls(ctx, id),
+    refused: refusedCalls(ctx, id, payment.ownerSiteId),
   });
 }
 
 /** How many refused calls a story tells at most (a client retrying in a loop would fill it). */
 const REFUSED_MAX = 100;
 
-function refusedCalls(ctx: ServiceContext, paymentId: number) {
+/** The payment's marketplace's own refused calls: another marketplace's, refused on it, are not its story. */
+function refusedCalls(ctx: ServiceContext, paymentId: number, siteId: number) {
   ctx.requests?.flush();
+  const site = ctx.store.sites.get(siteId);
   return ctx.store.requests
-    .page({ paymentId }, { limit: -1, offset: 0, descending: false })
+    .page({ paymentId, owner: site?.marketplaceSiteId ?? siteId }, { limit: -1, offset: 0, descending: false })
     .filter((r) => r.status === null || r.status >= 400)
     .slice(0, REFUSED_MAX);
 }

@@ -1,5 +1,6 @@
 // `start --request-journal <n>` (and SANDBOX_REQUEST_JOURNAL), as a process: the journal keeps the
-// newest n; a value that is no whole number is refused, saying what is expected.
+// newest n; a value that is no whole number is refused, saying what is expected. The other quotas'
+// options reach health, sizes in bytes or with their units.
 import request from 'supertest';
 import { basic, MARKETPLACE } from '../helpers/world';
 import { type Run, ensureBuilt, run, waitForOutput } from './process';
@@ -27,5 +28,24 @@ describe('start --request-journal', () => {
     r = run(['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--request-journal', 'lots']);
     expect((await r.exited).code).not.toBe(0);
     expect(r.stderr()).toMatch(/--request-journal.*expected a whole number from 0 to 100000000/);
+  });
+  it('takes the quotas in entries and sizes, and health says them', async () => {
+    r = run(
+      ['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--request-journal-bytes', '2MiB', '--request-journal-unauthenticated', '3', '--request-journal-file-bytes', '1.5MB'],
+      { SANDBOX_REQUEST_JOURNAL_UNAUTHENTICATED_BYTES: '40000' },
+    );
+    const api = (await waitForOutput(r, /^API {2}(http:\/\/127\.0\.0\.1:\d+)$/m))[1]!;
+    const health = (await request(api).get('/_sandbox/health').expect(200)).body;
+    expect(health.RequestJournal.Quotas).toEqual({
+      Marketplace: { Entries: 20000, StoredBytes: 2 * 1024 * 1024 },
+      Unauthenticated: { Entries: 3, StoredBytes: 40000 },
+      FileStoredBytes: 1_500_000,
+    });
+  });
+
+  it('refuses a size it cannot read', async () => {
+    r = run(['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--request-journal-bytes', '12 parsecs']);
+    expect((await r.exited).code).not.toBe(0);
+    expect(r.stderr()).toMatch(/--request-journal-bytes.*expected a size of at least 1 bytes, such as 64MiB/);
   });
 });

@@ -51,6 +51,9 @@ describe('the request journal', () => {
       Route: '/v1/payments',
       SiteID: MARKETPLACE.SiteID,
       Authenticated: true,
+      Unauthenticated: false,
+      // Its texts as UTF-8 bytes, and 256 for the rest.
+      StoredBytes: 256 + 'POST'.length + 2 * '/v1/payments'.length + Buffer.byteLength(sent) + Buffer.byteLength(res.text),
       PaymentID: res.body.Payment.ID,
       RefundID: null,
       SplitID: null,

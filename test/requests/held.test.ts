@@ -1,7 +1,7 @@
 // The journal while another connection replaces the data (an off-thread restore holds this store's
 // writes): entries wait in memory and are written once the writes are let go, or are forgotten with
 // the data they tell of when that data was replaced.
-import { RequestJournal } from '../../src/requests/journal';
+import { DEFAULT_JOURNAL_QUOTAS, RequestJournal } from '../../src/requests/journal';
 import type { NewRequest } from '../../src/store/requests.repo';
 import { Store } from '../../src/store/store';
 
@@ -27,6 +27,7 @@ const entry = (path: string): NewRequest => ({
   requestBytes: 0,
   responseBody: Buffer.from('{"Payment":{}}'),
   responseBytes: 14,
+  ownerSiteId: 30201,
 });
 
 describe('the request journal while writes are held', () => {
@@ -37,7 +38,7 @@ describe('the request journal while writes are held', () => {
     jest.useFakeTimers();
     store = Store.open(':memory:');
     store.groupCommits();
-    journal = new RequestJournal(store, { now: () => 1_700_000_000_000 } as never, 1000);
+    journal = new RequestJournal(store, { now: () => 1_700_000_000_000 } as never, { ...DEFAULT_JOURNAL_QUOTAS, marketplace: { entries: 1000, bytes: 1 << 30 } });
   });
   afterEach(() => {
     store.close();
@@ -69,5 +70,19 @@ describe('the request journal while writes are held', () => {
     // What comes after is written as usual.
     journal.add(entry('/v1/payments/3'));
     expect(journal.count({})).toBe(1);
+  });
+
+  it('health answers the figures of before while the writes are held, without reading the journal’s file', () => {
+    journal.add(entry('/v1/payments/1'));
+    const before = journal.health();
+    expect(before.Entries).toBe(1);
+    store.holdWrites();
+    journal.add(entry('/v1/payments/2'));
+    const shares = jest.spyOn(store.requests, 'shares');
+    const files = jest.spyOn(store.requests, 'fileBytes');
+    expect(journal.health()).toEqual(before);
+    expect([shares.mock.calls.length, files.mock.calls.length]).toEqual([0, 0]);
+    store.releaseWrites();
+    expect(journal.health().Entries).toBe(2);
   });
 });

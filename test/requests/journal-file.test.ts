@@ -2,13 +2,14 @@
 // survive a restart and travel with a snapshot (saved, and restored off the main thread), that a
 // database written before it had its own file hands its entries over, and that a damaged file is
 // replaced by an empty one.
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import request from 'supertest';
 import { type Sandbox, startSandbox } from '../../src/main';
 import { migrate } from '../../src/store/db';
+import { sql as twelve } from '../../src/store/migrations/0012-requests';
 import { AUTH, createPayment } from '../lifecycle/harness';
 
 const ENTRY = [
@@ -115,6 +116,73 @@ describe('the request journal’s own file', () => {
     expect(sb!.services.store.db.prepare('SELECT count(*) FROM main.requests_kept').pluck().get()).toBe(0);
     await request(sb!.baseUrl).get('/v1/payments').set('Authorization', AUTH).expect(200);
     expect(sb!.requests.find().map((r) => r.ID)).toEqual([1, 2]);
+  });
+
+  it('health reports the journal file’s bytes (the database’s do not count it), its entries and its quotas', async () => {
+    sb = await startSandbox({
+      port: 0, cardPort: 0, db, clock: 'manual', quiet: true,
+      requestJournal: 300, requestJournalBytes: 5_000_000, requestJournalUnauthenticated: 7, requestJournalUnauthenticatedBytes: 70_000, requestJournalFileBytes: 9_000_000,
+    });
+    await createPayment(sb!);
+    await request(sb!.baseUrl).get('/v1/payments').set('Authorization', 'Basic ' + Buffer.from('30201:wrong').toString('base64')).expect(401);
+    const health = (await request(sb!.baseUrl).get('/_sandbox/health').expect(200)).body;
+    const entries = sb!.requests.find();
+    expect(health.RequestJournal).toEqual({
+      FileBytes: statSync(`${db}-requests`).size,
+      FileFreeBytes: expect.any(Number),
+      Entries: 2,
+      StoredBytes: entries.reduce((n, r) => n + r.StoredBytes, 0),
+      Unauthenticated: { Entries: 1, StoredBytes: entries[1]!.StoredBytes },
+      LargestMarketplaceStoredBytes: entries[0]!.StoredBytes,
+      Quotas: { Marketplace: { Entries: 300, StoredBytes: 5_000_000 }, Unauthenticated: { Entries: 7, StoredBytes: 70_000 }, FileStoredBytes: 9_000_000 },
+    });
+    expect(health.RequestJournal.FileBytes).toBeGreaterThan(0);
+  });
+
+  it('gives the entries of a journal file written before owners their owners and sizes: a refused claim is no one’s, a payer press its payment’s marketplace’s', async () => {
+    await start();
+    await sb!.stop();
+    sb = undefined;
+    rmSync(`${db}-requests`);
+    const old = new Database(`${db}-requests`);
+    old.exec(twelve);
+    const insert = old.prepare(`INSERT INTO requests (at, wall_at, address, method, path, query, route, site_id, authenticated, payment_id, refund_id, split_id, status,
+      reasons, duration_ms, fault, near_miss, request_body, request_bytes, response_body, response_bytes) VALUES (${ENTRY.map(() => '?').join(', ')})`);
+    insert.run(...ENTRY);
+    // A wrong key claiming 30300, and a payer's press on a payment of 30202 (a linked site of 30201).
+    insert.run(...ENTRY.slice(0, 7), 30300, 0, null, null, null, 401, null, 1, null, 'SiteID 30300: wrong APIKey', '{}', 2, '{"Message":"x"}', 15);
+    insert.run(...ENTRY.slice(0, 3), 'POST', '/home/pay', null, null, 30202, 0, 5_000_001, null, null, 303, null, 1, null, null, 'a=1', 3, null, 0);
+    old.close();
+    await start();
+    const entries = sb!.requests.find();
+    expect(entries.map((r) => [r.SiteID, r.Unauthenticated])).toEqual([
+      [30201, false],
+      [30300, true],
+      [30202, false],
+    ]);
+    expect(entries[0]!.StoredBytes).toBe(256 + 'POST'.length + 2 * '/v1/payments'.length + 14 + 26);
+    expect((await request(sb!.baseUrl).get('/_sandbox/merchants/30201/requests').set('Authorization', AUTH)).body.Requests.map((r: { ID: number }) => r.ID)).toEqual([3, 1]);
+    const health = (await request(sb!.baseUrl).get('/_sandbox/health')).body;
+    expect(health.RequestJournal.Unauthenticated).toEqual({ Entries: 1, StoredBytes: entries[1]!.StoredBytes });
+    expect(health.RequestJournal.Entries).toBe(3);
+  });
+
+  it('migration 17 gives a copy’s kept entries their owners and sizes, as the journal file’s', () => {
+    const old = new Database(':memory:');
+    migrate(old, 15);
+    old.prepare("INSERT INTO sites (site_id, api_key, name, marketplace_site_id) VALUES (30201, 'k', 'M', NULL), (30202, NULL, 'L', 30201), (30300, 'k2', 'P', NULL)").run();
+    const insert = old.prepare(`INSERT INTO requests_kept (at, wall_at, address, method, path, query, route, site_id, authenticated, payment_id, refund_id, split_id, status,
+      reasons, duration_ms, fault, near_miss, request_body, request_bytes, response_body, response_bytes) VALUES (${ENTRY.map(() => '?').join(', ')})`);
+    insert.run(...ENTRY);
+    insert.run(...ENTRY.slice(0, 7), 30300, 0, null, null, null, 401, null, 1, null, null, null, 0, null, 0);
+    insert.run(...ENTRY.slice(0, 7), 30202, 0, null, null, null, 303, null, 1, null, null, null, 0, null, 0);
+    migrate(old);
+    expect(old.prepare('SELECT owner_site_id, stored_bytes FROM requests_kept ORDER BY id').all()).toEqual([
+      { owner_site_id: 30201, stored_bytes: 256 + 4 + 24 + 14 + 26 },
+      { owner_site_id: null, stored_bytes: 256 + 4 + 24 },
+      { owner_site_id: 30201, stored_bytes: 256 + 4 + 24 },
+    ]);
+    old.close();
   });
 
   it('replaces a damaged journal file with an empty one, and the sandbox starts', async () => {

@@ -176,7 +176,7 @@ describe('entries written together', () => {
       const entry = (i: number) => ({
         at: START, wallAt: START, address: 'api' as const, method: 'GET', path: `/v1/payments/${i}`, query: null, route: '/v1/payments/{id}', siteId: 30201,
         authenticated: true, paymentId: i, refundId: null, splitId: null, status: 200, reasons: [], durationMs: 1, fault: null, nearMiss: null,
-        requestBody: null, requestBytes: 0, responseBody: i % 2 === 0 ? `{"n":${i}}` : Buffer.from(`{"n":${i}}`), responseBytes: 8,
+        requestBody: null, requestBytes: 0, responseBody: i % 2 === 0 ? `{"n":${i}}` : Buffer.from(`{"n":${i}}`), responseBytes: 8, ownerSiteId: 30201,
       });
       const ids = w.store.tx(() => w.store.requests.addAll(Array.from({ length: 37 }, (_, i) => entry(i))));
       expect(ids).toHaveLength(37);

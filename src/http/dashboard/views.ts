@@ -202,7 +202,7 @@ function fields(rows: [string, unknown][]): string {
 /** The merchant's recent requests, near misses included: what its integration really sent. */
 export function requestsPage(chrome: Chrome, entries: readonly RequestEntry[], kept: boolean): string {
   const intro = kept
-    ? `<p class="note">The newest ${entries.length} requests of your SiteID and its linked sites, newest first, refused ones and near misses (a path or key that missed) included. The control API's <code>/_sandbox/requests</code> filters them all.</p>`
+    ? `<p class="note">The newest ${entries.length} requests your credentials made (and your payment pages' buttons), newest first, refused ones and near misses (a path that missed) included. A request whose key failed is no one's and is not here: <code>/_sandbox/merchants/{SiteID}/requests?Unauthenticated=true</code> lists those that named your SiteID.</p>`
     : '<p class="note">This sandbox keeps no requests (it was started with <code>--request-journal 0</code>).</p>';
   return layout('Requests', chrome, `<h1>Requests</h1>${intro}${requestsTable(entries, true)}`);
 }
