@@ -27,6 +27,19 @@ export function wholeNumber(max: number) {
   };
 }
 
+const UNITS: Record<string, number> = { '': 1, B: 1, KB: 1024, KIB: 1024, MB: 1024 ** 2, MIB: 1024 ** 2, GB: 1024 ** 3, GIB: 1024 ** 3 };
+
+/** A size in bytes: `512MB`, `1GB`, `64KiB` (units of 1024) or a bare number of bytes, from 1 to `max`. */
+export function byteSize(max: number) {
+  return (value: string): number => {
+    const m = /^([0-9]+)\s*([a-z]*)$/i.exec(value.trim());
+    const unit = m ? UNITS[m[2]!.toUpperCase()] : undefined;
+    const n = m && unit !== undefined ? Number(m[1]) * unit : NaN;
+    if (!(n >= 1 && n <= max)) throw new InvalidArgumentError(`expected a size such as 256MB, 1GB or 64KB (units of 1024; a bare number is bytes), at most ${max} bytes`);
+    return n;
+  };
+}
+
 export function duration(value: string): number {
   const ms = /^[0-9]+$/.test(value) ? Number(value) : parseDuration(value);
   if (ms === null) throw new InvalidArgumentError('expected a duration such as 30s, 500ms or 2m (a bare number is milliseconds)');

@@ -7,7 +7,7 @@ import { DEFAULT_CONFIG, type Config } from '../config';
 import { LOG_LEVELS } from '../log';
 import { startSandbox } from '../main';
 import { MAX_PAGE_SIZE } from '../services/list.service';
-import { choice, clockMode, collect, controlToken, duration, httpUrl, networks, port, positiveInt, retention, seconds, speed, startTime, wholeNumber } from './options';
+import { byteSize, choice, clockMode, collect, controlToken, duration, httpUrl, networks, port, positiveInt, retention, seconds, speed, startTime, wholeNumber } from './options';
 import { removeReadyFile, writeReadyFile } from './ready-file';
 
 interface StartOptions {
@@ -34,6 +34,9 @@ interface StartOptions {
   controlFrom?: string[];
   retain?: number;
   requestJournal: number;
+  merchantSnapshots: number;
+  merchantSnapshotBytes: number;
+  merchantFaultRules: number;
   readyFile?: string;
   logLevel: Config['logLevel'];
   logFormat: Config['logFormat'];
@@ -53,6 +56,8 @@ function opt(flags: string, description: string, parse?: (v: string, prev: never
   if (fallback !== undefined) o.default(fallback, shown);
   return o;
 }
+
+const mebibytes = (n: number) => `${n / 1024 ** 2}MB`;
 
 export function registerStart(program: Command): void {
   const cmd = program
@@ -81,6 +86,11 @@ export function registerStart(program: Command): void {
     .addOption(opt('--control-from <networks>', 'clients the control API answers without a token: loopback, private, any, none, addresses, CIDR ranges (comma-separated) (default: loopback; none with a token)', networks))
     .addOption(opt('--retain <duration>', 'delete payments unchanged for this long in sandbox time (e.g. 7d), with all that hangs off them', retention))
     .addOption(opt('--request-journal <n>', 'requests kept in the request journal (GET /_sandbox/requests), oldest dropped first; 0 keeps none', wholeNumber(100_000_000), DEFAULT_CONFIG.requestJournal))
+    .addOption(opt('--merchant-snapshots <n>', "each marketplace's quota of its own snapshots: how many it may keep", positiveInt(10_000), DEFAULT_CONFIG.merchantSnapshots))
+    .addOption(
+      opt('--merchant-snapshot-bytes <size>', "each marketplace's quota of its own snapshots: the bytes their files may hold together (e.g. 256MB)", byteSize(2 ** 50), DEFAULT_CONFIG.merchantSnapshotBytes, mebibytes(DEFAULT_CONFIG.merchantSnapshotBytes)),
+    )
+    .addOption(opt('--merchant-fault-rules <n>', "each marketplace's quota of fault rules it may have at once", positiveInt(100_000), DEFAULT_CONFIG.merchantFaultRules))
     .addOption(opt('--ready-file <path>', 'once both listeners are up, write {"BaseURL","CardBaseURL","ListeningBaseURL","ListeningCardBaseURL","PID"} there (removed on stop)'))
     .addOption(opt('--log-level <level>', LOG_LEVELS.join(', '), choice(LOG_LEVELS), DEFAULT_CONFIG.logLevel))
     .addOption(opt('--log-format <format>', 'pretty or json (one JSON object per line)', choice(['pretty', 'json'] as const), DEFAULT_CONFIG.logFormat))
@@ -121,6 +131,9 @@ Examples:
       logFormat: opts.logFormat,
       quiet: opts.quiet ?? false,
       requestJournal: opts.requestJournal,
+      merchantSnapshots: opts.merchantSnapshots,
+      merchantSnapshotBytes: opts.merchantSnapshotBytes,
+      merchantFaultRules: opts.merchantFaultRules,
     };
     if (opts.scenario !== undefined) config.scenario = opts.scenario;
     if (opts.startTime !== undefined) config.startTime = opts.startTime;
