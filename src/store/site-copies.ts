@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { type CopyQuery, badValueMessage, valueChecks } from './copy-check';
 import { MIGRATIONS } from './migrations';
-import { OWNED_TABLES, type OwnedTable, liveTable, ownedRows, parentLinks } from './owned';
+import { OWNED_TABLES, liveTable, ownedRows, parentLinks } from './owned';
 import type { Store } from './store';
 
 /** What a marketplace's copy says of itself. */
@@ -207,21 +207,23 @@ const isSiteColumn = (column: string) => column === 'site_id' || column.endsWith
 export function siteCopyQueries(siteId: number, columnsOf: (table: string) => string[]): CopyQuery[] {
   const sites = sitesOf(siteId);
   const out: CopyQuery[] = [];
-  const not = (t: OwnedTable, what: string) => (row: Record<string, unknown>) => `${t.table}: row ${String(row.r)} ${what}`;
   for (const t of OWNED_TABLES) {
     const from = `snap."${t.table}"`;
+    // A row is named by its ID where it has one (the copy's own rowids mean nothing to its reader).
+    const key = columnsOf(t.table).includes('id') ? 'id' : 'rowid';
+    const not = (what: string) => (row: Record<string, unknown>) => `${t.table}: row ${key} ${String(row.r)} ${what}`;
     // Whose row it is: by its site, or through a parent row of the copy.
     const foreign = t.site
       ? `${t.site} IS NULL OR ${t.site} NOT IN ${sites}`
       : `NOT (${parentLinks(t).map((l) => `${l.column} IS NOT NULL AND ${l.column} IN (SELECT id FROM snap."${l.parent}")`).join(' OR ')})`;
-    out.push({ sql: `SELECT rowid AS r FROM ${from} WHERE ${foreign} LIMIT 1`, says: not(t, `is not of SiteID ${siteId}`) });
+    out.push({ sql: `SELECT ${key} AS r FROM ${from} WHERE ${foreign} LIMIT 1`, says: not(`is not of SiteID ${siteId}`) });
     for (const column of columnsOf(t.table)) {
       if (column === t.site) continue;
       if (isSiteColumn(column)) {
         // A step or a notification on another's clock would run at that marketplace's advance.
         out.push({
-          sql: `SELECT rowid AS r FROM ${from} WHERE "${column}" IS NOT NULL AND "${column}" NOT IN ${sites} LIMIT 1`,
-          says: not(t, `names in ${column} a site that is not of SiteID ${siteId}`),
+          sql: `SELECT ${key} AS r FROM ${from} WHERE "${column}" IS NOT NULL AND "${column}" NOT IN ${sites} LIMIT 1`,
+          says: not(`names in ${column} a site that is not of SiteID ${siteId}`),
         });
         continue;
       }
@@ -229,21 +231,21 @@ export function siteCopyQueries(siteId: number, columnsOf: (table: string) => st
       const parent = t.live === undefined ? linkedTable(column) : undefined;
       if (parent === undefined || (parent === t.table && column === 'id')) continue;
       out.push({
-        sql: `SELECT rowid AS r FROM ${from} WHERE "${column}" IS NOT NULL AND "${column}" NOT IN (SELECT id FROM snap."${parent}") LIMIT 1`,
-        says: not(t, `names in ${column} a row of ${parent} that is not in the copy (every row it points at must be SiteID ${siteId}'s)`),
+        sql: `SELECT ${key} AS r FROM ${from} WHERE "${column}" IS NOT NULL AND "${column}" NOT IN (SELECT id FROM snap."${parent}") LIMIT 1`,
+        says: not(`names in ${column} a row of ${parent} that is not in the copy (every row it points at must be SiteID ${siteId}'s)`),
       });
     }
   }
   // A fault rule acts on the SiteID and PaymentID its Match names: those must be the marketplace's.
   out.push({
-    sql: `SELECT rowid AS r FROM snap.faults WHERE json_valid(match_json) AND (json_type(match_json, '$.SiteID') IS NOT 'integer' OR json_extract(match_json, '$.SiteID') NOT IN ${sites}) LIMIT 1`,
-    says: (row) => `faults: row ${String(row.r)} has a Match.SiteID that is not one of SiteID ${siteId}'s`,
+    sql: `SELECT id AS r FROM snap.faults WHERE json_valid(match_json) AND (json_type(match_json, '$.SiteID') IS NOT 'integer' OR json_extract(match_json, '$.SiteID') NOT IN ${sites}) LIMIT 1`,
+    says: (row) => `faults: row id ${String(row.r)} has a Match.SiteID that is not one of SiteID ${siteId}'s`,
   });
   out.push({
-    sql: `SELECT rowid AS r FROM snap.faults WHERE json_valid(match_json) AND json_type(match_json, '$.PaymentID') IS NOT NULL
+    sql: `SELECT id AS r FROM snap.faults WHERE json_valid(match_json) AND json_type(match_json, '$.PaymentID') IS NOT NULL
           AND (json_type(match_json, '$.PaymentID') IS NOT 'integer'
                OR json_extract(match_json, '$.PaymentID') IN (SELECT id FROM main.payments WHERE owner_site_id NOT IN ${sites})) LIMIT 1`,
-    says: (row) => `faults: row ${String(row.r)} has a Match.PaymentID that is another marketplace's payment`,
+    says: (row) => `faults: row id ${String(row.r)} has a Match.PaymentID that is another marketplace's payment`,
   });
   // The values a whole snapshot's restore checks (copy-check.ts knows them from the schema), on the owned tables.
   const owned = new Set(OWNED_TABLES.map((t) => t.table));
