@@ -65,7 +65,7 @@ export class SiteSnapshots {
    * Copies the marketplace's data and clock under `name` (replacing a snapshot of that name). Over its
    * quota (count, or bytes with the copy) it is refused with 409 and nothing is kept.
    */
-  save(siteId: number, name: string): Promise<SiteSnapshotInfo> {
+  async save(siteId: number, name: string): Promise<SiteSnapshotInfo> {
     marketplaceOf(this.services, siteId);
     checkSnapshotName(name, 'Name');
     return this.inTurn(siteId, () => this.saveNow(siteId, name));
@@ -161,7 +161,7 @@ export class SiteSnapshots {
    * rules as they were, and its clock; IDs never go back. A copy that is not this marketplace's, or
    * whose rows do not fit, is refused with 400 naming the table and row, and nothing changes.
    */
-  restore(siteId: number, name: string): Promise<SiteSnapshotInfo> {
+  async restore(siteId: number, name: string): Promise<SiteSnapshotInfo> {
     marketplaceOf(this.services, siteId);
     this.fileOf(siteId, name);
     return this.inTurn(siteId, () => this.restoreNow(siteId, name));
