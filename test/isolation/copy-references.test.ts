@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import request from 'supertest';
 import { type Sandbox, startSandbox } from 'split-sandbox';
 import { MARKETPLACE_TABLES, OWNED_TABLES, ownedRows } from '../../src/store/owned';
+import { AUTH } from '../lifecycle/harness';
 import { START, basic } from '../helpers/world';
 import { payAs } from './pay';
 
@@ -115,6 +116,41 @@ describe("a restored marketplace copy is checked for every reference it makes", 
     expect(rowsOf(b)).toEqual(bRows);
     // The untouched copy still restores.
     expect((await call(a, 'post', '/snapshots/good/restore')).status).toBe(200);
+  });
+
+  it('restores a copy whose rows point at each other every way a marketplace makes them: card objects, split refunds, recurring payments', async () => {
+    const site = sb.merchant.SiteID;
+    const card = (method: 'get' | 'post', path: string) => request(sb.cardBaseUrl)[method](path).set('Authorization', AUTH);
+    const CARD = { HolderName: 'John Doe', Number: '4111111111111111', ExpirationMonth: '02', ExpirationYear: '2030' };
+    const p = (await card('post', '/v1/payments').send({ Payment: { MerchantTransactionID: 'card-1', Amount: 9000, Currency: 'EUR', Capture: false, Card: CARD } }).expect(201)).body.Payment;
+    await card('post', `/v1/payments/${p.ID}/capture`).expect(200);
+    const captureId = (await card('get', `/v1/payments/${p.ID}/captures`)).body.Captures[0].ID;
+    await card('post', `/v1/payments/${p.ID}/refunds`).send({ Refund: { MerchantTransactionID: 'card-1-r', Amount: 100, CaptureID: captureId } }).expect(201);
+    await request(sb.baseUrl).post(`/_sandbox/payments/${p.ID}/events`).send({ Event: 'dispute' }).expect(200);
+    await card('post', '/v1/payouts').send({ Payout: { MerchantTransactionID: 'card-1-po', Amount: 1000, Currency: 'EUR', Card: CARD } }).expect(201);
+    await card('post', '/v1/card/authenticate').send({ CardAuthentication: { Card: CARD } }).expect(201);
+    const split = await payAs(sb.baseUrl, AUTH, sb.merchant.LinkedSiteIDs[0], 7);
+    await request(sb.baseUrl).post(`/_sandbox/payments/${split.ID}/events`).send({ Event: 'authorize' }).expect(200);
+    await request(sb.baseUrl).post(`/v1/payments/${split.ID}/capture`).set('Authorization', AUTH).expect(200);
+    const pre = await request(sb.baseUrl)
+      .post('/v1/preapprovals')
+      .set('Authorization', AUTH)
+      .send({ Preapproval: { MerchantPreapprovalID: 'sub-1', MethodID: 2, ReturnURL: 'https://shop.example/return', Description: 'subscription', Customer: { Email: 'a@example.com' }, BillingAddress: { Country: 'NL' } } })
+      .expect(201);
+    await request(sb.baseUrl).post(`/_sandbox/preapprovals/${pre.body.Preapproval.ID}/events`).send({ Event: 'open' }).expect(200);
+    await request(sb.baseUrl)
+      .post('/v1/payments/recurrent')
+      .set('Authorization', AUTH)
+      .send({ Payment: { PreapprovalID: pre.body.Preapproval.ID, MerchantTransactionID: 'sub-1-m2', Amount: 1000, Currency: 'EUR', Customer: { Email: 'a@example.com' } } })
+      .expect(201);
+    await request(sb.baseUrl).post(`/_sandbox/merchants/${site}/faults`).send({ Channel: 'notifications', Match: { PaymentID: split.ID }, Action: { Drop: true } }).expect(201);
+    const m = { SiteID: site, LinkedSiteIDs: sb.merchant.LinkedSiteIDs, auth: AUTH };
+    const before = rowsOf(m);
+    for (const t of ['captures', 'disputes', 'payouts', 'card_authentications', 'refunds', 'preapprovals', 'faults']) expect([t, before[t]!.length]).not.toEqual([t, 0]);
+    await request(sb.baseUrl).post(`/_sandbox/merchants/${site}/snapshots`).send({ Name: 'everything' }).expect(201);
+    await request(sb.baseUrl).post(`/_sandbox/merchants/${site}/reset`).expect(200);
+    expect((await request(sb.baseUrl).post(`/_sandbox/merchants/${site}/snapshots/everything/restore`)).status).toBe(200);
+    expect(rowsOf(m)).toEqual(before);
   });
 
   it("refuses a marketplace's fault rule on another marketplace's payment", async () => {
