@@ -208,7 +208,7 @@ export class Faults {
     const store = this.store;
     // Checked last, so that a wrong rule is told what is wrong with it first.
     if (owner !== null && this.ownedBy(owner) >= this.perMarketplace) {
-      throw new HttpError(409, `SiteID ${owner} is at its fault rule quota of ${this.perMarketplace} rules: delete one first`);
+      throw new HttpError(409, `SiteID ${owner} is at its fault rule quota of ${this.perMarketplace} rule${this.perMarketplace === 1 ? '' : 's'}: delete one first`);
     }
     const id = store.tx(() =>
       store.faults.insert({

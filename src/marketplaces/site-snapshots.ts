@@ -76,7 +76,7 @@ export class SiteSnapshots {
     const others = this.names(siteId).filter((n) => n !== name);
     const { count, bytes } = this.quota;
     if (others.length >= count) {
-      throw new HttpError(409, `SiteID ${siteId} is at its snapshot quota of ${count} snapshots: delete one first`);
+      throw new HttpError(409, `SiteID ${siteId} is at its snapshot quota of ${count} snapshot${count === 1 ? '' : 's'}: delete one first`);
     }
     const held = others.reduce((sum, n) => sum + sizeOf(this.pathOf(siteId, n)), 0);
     const overBytes = (more: string) =>
@@ -94,7 +94,7 @@ export class SiteSnapshots {
       );
       renameSync(scratch, this.pathOf(siteId, name));
     } catch (e) {
-      if (e instanceof SiteCopyTooLarge) throw overBytes(`, this one passed ${e.bytes - 1} when it was stopped`);
+      if (e instanceof SiteCopyTooLarge) throw overBytes(`, this one had reached ${e.bytes} when it was stopped`);
       if (e instanceof HttpError) throw e;
       throw new HttpError(503, `Snapshot ${name} could not be written: ${(e as Error).message}`);
     } finally {

@@ -86,7 +86,7 @@ describe("a marketplace's snapshot and fault rule quotas", () => {
     await flood(a, 24);
     const over = await call(a, 'post', '/snapshots').send({ Name: 'big' });
     expect(over.status).toBe(409);
-    expect(over.body.Message).toMatch(new RegExp(`^Snapshot big would pass SiteID ${a.SiteID}'s snapshot quota of ${QUOTA_BYTES} bytes \\(its other snapshots hold \\d+, this one passed \\d+ when it was stopped\\): delete one first$`));
+    expect(over.body.Message).toMatch(new RegExp(`^Snapshot big would pass SiteID ${a.SiteID}'s snapshot quota of ${QUOTA_BYTES} bytes \\(its other snapshots hold \\d+, this one had reached \\d+ when it was stopped\\): delete one first$`));
     // Nothing of it: no file, no scratch file left beside.
     expect(readdirSync(join(`${db}.merchant-snapshots`, String(a.SiteID)))).toEqual(['small.db']);
     expect(await names(a)).toEqual(['small']);
@@ -151,6 +151,30 @@ describe("a marketplace's snapshot and fault rule quotas", () => {
     // A's journal came back whole, B's untouched.
     expect(sb.requests.count({ SiteID: a.SiteID, Route: '/v1/payments' })).toBe(40);
     expect(sb.requests.count({ SiteID: b.SiteID, Route: '/v1/payments' })).toBe(2);
+  });
+
+  it('keeps the quotas on an in-memory database too', async () => {
+    const mem = await startSandbox({ port: 0, cardPort: 0, db: ':memory:', clock: 'manual', startTime: START, seed: 17, quiet: true, merchantSnapshots: 1, merchantSnapshotBytes: QUOTA_BYTES });
+    try {
+      const made = (await request(mem.baseUrl).post('/_sandbox/merchants').send({ LinkedSites: 1 }).expect(201)).body.Merchant;
+      const auth = basic(made.SiteID, made.APIKey);
+      const save = (name: string) => request(mem.baseUrl).post(`/_sandbox/merchants/${made.SiteID}/snapshots`).set('Authorization', auth).send({ Name: name });
+      expect((await save('one')).status).toBe(201);
+      expect((await save('two')).body).toEqual({ Message: `SiteID ${made.SiteID} is at its snapshot quota of 1 snapshot: delete one first` });
+      for (let i = 0; i < 24; i++) {
+        await request(mem.baseUrl)
+          .post('/v1/payments')
+          .set('Authorization', auth)
+          .send({ Payment: { MerchantTransactionID: `big-${i}`, Description: 'x'.repeat(64 * 1024) } })
+          .expect(400);
+      }
+      const over = await save('one');
+      expect(over.status).toBe(409);
+      expect(over.body.Message).toContain(`snapshot quota of ${QUOTA_BYTES} bytes`);
+      expect((await request(mem.baseUrl).get(`/_sandbox/merchants/${made.SiteID}/snapshots`).set('Authorization', auth)).body.Snapshots.map((x: { Name: string }) => x.Name)).toEqual(['one']);
+    } finally {
+      await mem.stop();
+    }
   });
 
   it('reads sizes for --merchant-snapshot-bytes', () => {
