@@ -18,6 +18,8 @@ const TIMEOUT_S = Number(process.env.TIMEOUT_S || 180);
 const RATE = Number(process.env.RATE || 50);
 const FLOOD_CONNS = Number(process.env.FLOOD_CONNS || 8);
 const BODY_KB = Number(process.env.BODY_KB || 64);
+// SNAPSHOTS=0: A floods and saves nothing (what the flood alone does to B).
+const SNAPSHOTS = process.env.SNAPSHOTS !== '0';
 // Extra `start` flags (e.g. "--merchant-snapshot-bytes 64MB"); the quotas' defaults otherwise.
 const FLAGS = (process.env.FLAGS || '').split(/\s+/).filter(Boolean);
 const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'split-sandbox-neighbours-'));
@@ -92,6 +94,7 @@ async function main() {
     // A's snapshots: three saves spread over the load, then a restore of the first.
     const saves = [];
     const snapshots = (async () => {
+      if (!SNAPSHOTS) return;
       for (const [i, at] of [0.15, 0.4, 0.65].entries()) {
         await new Promise((r) => setTimeout(r, Math.max(0, deadline - DURATION_S * 1000 * (1 - at) - performance.now())));
         const res = await call(control, 'POST', `${server.api}/_sandbox/merchants/${a.SiteID}/snapshots`, { body: { Name: `s${i + 1}` } });
