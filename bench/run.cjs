@@ -12,6 +12,12 @@ const path = require('node:path');
 
 const log = (...a) => console.error('[bench]', ...a);
 
+// ONLY=neighbours: the good-neighbours row alone (bench/neighbours.cjs), which makes its load itself (no wrk).
+if (process.env.ONLY === 'neighbours') {
+  require('./neighbours.cjs');
+  return;
+}
+
 /** Whether `cmd` can be run here at all (it may still exit non-zero: `wrk -v` does). */
 function found(cmd, args) {
   return spawnSync(cmd, args, { stdio: 'ignore' }).error?.code !== 'ENOENT';

@@ -3,6 +3,8 @@ import { DEFAULT_FIXTURES_DIR } from './fixtures';
 import type { LogFormat, LogLevel } from './log';
 import { DEFAULT_RETRY, type RetryPolicy } from './notifications/backoff';
 import { DEFAULT_JOURNAL_QUOTAS, DEFAULT_REQUEST_JOURNAL, type JournalQuotas } from './requests/journal';
+import { DEFAULT_FAULT_RULES_PER_MARKETPLACE } from './faults/faults';
+import { DEFAULT_SITE_SNAPSHOT_QUOTA } from './marketplaces/site-snapshots';
 
 export interface Config {
   /** API listener port (0 picks a free one). */
@@ -55,6 +57,12 @@ export interface Config {
   requestJournalUnauthenticatedBytes: number;
   /** The most bytes of entries in all, its file's bound (`--request-journal-file-bytes`). */
   requestJournalFileBytes: number;
+  /** Each marketplace's snapshots: how many it may keep (`--merchant-snapshots`). */
+  merchantSnapshots: number;
+  /** And how many bytes its snapshot files may hold together (`--merchant-snapshot-bytes`). */
+  merchantSnapshotBytes: number;
+  /** Each marketplace's fault rules: how many it may have at once (`--merchant-fault-rules`). */
+  merchantFaultRules: number;
   /** No log lines at all (tests). */
   quiet: boolean;
   logLevel: LogLevel;
@@ -80,6 +88,9 @@ export const DEFAULT_CONFIG: Config = {
   requestJournalUnauthenticated: DEFAULT_JOURNAL_QUOTAS.unauthenticated.entries,
   requestJournalUnauthenticatedBytes: DEFAULT_JOURNAL_QUOTAS.unauthenticated.bytes,
   requestJournalFileBytes: DEFAULT_JOURNAL_QUOTAS.fileBytes,
+  merchantSnapshots: DEFAULT_SITE_SNAPSHOT_QUOTA.count,
+  merchantSnapshotBytes: DEFAULT_SITE_SNAPSHOT_QUOTA.bytes,
+  merchantFaultRules: DEFAULT_FAULT_RULES_PER_MARKETPLACE,
   quiet: false,
   logLevel: 'info',
   logFormat: 'pretty',

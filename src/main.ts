@@ -180,7 +180,7 @@ export function createServices(config: Config, store: Store): ServiceContext {
   const clock = createClock(config, store);
   // Rules kept from a previous run (or in the database's file) are in force again, and after a reset
   // or a restore, those of the data now in place.
-  const faults = new Faults(store, config.seed ?? randomInt(2 ** 31));
+  const faults = new Faults(store, config.seed ?? randomInt(2 ** 31), config.merchantFaultRules);
   faults.reload();
   store.onDataReplaced(() => faults.reload());
   store.onSiteReplaced(() => faults.reload());
@@ -272,7 +272,7 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
   ctx.scheduler = scheduler;
   const snapshots = new Snapshots(store, config.db, services.clock);
   ctx.snapshots = snapshots;
-  const siteSnapshots = new SiteSnapshots(services, config.db);
+  const siteSnapshots = new SiteSnapshots(services, config.db, { count: config.merchantSnapshots, bytes: config.merchantSnapshotBytes });
   ctx.siteSnapshots = siteSnapshots;
   if (config.retainMs !== undefined) scheduler.addJob(retentionJob(services, { retainMs: config.retainMs, log }));
   const servers: Server[] = [];
@@ -396,6 +396,7 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
         .then(() => (checkpointer as Checkpointer | null)?.stop())
         // A restore under way writes through a connection of its own: it ends before the store closes.
         .then(() => snapshots.restoring)
+        .then(() => siteSnapshots.idle())
         .then(() => {
           // The last turn's entries of reads, before the file closes.
           services.requests?.flush();

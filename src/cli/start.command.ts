@@ -40,6 +40,9 @@ interface StartOptions {
   requestJournalUnauthenticated: number;
   requestJournalUnauthenticatedBytes: number;
   requestJournalFileBytes: number;
+  merchantSnapshots: number;
+  merchantSnapshotBytes: number;
+  merchantFaultRules: number;
   readyFile?: string;
   logLevel: Config['logLevel'];
   logFormat: Config['logFormat'];
@@ -59,6 +62,7 @@ function opt(flags: string, description: string, parse?: (v: string, prev: never
   if (fallback !== undefined) o.default(fallback, shown);
   return o;
 }
+
 
 export function registerStart(program: Command): void {
   const cmd = program
@@ -92,6 +96,11 @@ export function registerStart(program: Command): void {
     .addOption(opt('--request-journal-unauthenticated <n>', 'requests the journal keeps whose credentials failed (they belong to no marketplace); 0 keeps none', wholeNumber(100_000_000), DEFAULT_CONFIG.requestJournalUnauthenticated))
     .addOption(opt('--request-journal-unauthenticated-bytes <size>', 'bytes of those entries it keeps', byteSize(0), DEFAULT_CONFIG.requestJournalUnauthenticatedBytes, mebibytes(DEFAULT_CONFIG.requestJournalUnauthenticatedBytes)))
     .addOption(opt('--request-journal-file-bytes <size>', 'bytes of entries it keeps in all, its file’s bound: past it, the owner holding the most gives way', byteSize(1), DEFAULT_CONFIG.requestJournalFileBytes, mebibytes(DEFAULT_CONFIG.requestJournalFileBytes)))
+    .addOption(opt('--merchant-snapshots <n>', "each marketplace's quota of its own snapshots: how many it may keep", positiveInt(10_000), DEFAULT_CONFIG.merchantSnapshots))
+    .addOption(
+      opt('--merchant-snapshot-bytes <size>', "each marketplace's quota of its own snapshots: the bytes their files may hold together (e.g. 256MiB)", byteSize(1), DEFAULT_CONFIG.merchantSnapshotBytes, mebibytes(DEFAULT_CONFIG.merchantSnapshotBytes)),
+    )
+    .addOption(opt('--merchant-fault-rules <n>', "each marketplace's quota of fault rules it may have at once", positiveInt(100_000), DEFAULT_CONFIG.merchantFaultRules))
     .addOption(opt('--ready-file <path>', 'once both listeners are up, write {"BaseURL","CardBaseURL","ListeningBaseURL","ListeningCardBaseURL","PID"} there (removed on stop)'))
     .addOption(opt('--log-level <level>', LOG_LEVELS.join(', '), choice(LOG_LEVELS), DEFAULT_CONFIG.logLevel))
     .addOption(opt('--log-format <format>', 'pretty or json (one JSON object per line)', choice(['pretty', 'json'] as const), DEFAULT_CONFIG.logFormat))
@@ -137,6 +146,9 @@ Examples:
       requestJournalUnauthenticated: opts.requestJournalUnauthenticated,
       requestJournalUnauthenticatedBytes: opts.requestJournalUnauthenticatedBytes,
       requestJournalFileBytes: opts.requestJournalFileBytes,
+      merchantSnapshots: opts.merchantSnapshots,
+      merchantSnapshotBytes: opts.merchantSnapshotBytes,
+      merchantFaultRules: opts.merchantFaultRules,
     };
     if (opts.scenario !== undefined) config.scenario = opts.scenario;
     if (opts.startTime !== undefined) config.startTime = opts.startTime;

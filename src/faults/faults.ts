@@ -138,6 +138,9 @@ class SiteIndex {
   }
 }
 
+/** How many fault rules a marketplace may have at once: each is looked at on its every request. */
+export const DEFAULT_FAULT_RULES_PER_MARKETPLACE = 100;
+
 export class Faults {
   /** 'hit' with a FaultHit, each time a fault acts. */
   readonly events = new EventEmitter();
@@ -146,10 +149,14 @@ export class Faults {
   /** Rules in force by ID (spent ones are not). */
   private readonly live = new Map<number, Rule>();
 
-  /** `seed` makes Probability reproducible: the same seed gives the same hits. */
+  /**
+   * `seed` makes Probability reproducible: the same seed gives the same hits. `perMarketplace`: how
+   * many rules each marketplace may have at once (its quota; the sandbox's own rules have none).
+   */
   constructor(
     private readonly store: Store,
     private readonly seed: number,
+    readonly perMarketplace = DEFAULT_FAULT_RULES_PER_MARKETPLACE,
   ) {
     this.events.setMaxListeners(0);
   }
@@ -186,6 +193,11 @@ export class Faults {
     if (owner !== null) {
       if (rule.Match?.SiteID !== undefined && rule.Match.SiteID !== owner) throw new HttpError(400, `Match.SiteID: a marketplace's rule acts on its own SiteID (${owner}) only`);
       rule = { ...rule, Match: { ...rule.Match, SiteID: owner } };
+      const paymentId = rule.Match?.PaymentID;
+      const payment = paymentId === undefined ? undefined : this.store.payments.getAny(paymentId);
+      if (payment && payment.ownerSiteId !== owner && this.store.sites.get(payment.ownerSiteId)?.marketplaceSiteId !== owner) {
+        throw new HttpError(400, `Match.PaymentID: a marketplace's rule acts on its own payments only (${paymentId} is not SiteID ${owner}'s)`);
+      }
     }
     try {
       checkRule(rule, API_ROUTES);
@@ -194,6 +206,10 @@ export class Faults {
       throw e;
     }
     const store = this.store;
+    // Checked last, so that a wrong rule is told what is wrong with it first.
+    if (owner !== null && this.ownedBy(owner) >= this.perMarketplace) {
+      throw new HttpError(409, `SiteID ${owner} is at its fault rule quota of ${this.perMarketplace} rule${this.perMarketplace === 1 ? '' : 's'}: delete one first`);
+    }
     const id = store.tx(() =>
       store.faults.insert({
         channel: rule.Channel,
@@ -208,6 +224,16 @@ export class Faults {
     const record = store.faults.get(id)!;
     this.index(ruleOf(record));
     return viewOf(record);
+  }
+
+  /** How many rules marketplace `owner` has (spent ones too: they stay listed until deleted). */
+  ownedBy(owner: number): number {
+    return this.store.faults.countOwned(owner);
+  }
+
+  /** How many rules the marketplaces have together, for health. */
+  ownedByMarketplaces(): number {
+    return this.store.faults.countOwned(null);
   }
 
   /** Every rule, or (`owner`) those of one marketplace. */

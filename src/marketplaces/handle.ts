@@ -58,8 +58,8 @@ export interface Marketplace {
   /** Removes it whole; its SiteIDs are never given again. */
   remove(): Promise<void>;
   snapshots: {
-    save(name: string): SiteSnapshotInfo;
-    restore(name: string): SiteSnapshotInfo;
+    save(name: string): Promise<SiteSnapshotInfo>;
+    restore(name: string): Promise<SiteSnapshotInfo>;
     list(): SiteSnapshotInfo[];
     remove(name: string): void;
   };

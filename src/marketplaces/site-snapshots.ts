@@ -1,18 +1,27 @@
 // A marketplace's own snapshots: named copies of its rows and its clock, in a folder of its own
 // (`<db>.merchant-snapshots/<SiteID>/<name>.db`, or a temporary folder for `:memory:`). Restoring one
-// brings back its data and its time and touches no other marketplace. A bounded number each.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
+// brings back its data and its time and touches no other marketplace. Each keeps a bounded number
+// and bytes of them (its quota); a save or a restore goes in steps, so that it holds up no one else.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { formatTimestamp } from '../domain/time';
 import { HttpError } from '../errors/errors';
 import type { ServiceContext } from '../services/context';
 import { checkSnapshotName } from '../snapshots/snapshots';
-import { SiteCopyRefused, copySite, readSiteCopy, restoreSite } from '../store/site-copies';
+import { removeScratch } from '../store/copies';
+import { SiteCopyRefused, SiteCopyTooLarge, copySite, readSiteCopy, restoreSite } from '../store/site-copies';
 import { marketplaceOf } from './marketplace.service';
 
-/** How many snapshots a marketplace may keep: each is a file, and one marketplace must not fill the disk. */
-export const SITE_SNAPSHOTS_MAX = 20;
+/** A marketplace's snapshot quota: each is a file, and one marketplace must not fill the disk. */
+export interface SiteSnapshotQuota {
+  /** How many it may keep. */
+  count: number;
+  /** How many bytes its snapshot files may hold together. */
+  bytes: number;
+}
+
+export const DEFAULT_SITE_SNAPSHOT_QUOTA: SiteSnapshotQuota = { count: 20, bytes: 256 * 1024 * 1024 };
 
 export interface SiteSnapshotInfo {
   Name: string;
@@ -29,10 +38,13 @@ export class SiteSnapshots {
   private root: string | null;
   private readonly temporary: boolean;
   private counter = 0;
+  /** Each marketplace's save or restore under way: the next waits for it. */
+  private readonly underway = new Map<number, Promise<unknown>>();
 
   constructor(
     private readonly services: ServiceContext,
     dbFile: string,
+    readonly quota: SiteSnapshotQuota = DEFAULT_SITE_SNAPSHOT_QUOTA,
   ) {
     this.temporary = dbFile === ':memory:' || dbFile === '';
     this.root = this.temporary ? null : `${resolve(dbFile)}.merchant-snapshots`;
@@ -49,25 +61,86 @@ export class SiteSnapshots {
     });
   }
 
-  /** Copies the marketplace's data and clock under `name` (replacing a snapshot of that name). */
-  save(siteId: number, name: string): SiteSnapshotInfo {
+  /**
+   * Copies the marketplace's data and clock under `name` (replacing a snapshot of that name). Over its
+   * quota (count, or bytes with the copy) it is refused with 409 and nothing is kept.
+   */
+  async save(siteId: number, name: string): Promise<SiteSnapshotInfo> {
     marketplaceOf(this.services, siteId);
     checkSnapshotName(name, 'Name');
+    return this.inTurn(siteId, () => this.saveNow(siteId, name));
+  }
+
+  private async saveNow(siteId: number, name: string): Promise<SiteSnapshotInfo> {
     const dir = this.dir(siteId, true)!;
-    if (!existsSync(this.pathOf(siteId, name)) && this.names(siteId).length >= SITE_SNAPSHOTS_MAX) {
-      throw new HttpError(400, `SiteID ${siteId} keeps ${SITE_SNAPSHOTS_MAX} snapshots at most: delete one first`);
+    const others = this.names(siteId).filter((n) => n !== name);
+    const { count, bytes } = this.quota;
+    if (others.length >= count) {
+      throw new HttpError(409, `SiteID ${siteId} is at its snapshot quota of ${count} snapshot${count === 1 ? '' : 's'}: delete one first`);
     }
+    const held = others.reduce((sum, n) => sum + sizeOf(this.pathOf(siteId, n)), 0);
+    const overBytes = (more: string) =>
+      new HttpError(409, `Snapshot ${name} would pass SiteID ${siteId}'s snapshot quota of ${bytes} bytes (its other snapshots hold ${held}${more}): delete one first`);
+    if (held >= bytes) throw overBytes('');
     const own = this.services.siteClocks?.get(siteId);
     const scratch = join(dir, `.${name}.${process.pid}.${++this.counter}.tmp`);
     try {
-      copySite(this.services.store, siteId, scratch, { ownMs: own ? own.now() : null, takenMs: (own ?? this.services.clock).now() });
+      await copySite(
+        this.services.store,
+        siteId,
+        scratch,
+        { ownMs: own ? own.now() : null, takenMs: (own ?? this.services.clock).now() },
+        { maxBytes: bytes - held, pause: this.pause(siteId) },
+      );
       renameSync(scratch, this.pathOf(siteId, name));
     } catch (e) {
+      if (e instanceof SiteCopyTooLarge) throw overBytes(`, this one had reached ${e.bytes} when it was stopped`);
+      if (e instanceof HttpError) throw e;
       throw new HttpError(503, `Snapshot ${name} could not be written: ${(e as Error).message}`);
     } finally {
-      rmSync(scratch, { force: true });
+      removeScratch(scratch);
     }
     return this.info(siteId, name);
+  }
+
+  /** What is awaited between two steps of a copy of `siteId`. */
+  private pause(siteId: number): () => Promise<void> {
+    return () => this.services.betweenSteps?.(siteId) ?? new Promise<void>((resolve) => setImmediate(resolve));
+  }
+
+  /** Runs `work` once the marketplace's save or restore under way (if any) has ended. */
+  private inTurn<T>(siteId: number, work: () => Promise<T>): Promise<T> {
+    const before = this.underway.get(siteId) ?? Promise.resolve();
+    const mine = before.then(work, work);
+    const settled = mine.then(
+      () => {},
+      () => {},
+    );
+    this.underway.set(siteId, settled);
+    void settled.then(() => {
+      if (this.underway.get(siteId) === settled) this.underway.delete(siteId);
+    });
+    return mine;
+  }
+
+  /** Settles once every save and restore under way has ended (before the store closes). */
+  idle(): Promise<void> {
+    return Promise.all([...this.underway.values()]).then(() => {});
+  }
+
+  /** How many snapshots and bytes the marketplaces hold together, for health. */
+  usage(): { count: number; bytes: number } {
+    let count = 0;
+    let bytes = 0;
+    if (this.root === null || !existsSync(this.root)) return { count, bytes };
+    for (const entry of readdirSync(this.root)) {
+      if (!/^[0-9]+$/.test(entry)) continue;
+      for (const name of this.names(Number(entry))) {
+        count++;
+        bytes += sizeOf(this.pathOf(Number(entry), name));
+      }
+    }
+    return { count, bytes };
   }
 
   list(siteId: number): SiteSnapshotInfo[] {
@@ -88,23 +161,31 @@ export class SiteSnapshots {
    * rules as they were, and its clock; IDs never go back. A copy that is not this marketplace's, or
    * whose rows do not fit, is refused with 400 naming the table and row, and nothing changes.
    */
-  restore(siteId: number, name: string): SiteSnapshotInfo {
+  async restore(siteId: number, name: string): Promise<SiteSnapshotInfo> {
     marketplaceOf(this.services, siteId);
+    this.fileOf(siteId, name);
+    return this.inTurn(siteId, () => this.restoreNow(siteId, name));
+  }
+
+  private async restoreNow(siteId: number, name: string): Promise<SiteSnapshotInfo> {
     const file = this.fileOf(siteId, name);
     const s = this.services;
     let info: SiteSnapshotInfo;
     try {
       info = this.info(siteId, name);
       const copy = readSiteCopy(file);
-      restoreSite(s.store, siteId, file, () => s.siteClocks?.restore(siteId, copy.ownClockMs));
+      // Told as soon as its data is back (its journal's entries follow in steps): what memory holds of it is read again.
+      const replaced = () => {
+        s.store.siteReplaced(siteId, 'restore');
+        // What the copy left due goes out at the marketplace's time.
+        if (s.siteClocks?.get(siteId)) s.wakeSite?.(siteId);
+        else s.wake?.();
+      };
+      await restoreSite(s.store, siteId, file, () => s.siteClocks?.restore(siteId, copy.ownClockMs), { pause: this.pause(siteId), replaced });
     } catch (e) {
       if (e instanceof SiteCopyRefused) throw new HttpError(400, `Snapshot ${name} cannot be restored: ${e.message}`);
       throw e;
     }
-    s.store.siteReplaced(siteId, 'restore');
-    // What the copy left due goes out at the marketplace's time.
-    if (s.siteClocks?.get(siteId)) s.wakeSite?.(siteId);
-    else s.wake?.();
     return info;
   }
 
@@ -157,4 +238,8 @@ export class SiteSnapshots {
     const dir = join(this.root, String(siteId));
     return existsSync(dir) ? dir : null;
   }
+}
+
+function sizeOf(file: string): number {
+  return statSync(file, { throwIfNoEntry: false })?.size ?? 0;
 }

@@ -448,6 +448,10 @@ export const healthResponse = exact({
     },
     ['object', 'null'],
   ),
+  /** The marketplaces' own snapshots: how many and how many bytes they hold together, and each marketplace's quota. */
+  MerchantSnapshots: exact({ Count: int, Bytes: int, QuotaCount: int, QuotaBytes: int }),
+  /** The marketplaces' own fault rules: how many together, and each marketplace's quota. */
+  MerchantFaultRules: exact({ Count: int, Quota: int }),
 });
 
 /** A fault rule as the control API shows it. */

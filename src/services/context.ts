@@ -55,4 +55,9 @@ export interface ServiceContext {
   faults?: Faults;
   /** The request journal, unless it is off (`--request-journal 0`). */
   requests?: RequestJournal;
+  /**
+   * Awaited between two steps of a marketplace's long copy (a snapshot saved or restored), where the
+   * other marketplaces' requests are answered; default: one turn of the event loop.
+   */
+  betweenSteps?: (siteId: number) => Promise<void>;
 }

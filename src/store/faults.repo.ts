@@ -51,6 +51,8 @@ export class FaultsRepo {
   private readonly countStmt;
   private readonly deleteStmt;
   private readonly deleteAllStmt;
+  private readonly ownedStmt;
+  private readonly allOwnedStmt;
 
   constructor(db: Db) {
     this.insertStmt = db.prepare(
@@ -62,6 +64,13 @@ export class FaultsRepo {
     this.countStmt = db.prepare('UPDATE faults SET hits = ?, draws = ? WHERE id = ?');
     this.deleteStmt = db.prepare('DELETE FROM faults WHERE id = ?');
     this.deleteAllStmt = db.prepare('DELETE FROM faults');
+    this.ownedStmt = db.prepare<[number]>('SELECT count(*) FROM faults WHERE owner_site_id = ?').pluck();
+    this.allOwnedStmt = db.prepare<[]>('SELECT count(*) FROM faults WHERE owner_site_id IS NOT NULL').pluck();
+  }
+
+  /** How many rules marketplace `owner` owns; null: how many all marketplaces own together. */
+  countOwned(owner: number | null): number {
+    return (owner === null ? this.allOwnedStmt.get() : this.ownedStmt.get(owner)) as number;
   }
 
   insert(f: Omit<FaultRecord, 'id' | 'hits' | 'draws'>): number {

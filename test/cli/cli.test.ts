@@ -88,6 +88,8 @@ describe('split-sandbox CLI (built code)', () => {
       Payments: 0,
       DatabaseBytes: expect.any(Number),
       DatabaseFreeBytes: 0,
+      MerchantSnapshots: { Count: 0, Bytes: 0, QuotaCount: 20, QuotaBytes: 268435456 },
+      MerchantFaultRules: { Count: 0, Quota: 100 },
     });
     expect((await request(api).get('/_sandbox/clock')).body.Mode).toBe('real');
     expect((await request(card).get('/v1/payments').set('Authorization', AUTH)).status).toBe(200);
@@ -137,6 +139,8 @@ describe('split-sandbox CLI (built code)', () => {
       Payments: 0,
       DatabaseBytes: expect.any(Number),
       DatabaseFreeBytes: 0,
+      MerchantSnapshots: { Count: 0, Bytes: 0, QuotaCount: 20, QuotaBytes: 268435456 },
+      MerchantFaultRules: { Count: 0, Quota: 100 },
     });
     const created = await request(api).post('/v1/payments').set('Authorization', AUTH).send(paymentBody());
     expect(created.body.Payment.RedirectURL).toMatch(/^http:\/\/sandbox\.test\/Home\?PaymentToken=/);

@@ -33,12 +33,12 @@ async function ownLife(advanceBy: number) {
   expect(m.faults.list().map((f) => f.ID)).toEqual([rule.ID]);
   expect((await request(sb.baseUrl).get(`/v1/payments/${id}`).set('Authorization', m.authorization)).status).toBe(503);
 
-  const snap = m.snapshots.save('after-auth');
+  const snap = await m.snapshots.save('after-auth');
   expect(snap).toMatchObject({ Name: 'after-auth', OwnClock: true, Payments: 1 });
   await m.reset();
   expect(m.notifications.list().TotalCount).toBe(0);
   expect(m.faults.list()).toEqual([]);
-  m.snapshots.restore('after-auth');
+  await m.snapshots.restore('after-auth');
   expect(m.clock.now()).toBe(START + advanceBy * 1000);
   expect(await status(m, id)).toBe(9);
   expect(m.snapshots.list().map((s) => s.Name)).toEqual(['after-auth']);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import request from 'supertest';
 import { type Sandbox, startSandbox } from 'split-sandbox';
-import { SITE_SNAPSHOTS_MAX } from '../../src/marketplaces/site-snapshots';
+import { DEFAULT_SITE_SNAPSHOT_QUOTA } from '../../src/marketplaces/site-snapshots';
 import { MARKETPLACE_TABLES, OWNED_TABLES, ownedRows } from '../../src/store/owned';
 import { type Receiver, startReceiver } from '../helpers/receiver';
 import { START, basic } from '../helpers/world';
@@ -89,10 +89,11 @@ describe("a marketplace's own snapshots", () => {
     expect((await call(b, 'get', '/snapshots')).body.Snapshots[0].Payments).toBe(0);
     // The whole sandbox's snapshots are another space, behind the control API's guard.
     expect((await request(sb.baseUrl).get('/_sandbox/snapshots')).body.Snapshots).toEqual([]);
-    for (let i = 1; i < SITE_SNAPSHOTS_MAX; i++) await call(a, 'post', '/snapshots').send({ Name: `s${i}` }).expect(201);
+    const max = DEFAULT_SITE_SNAPSHOT_QUOTA.count;
+    for (let i = 1; i < max; i++) await call(a, 'post', '/snapshots').send({ Name: `s${i}` }).expect(201);
     const over = await call(a, 'post', '/snapshots').send({ Name: 'one-more' });
-    expect(over.status).toBe(400);
-    expect(over.body.Message).toBe(`SiteID ${a.SiteID} keeps ${SITE_SNAPSHOTS_MAX} snapshots at most: delete one first`);
+    expect(over.status).toBe(409);
+    expect(over.body.Message).toBe(`SiteID ${a.SiteID} is at its snapshot quota of ${max} snapshots: delete one first`);
     // Replacing one of the same name is no new one.
     await call(a, 'post', '/snapshots').send({ Name: 's1' }).expect(201);
     await call(a, 'delete', '/snapshots/s1').expect(204);

@@ -41,6 +41,8 @@ describe('startSandbox()', () => {
       Payments: 0,
       DatabaseBytes: expect.any(Number),
       DatabaseFreeBytes: 0,
+      MerchantSnapshots: { Count: 0, Bytes: 0, QuotaCount: 20, QuotaBytes: 268435456 },
+      MerchantFaultRules: { Count: 0, Quota: 100 },
     });
   });
 

@@ -82,10 +82,10 @@ export function mountMarketplaceRoutes(router: Router, ctx: HttpContext): void {
 
   router.post(
     '/_sandbox/merchants/:siteId/snapshots',
-    route(ctx, 'message', (req, body) => {
+    routeAsync(ctx, 'message', async (req, body) => {
       const site = siteOf(req);
       const { Name } = checked<{ Name: string }>(snapshotRequest, body);
-      return { status: 201, body: { Snapshot: snapshots().save(site, Name) } };
+      return { status: 201, body: { Snapshot: await snapshots().save(site, Name) } };
     }),
   );
 
@@ -93,9 +93,9 @@ export function mountMarketplaceRoutes(router: Router, ctx: HttpContext): void {
 
   router.post(
     '/_sandbox/merchants/:siteId/snapshots/:name/restore',
-    route(ctx, 'message', (req) => {
+    routeAsync(ctx, 'message', async (req) => {
       const site = siteOf(req);
-      const restored = snapshots().restore(site, snapshotName(req));
+      const restored = await snapshots().restore(site, snapshotName(req));
       return { status: 200, body: { Snapshot: restored, Clock: clockView(site) } };
     }),
   );

@@ -414,15 +414,17 @@ export function mountDashboardRoutes(router: Router, ctx: HttpContext): void {
       };
       // The marketplace's own snapshot, in its own names: never a copy of the whole sandbox.
       if (!ctx.siteSnapshots) return refused(['This sandbox keeps no snapshots.']);
-      try {
-        const saved = ctx.siteSnapshots.save(a.site.siteId, field(a.form, 'Name') || `payment-${id}`);
-        a.session.flash = `Snapshot ${saved.Name} of SiteID ${a.site.siteId} saved: ${saved.Payments} payments, its time ${stamp(saved.Created)}. Bring your marketplace back to it with: POST ${ctx.urls.baseUrl}/_sandbox/merchants/${a.site.siteId}/snapshots/${saved.Name}/restore`;
-        res.redirect(303, `/dashboard/payments/${id}`);
-      } catch (e) {
-        const lines = readable(e);
-        if (lines) refused(lines);
-        else failed(res, e, a);
-      }
+      ctx.siteSnapshots.save(a.site.siteId, field(a.form, 'Name') || `payment-${id}`).then(
+        (saved) => {
+          a.session.flash = `Snapshot ${saved.Name} of SiteID ${a.site.siteId} saved: ${saved.Payments} payments, its time ${stamp(saved.Created)}. Bring your marketplace back to it with: POST ${ctx.urls.baseUrl}/_sandbox/merchants/${a.site.siteId}/snapshots/${saved.Name}/restore`;
+          res.redirect(303, `/dashboard/payments/${id}`);
+        },
+        (e: unknown) => {
+          const lines = readable(e);
+          if (lines) refused(lines);
+          else failed(res, e, a);
+        },
+      );
     }),
   );
 
