@@ -4,7 +4,7 @@
 // or when its connection closes with no answer leaving (a lost answer, a reset).
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { operations } from '../openapi/document';
-import { maskCardNumber } from '../services/card.service';
+import { maskCardData, maskQuery } from '../domain/card-data';
 import type { Surface } from '../store/records';
 import type { SiteRecord } from '../store/records';
 import type { ServiceContext } from '../services/context';
@@ -200,10 +200,9 @@ function write(journal: RequestJournal, services: ServiceContext, req: Request, 
       refundId ??= found.refundId;
       splitId ??= found.splitId;
     }
-    let sent = typeof req.body === 'string' && req.body !== '' ? req.body : null;
-    if (sent !== null && p.surface === 'card' && method === 'POST') sent = withoutCardSecrets(sent);
+    const { sent, query, answer: kept } = withoutCardData(req.body, queryAt < 0 ? null : req.originalUrl.slice(queryAt + 1), answer, status);
     const sentBytes = sent === null ? 0 : Buffer.byteLength(sent);
-    const answerBytes = answer === null ? 0 : byteLength(answer);
+    const answerBytes = kept === null ? 0 : byteLength(kept);
     p.nearMiss = nearMiss;
     journal.add({
       at: p.at,
@@ -211,7 +210,7 @@ function write(journal: RequestJournal, services: ServiceContext, req: Request, 
       address: p.surface,
       method,
       path,
-      query: queryAt < 0 ? null : req.originalUrl.slice(queryAt + 1),
+      query,
       route,
       siteId,
       authenticated: site !== undefined,
@@ -225,7 +224,7 @@ function write(journal: RequestJournal, services: ServiceContext, req: Request, 
       nearMiss,
       requestBody: sent === null ? null : capped(sent, sentBytes),
       requestBytes: sentBytes,
-      responseBody: answer === null ? null : capped(answer, answerBytes),
+      responseBody: kept === null ? null : capped(kept, answerBytes),
       responseBytes: answerBytes,
     });
   } catch {
@@ -274,23 +273,16 @@ function fromAnswer(text: string): { reasons: number[]; paymentId: number | null
   return out;
 }
 
-/** A card's number masked and its security code dropped, as the card API's own answers show them. */
-function withoutCardSecrets(text: string): string {
-  if (!/"(Number|SecurityCode)"/.test(text)) return text;
-  try {
-    const v = JSON.parse(text) as unknown;
-    if (!isObj(v)) return text;
-    // A card payment's, a payout's and a card authentication's card: {"Payment"|"Payout"|"CardAuthentication": {"Card": …}}.
-    const cards = Object.values(v).flatMap((o) => (isObj(o) && isObj(o.Card) ? [o.Card] : []));
-    if (cards.length === 0) return text;
-    for (const card of cards) {
-      if (typeof card.Number === 'string') card.Number = maskCardNumber(card.Number.replace(/[^0-9]/g, ''));
-      delete card.SecurityCode;
-    }
-    return JSON.stringify(v);
-  } catch {
-    return text;
-  }
+/**
+ * What an entry keeps of the request and its answer: card numbers masked and security codes replaced
+ * (domain/card-data.ts) in the body, whatever its type and shape, and in the query string. An answer
+ * is read only when it refused (4xx, 5xx) or never left: those can echo what was sent (a 400's card,
+ * a 404's URI); the card API's other answers mask a card themselves.
+ */
+function withoutCardData(body: unknown, query: string | null, answer: string | Buffer | null, status: number | null) {
+  const sent = typeof body === 'string' && body !== '' ? maskCardData(body) : null;
+  const refused = answer !== null && (status === null || status >= 400);
+  return { sent, query: query === null ? null : maskQuery(query), answer: refused ? maskCardData(answer.toString()) : answer };
 }
 
 /** Why credentials failed, without the key. */
