@@ -8,6 +8,7 @@ import { formatTimestamp } from '../domain/time';
 import { HttpError } from '../errors/errors';
 import type { ServiceContext } from '../services/context';
 import { checkSnapshotName } from '../snapshots/snapshots';
+import { scrubCopyFile } from '../store/scrub-copies';
 import { SiteCopyRefused, copySite, readSiteCopy, restoreSite } from '../store/site-copies';
 import { marketplaceOf } from './marketplace.service';
 
@@ -47,6 +48,15 @@ export class SiteSnapshots {
         if (/^[0-9]+$/.test(entry) && !services.store.sites.get(Number(entry))) this.removeAll(Number(entry));
       }
     });
+    this.scrubOld();
+  }
+
+  /** Snapshots saved before card data was masked by what it is lose it now, once (scrub-copies.ts). */
+  private scrubOld(): void {
+    if (this.root === null || !existsSync(this.root)) return;
+    for (const entry of readdirSync(this.root)) {
+      if (/^[0-9]+$/.test(entry)) for (const name of this.names(Number(entry))) scrubCopyFile(this.pathOf(Number(entry), name));
+    }
   }
 
   /** Copies the marketplace's data and clock under `name` (replacing a snapshot of that name). */

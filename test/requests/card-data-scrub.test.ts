@@ -7,6 +7,8 @@ import Database from 'better-sqlite3';
 import { type Sandbox, startSandbox } from '../../src/main';
 import { migrate } from '../../src/store/db';
 import { sql as requestsTable } from '../../src/store/migrations/0012-requests';
+import request from 'supertest';
+import { AUTH } from '../lifecycle/harness';
 
 const NUMBER = '4111111111111111';
 const COLUMNS = `at, wall_at, address, method, path, query, route, site_id, authenticated, payment_id, refund_id, split_id, status,
@@ -79,5 +81,53 @@ describe('the journal file written before the change', () => {
     expect(read(after, 'requests')).toEqual(EXPECTED);
     expect(JSON.stringify(after.prepare('SELECT * FROM requests').all())).not.toContain(NUMBER);
     after.close();
+  });
+});
+
+describe('snapshot files saved before the change', () => {
+  let dir: string;
+  let sb: Sandbox | undefined;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'split-sandbox-scrub-'))));
+  afterEach(async () => {
+    await sb?.stop();
+    sb = undefined;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('are scrubbed in place when the sandbox starts (a whole snapshot and a marketplace\'s own), and restore', async () => {
+    const db = join(dir, 'sandbox.db');
+    const start = async () => (sb = await startSandbox({ port: 0, cardPort: 0, db, clock: 'manual', quiet: true }));
+    await start();
+    await request(sb!.baseUrl).post('/_sandbox/snapshots').send({ Name: 'whole' }).expect(201);
+    await request(sb!.baseUrl).post('/_sandbox/merchants/30201/snapshots').set('Authorization', AUTH).send({ Name: 'own' }).expect(201);
+    await sb!.stop();
+    sb = undefined;
+    // Made to look as a sandbox before the change wrote them: schema 15, an entry with a card in full.
+    const whole = `${db}.snapshots/whole.db`;
+    const own = `${db}.merchant-snapshots/30201/own.db`;
+    for (const [file, mark] of [
+      [whole, (f: Database.Database) => f.pragma('user_version = 15')],
+      [own, (f: Database.Database) => f.prepare('UPDATE copy_of SET schema = 15').run()],
+    ] as const) {
+      const f = new Database(file);
+      mark(f);
+      insert(f, 'requests_kept');
+      f.close();
+    }
+
+    await start();
+    for (const file of [whole, own]) {
+      const f = new Database(file, { readonly: true });
+      expect([file, read(f, 'requests_kept')]).toEqual([file, EXPECTED]);
+      f.close();
+    }
+    const w = new Database(whole, { readonly: true });
+    expect(w.pragma('user_version', { simple: true })).toBe(16);
+    w.close();
+    // Scrubbed, they are copies of schema 16, and restore.
+    await request(sb!.baseUrl).post('/_sandbox/merchants/30201/snapshots/own/restore').set('Authorization', AUTH).expect(200);
+    await request(sb!.baseUrl).post('/_sandbox/snapshots/whole/restore').expect(200);
+    const kept = sb!.requests.find().filter((e) => e.Path === '/v1/payouts');
+    expect(kept.map((e) => e.Request.Body)).toEqual([SCRUBBED_BODY, '{"Payment":{}}']);
   });
 });

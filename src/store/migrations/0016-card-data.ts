@@ -13,7 +13,7 @@ export function up(db: Db): void {
   scrubEntries(db, 'main.requests_kept');
 }
 
-/** Rows read and written at a time: an entry holds up to 128 KiB of bodies. */
+/** Rows read and written at a time: an entry holds up to 128 KiB of bodies. By rowid: a marketplace's copy made its table with CREATE TABLE … AS, which makes id a plain column. */
 const PAGE = 500;
 
 interface Row {
@@ -26,8 +26,8 @@ interface Row {
 
 /** Masks the card data of every entry of `table` (a journal's table, however named); how many entries changed. */
 export function scrubEntries(db: Db, table: string): number {
-  const read = db.prepare(`SELECT id, query, request_body, response_body, status FROM ${table} WHERE id > ? ORDER BY id LIMIT ${PAGE}`);
-  const write = db.prepare(`UPDATE ${table} SET query = ?, request_body = ?, response_body = ? WHERE id = ?`);
+  const read = db.prepare(`SELECT rowid AS id, query, request_body, response_body, status FROM ${table} WHERE rowid > ? ORDER BY rowid LIMIT ${PAGE}`);
+  const write = db.prepare(`UPDATE ${table} SET query = ?, request_body = ?, response_body = ? WHERE rowid = ?`);
   let changed = 0;
   for (let after = 0; ; ) {
     const rows = read.all(after) as Row[];
