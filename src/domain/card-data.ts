@@ -88,8 +88,11 @@ export function isTimeOrIdKey(key: string): boolean {
   return kindOf(key) === 2;
 }
 
-/** Whether text could hold card data at all: most bodies are passed over with this one test. */
-const MIGHT_HOLD = /[0-9](?:[ -]?[0-9]){12}|\\u|%[0-9a-f]{2}|cv[vcnd]|csc|cid|cav|secur|verif/i;
+// Whether text could hold card data at all: most bodies are passed over with these tests. Apart,
+// and the digits as a plain superset: as one expression they took a 64 KiB body three times as long.
+const CODE_WORD = /cv[vcnd]|csc|cid|cav|secur|verif/i;
+const DIGIT_RUN = /[0-9][0-9 -]{11,}[0-9]/;
+const mightHold = (text: string) => text.includes('\\u') || text.includes('%') || CODE_WORD.test(text) || DIGIT_RUN.test(text);
 
 /** Nested text (JSON in a JSON string, a form in a form value…) is read this deep. */
 const NESTING = 3;
@@ -104,7 +107,7 @@ export function maskCardData(text: string): string {
 
 /** A query string (form-encoded, without its `?`), masked as a body is. */
 export function maskQuery(query: string): string {
-  return MIGHT_HOLD.test(query) ? maskForm(query, 0) : query;
+  return mightHold(query) ? maskForm(query, 0) : query;
 }
 
 /** A URL as requested (path and query string), its query string masked. */
@@ -114,7 +117,7 @@ export function maskUrl(url: string): string {
 }
 
 function maskText(text: string, nesting: number): string {
-  if (nesting > NESTING || !MIGHT_HOLD.test(text)) return text;
+  if (nesting > NESTING || !mightHold(text)) return text;
   // A value that is only a number (a card's, most often).
   if (/^[0-9]{13,19}$/.test(text)) return isCardNumber(text) ? maskCardNumber(text) : text;
   if (/^\s*[[{"]/.test(text)) {

@@ -200,9 +200,7 @@ function write(journal: RequestJournal, services: ServiceContext, req: Request, 
       refundId ??= found.refundId;
       splitId ??= found.splitId;
     }
-    const { sent, query, answer: kept } = withoutCardData(req.body, queryAt < 0 ? null : req.originalUrl.slice(queryAt + 1), answer, status);
-    const sentBytes = sent === null ? 0 : Buffer.byteLength(sent);
-    const answerBytes = kept === null ? 0 : byteLength(kept);
+    const { sent, sentBytes, query, answer: kept, answerBytes } = withoutCardData(req.body, queryAt < 0 ? null : req.originalUrl.slice(queryAt + 1), answer, status);
     p.nearMiss = nearMiss;
     journal.add({
       at: p.at,
@@ -274,15 +272,30 @@ function fromAnswer(text: string): { reasons: number[]; paymentId: number | null
 }
 
 /**
- * What an entry keeps of the request and its answer: card numbers masked and security codes replaced
- * (domain/card-data.ts) in the body, whatever its type and shape, and in the query string. An answer
- * is read only when it refused (4xx, 5xx) or never left: those can echo what was sent (a 400's card,
- * a 404's URI); the card API's other answers mask a card themselves.
+ * What an entry keeps of the request and its answer, and their sizes as sent: card numbers masked and
+ * security codes replaced (domain/card-data.ts) in the body, whatever its type and shape, and in the
+ * query string. An answer is read only when it refused (4xx, 5xx) or never left: those can echo what
+ * was sent (a 400's card, a 404's URI); the card API's other answers mask a card themselves.
  */
 function withoutCardData(body: unknown, query: string | null, answer: string | Buffer | null, status: number | null) {
-  const sent = typeof body === 'string' && body !== '' ? maskCardData(body) : null;
+  const text = typeof body === 'string' && body !== '' ? body : null;
   const refused = answer !== null && (status === null || status >= 400);
-  return { sent, query: query === null ? null : maskQuery(query), answer: refused ? maskCardData(answer.toString()) : answer };
+  return {
+    sent: text === null ? null : maskCardData(keptPart(text)),
+    sentBytes: text === null ? 0 : Buffer.byteLength(text),
+    query: query === null ? null : maskQuery(query),
+    answer: refused ? maskCardData(keptPart(answer.toString())) : answer,
+    answerBytes: answer === null ? 0 : byteLength(answer),
+  };
+}
+
+/**
+ * The front of a text that the cap keeps, and some: only that is read for card data (a body of a
+ * megabyte took milliseconds). The extra characters hold a card number cut by the cap whole, even
+ * written with JSON escapes (19 digits of 6 characters and their separators).
+ */
+function keptPart(text: string): string {
+  return text.length > BODY_CAP + 256 ? text.slice(0, BODY_CAP + 256) : text;
 }
 
 /** Why credentials failed, without the key. */

@@ -3,7 +3,7 @@
 import request from 'supertest';
 import { createApp } from '../../src/http/app';
 import { createLogger } from '../../src/log';
-import type { RequestEntry } from '../../src/requests/journal';
+import { BODY_CAP, type RequestEntry } from '../../src/requests/journal';
 import { type World, makeWorld } from '../helpers/world';
 
 const NUMBER = '4111111111111111';
@@ -97,6 +97,15 @@ describe('the journal keeps no card data', () => {
     expect(entries.map((e) => e.Query)).toEqual(['Number=VISA-1111&cvv=***', 'pan=VISA-1111']);
     expect(entries[1]!.Response.Body).toContain('/v1/nowhere?pan=VISA-1111');
     expectNoCardData(w);
+  });
+
+  it('masks a number the cap cuts in two, in a body of 900 kB, and says the size as sent', async () => {
+    const body = JSON.stringify({ Note: `${'x'.repeat(BODY_CAP - 18)} ${NUMBER} ${'y'.repeat(900 * 1000)}` });
+    await post('card', '/v1/payments', body);
+    const [entry] = await journal(w);
+    expect(entry!.Request).toMatchObject({ Bytes: Buffer.byteLength(body), CappedAt: BODY_CAP });
+    expect(entry!.Request.Body!.endsWith(' VISA-111')).toBe(true);
+    expect(stored(w)).not.toContain('41111111');
   });
 
   it('keeps a time and IDs that pass the Luhn check, and the rest of an accepted body byte for byte', async () => {
