@@ -117,7 +117,9 @@ export function maskUrl(url: string): string {
 }
 
 function maskText(text: string, nesting: number): string {
-  if (nesting > NESTING || !mightHold(text)) return text;
+  if (!mightHold(text)) return text;
+  // Deeper than that, text is read as text: its pairs and digit runs are masked all the same.
+  if (nesting > NESTING) return maskLoose(text);
   // A value that is only a number (a card's, most often).
   if (/^[0-9]{13,19}$/.test(text)) return isCardNumber(text) ? maskCardNumber(text) : text;
   if (/^\s*[[{"]/.test(text)) {

@@ -96,6 +96,13 @@ describe('maskCardData', () => {
     expect(maskCardData(JSON.stringify({ Note: `card ${VISA} cvv=123` }))).toBe('{"Note":"card VISA-1111 cvv=***"}');
   });
 
+  it('masks a number in JSON nested in strings deeper than it reads as JSON', () => {
+    let text = JSON.stringify({ Number: VISA });
+    for (let i = 0; i < 6; i++) text = JSON.stringify({ Data: text });
+    expect(maskCardData(text)).not.toContain('4111111111111111');
+    expect(maskCardData(text)).toContain('VISA-1111');
+  });
+
   it('masks malformed JSON by its pairs and digit runs', () => {
     const body = `{"Card": {"Number": "${VISA}", "SecurityCode": "123", "Created": "${LUHN_TIME}"`;
     expect(maskCardData(body)).toBe(`{"Card": {"Number": "VISA-1111", "SecurityCode": "***", "Created": "${LUHN_TIME}"`);
