@@ -19,6 +19,7 @@ import { faultsOnRequests } from './faults.middleware';
 import { answerReleased, nearMissOf, noteRequests } from '../requests/capture';
 import { mountRequestRoutes, mountScopedRequestRoutes } from '../requests/routes';
 import { readBody } from './body';
+import { maskUrl } from '../domain/card-data';
 import { waitWhileRestoring } from './restoring.middleware';
 import { sendJson } from './reply';
 
@@ -45,7 +46,7 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
       const started = performance.now();
       res.on('finish', () => {
         const ms = Number((performance.now() - started).toFixed(1));
-        ctx.log.info(`${req.method} ${req.originalUrl} ${res.statusCode}`, { address: surface, ms, reason: res.locals.refusal as string | undefined, nearMiss: nearMissOf(res) });
+        ctx.log.info(`${req.method} ${maskUrl(req.originalUrl)} ${res.statusCode}`, { address: surface, ms, reason: res.locals.refusal as string | undefined, nearMiss: nearMissOf(res) });
       });
       next();
     });

@@ -1,10 +1,10 @@
 // The error bodies of the real service, one per kind of resource a route answers with.
+import { maskCardNumber } from '../domain/card-data';
 import { PreapprovalRejection, Rejection } from '../errors/errors';
 import { PREAPPROVAL_KEYS, preapprovalToWire } from '../wire/preapprovals';
 import { PAYMENT_KEYS, cardAuthenticationOut, cardPaymentOut, payoutOut, refundOut } from '../schemas/responses';
 import { unmark } from '../schemas/json-body';
 import { type WireOptions, cardPaymentToWire, paymentToWire } from '../wire/serializers';
-import { maskCardNumber } from '../services/card.service';
 
 export type Envelope = 'payment' | 'card-payment' | 'splits' | 'refund' | 'preapproval' | 'list' | 'message' | 'payout' | 'card-authentication' | 'merchant-site';
 

@@ -10,6 +10,7 @@ import { authenticate } from '../services/auth.service';
 import { answerLater, loseAnswer } from './after-commit';
 import type { HttpContext } from './pipeline';
 import { sendJson } from './reply';
+import { maskUrl } from '../domain/card-data';
 
 const API_PATH = /^\/v1(\/|$)/i;
 
@@ -52,7 +53,7 @@ export function faultsOnRequests(ctx: HttpContext, surface: string): RequestHand
       faultId = rule.id;
       by = `by fault ${rule.id}`;
     }
-    ctx.log.info(`${req.method} ${req.originalUrl} ${describeEffect(effect)} ${by}`, { address: surface, fault: faultId ?? undefined });
+    ctx.log.info(`${req.method} ${maskUrl(req.originalUrl)} ${describeEffect(effect)} ${by}`, { address: surface, fault: faultId ?? undefined });
     noteFault(res, `${describeEffect(effect)} ${by}`);
     faults?.told({ FaultID: faultId, Channel: 'api', Effect: describeEffect(effect), Target: `${req.method} ${req.path}` });
     switch (effect.kind) {

@@ -11,6 +11,7 @@ import type { ServiceContext } from '../services/context';
 import { checkSnapshotName } from '../snapshots/snapshots';
 import { removeScratch } from '../store/copies';
 import { SiteCopyRefused, SiteCopyTooLarge, copySite, readSiteCopy, restoreSite } from '../store/site-copies';
+import { scrubCopyFile } from '../store/scrub-copies';
 import { marketplaceOf } from './marketplace.service';
 
 /** A marketplace's snapshot quota: each is a file, and one marketplace must not fill the disk. */
@@ -59,6 +60,15 @@ export class SiteSnapshots {
         if (/^[0-9]+$/.test(entry) && !services.store.sites.get(Number(entry))) this.removeAll(Number(entry));
       }
     });
+    this.scrubOld();
+  }
+
+  /** Snapshots saved before card data was masked by what it is lose it now, once (scrub-copies.ts). */
+  private scrubOld(): void {
+    if (this.root === null || !existsSync(this.root)) return;
+    for (const entry of readdirSync(this.root)) {
+      if (/^[0-9]+$/.test(entry)) for (const name of this.names(Number(entry))) scrubCopyFile(this.pathOf(Number(entry), name));
+    }
   }
 
   /**

@@ -4,8 +4,8 @@
 // or when its connection closes with no answer leaving (a lost answer, a reset).
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { operations } from '../openapi/document';
+import { maskCardData, maskQuery } from '../domain/card-data';
 import { authenticate } from '../services/auth.service';
-import { maskCardNumber } from '../services/card.service';
 import type { Surface } from '../store/records';
 import type { SiteRecord } from '../store/records';
 import type { ServiceContext } from '../services/context';
@@ -209,11 +209,8 @@ function write(journal: RequestJournal, services: ServiceContext, req: Request, 
       refundId ??= found.refundId;
       splitId ??= found.splitId;
     }
-    let sent = typeof req.body === 'string' && req.body !== '' ? req.body : null;
-    if (sent !== null && p.surface === 'card' && method === 'POST') sent = withoutCardSecrets(sent);
-    if (sent !== null && route !== null && route.startsWith('/v1/merchantsites')) sent = withoutApiKeys(sent);
-    const sentBytes = sent === null ? 0 : Buffer.byteLength(sent);
-    const answerBytes = answer === null ? 0 : byteLength(answer);
+    const { sent: sentMasked, sentBytes, query, answer: kept, answerBytes } = withoutCardData(req.body, queryAt < 0 ? null : req.originalUrl.slice(queryAt + 1), answer, status);
+    const sent = sentMasked !== null && route !== null && route.startsWith('/v1/merchantsites') ? withoutApiKeys(sentMasked) : sentMasked;
     p.nearMiss = nearMiss;
     // Whose it is: the credentials' marketplace, or a payer press's payment's; a refused claim is no one's.
     const ownerSiteId = site ? marketplaceOf(site) : p.siteId === null ? null : marketplaceOf(services.store.sites.get(p.siteId));
@@ -223,7 +220,7 @@ function write(journal: RequestJournal, services: ServiceContext, req: Request, 
       address: p.surface,
       method,
       path,
-      query: queryAt < 0 ? null : req.originalUrl.slice(queryAt + 1),
+      query,
       route,
       siteId,
       authenticated: site !== undefined,
@@ -237,7 +234,7 @@ function write(journal: RequestJournal, services: ServiceContext, req: Request, 
       nearMiss,
       requestBody: sent === null ? null : capped(sent, sentBytes),
       requestBytes: sentBytes,
-      responseBody: answer === null ? null : capped(answer, answerBytes),
+      responseBody: kept === null ? null : capped(kept, answerBytes),
       responseBytes: answerBytes,
       ownerSiteId,
     });
@@ -292,23 +289,31 @@ function withoutApiKeys(text: string): string {
   return text.replace(/"ApiKey":"[^"\\]*"/g, '"ApiKey":"…"');
 }
 
-/** A card's number masked and its security code dropped, as the card API's own answers show them. */
-function withoutCardSecrets(text: string): string {
-  if (!/"(Number|SecurityCode)"/.test(text)) return text;
-  try {
-    const v = JSON.parse(text) as unknown;
-    if (!isObj(v)) return text;
-    // A card payment's, a payout's and a card authentication's card: {"Payment"|"Payout"|"CardAuthentication": {"Card": …}}.
-    const cards = Object.values(v).flatMap((o) => (isObj(o) && isObj(o.Card) ? [o.Card] : []));
-    if (cards.length === 0) return text;
-    for (const card of cards) {
-      if (typeof card.Number === 'string') card.Number = maskCardNumber(card.Number.replace(/[^0-9]/g, ''));
-      delete card.SecurityCode;
-    }
-    return JSON.stringify(v);
-  } catch {
-    return text;
-  }
+/**
+ * What an entry keeps of the request and its answer, and their sizes as sent: card numbers masked and
+ * security codes replaced (domain/card-data.ts) in the body, whatever its type and shape, and in the
+ * query string. An answer is read only when it refused (4xx, 5xx) or never left: those can echo what
+ * was sent (a 400's card, a 404's URI); the card API's other answers mask a card themselves.
+ */
+function withoutCardData(body: unknown, query: string | null, answer: string | Buffer | null, status: number | null) {
+  const text = typeof body === 'string' && body !== '' ? body : null;
+  const refused = answer !== null && (status === null || status >= 400);
+  return {
+    sent: text === null ? null : maskCardData(keptPart(text)),
+    sentBytes: text === null ? 0 : Buffer.byteLength(text),
+    query: query === null ? null : maskQuery(query),
+    answer: refused ? maskCardData(keptPart(answer.toString())) : answer,
+    answerBytes: answer === null ? 0 : byteLength(answer),
+  };
+}
+
+/**
+ * The front of a text that the cap keeps, and some: only that is read for card data (a body of a
+ * megabyte took milliseconds). The extra characters hold a card number cut by the cap whole, even
+ * written with JSON escapes (19 digits of 6 characters and their separators).
+ */
+function keptPart(text: string): string {
+  return text.length > BODY_CAP + 256 ? text.slice(0, BODY_CAP + 256) : text;
 }
 
 /** The marketplace a site is or belongs to (null for no site). */

@@ -1,5 +1,6 @@
 // Card authentications (`/v1/card/authenticate` and `/v1/card/token/{value}` on the card address): a
 // card verified without a charge, answered at once with a credit card token, read back and cancelled.
+import { maskCardNumber } from '../domain/card-data';
 import { cardAuthCancel, cardVerifiable, tokenUsable } from '../domain/card-objects.machine';
 import { Rejection, notFound } from '../errors/errors';
 import { type ReasonCode, reason } from '../errors/reasons';
@@ -7,7 +8,6 @@ import { cardAuthenticationRequest } from '../schemas/requests';
 import { validateRequest } from '../schemas/validator';
 import type { CardAuthRecord, Json, SiteRecord } from '../store/records';
 import { completeAddress, completeCustomer } from '../wire/serializers';
-import { maskCardNumber } from './card.service';
 import type { ServiceContext } from './context';
 
 interface CardAuthInput {

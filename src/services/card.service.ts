@@ -2,6 +2,7 @@
 // Capture true, Authorized without; Open when the payer enters the card on the hosted form), with its
 // test amounts.
 import { cardCreated } from '../domain/card.machine';
+import { maskCardNumber } from '../domain/card-data';
 import { parseAmount } from '../domain/money';
 import { Rejection } from '../errors/errors';
 import { type Reason, reason } from '../errors/reasons';
@@ -42,20 +43,6 @@ interface CardInput {
   GenerateCreditCardToken?: boolean | null;
   PaymentTokenLifetime?: number | null;
   Splits?: SplitInput[];
-}
-
-/** Card numbers are never stored or shown in full: brand and last four digits ("VISA-1111"). */
-export function maskCardNumber(number: string): string {
-  const brand = /^4/.test(number)
-    ? 'VISA'
-    : /^(5[1-5]|2[2-7])/.test(number)
-      ? 'MASTERCARD'
-      : /^3[47]/.test(number)
-        ? 'AMEX'
-        : /^(6011|65)/.test(number)
-          ? 'DISCOVER'
-          : 'CARD';
-  return `${brand}-${number.slice(-4)}`;
 }
 
 export function createCardPayment(ctx: ServiceContext, site: SiteRecord, body: unknown): PaymentView {

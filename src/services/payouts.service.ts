@@ -1,5 +1,6 @@
 // Card payouts (`/v1/payouts` on the card address): made with their outcome decided at once, as the
 // real card test host answers, and read back one by one, by status, or as a filtered list.
+import { maskCardNumber } from '../domain/card-data';
 import { payoutOutcome } from '../domain/card-objects.machine';
 import { parseAmount } from '../domain/money';
 import { Status } from '../domain/statuses';
@@ -10,7 +11,6 @@ import { validateRequest } from '../schemas/validator';
 import type { Json, PayoutRecord, SiteRecord } from '../store/records';
 import { completeAddress, completeCustomer } from '../wire/serializers';
 import { cardOfToken } from './card-auth.service';
-import { maskCardNumber } from './card.service';
 import type { ServiceContext } from './context';
 import { ListRejected, payoutsQuery } from './list.service';
 import { parseId } from './lookup';

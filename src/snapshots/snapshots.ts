@@ -11,6 +11,7 @@ import { SNAPSHOT_NAME } from '../schemas/reproduce';
 import { CopyTooNewError, copyDatabase, readCopy, removeScratch, replaceData } from '../store/copies';
 import { CopyRejected } from '../store/copy-check';
 import { isStorageFailure } from '../store/failures';
+import { scrubCopyFile } from '../store/scrub-copies';
 import type { Clock } from '../scheduler/clock';
 import type { Store } from '../store/store';
 
@@ -47,6 +48,14 @@ export class Snapshots {
     this.temporary = dbFile === ':memory:' || dbFile === '';
     this.folder = this.temporary ? null : `${resolve(dbFile)}.snapshots`;
     this.removeLeftovers();
+    this.scrubOld();
+  }
+
+  /** Snapshots saved before card data was masked by what it is lose it now, once (scrub-copies.ts). */
+  private scrubOld(): void {
+    const dir = this.dir(false);
+    if (!dir) return;
+    for (const file of readdirSync(dir)) if (FILE.test(file) && !file.startsWith('.')) scrubCopyFile(join(dir, file));
   }
 
   /**

@@ -14,11 +14,13 @@
 // 16 KiB pages held some 40 MB more memory under load).
 //
 // A copy of the database (a snapshot) carries the entries in its own `requests_kept` table
-// (migration 15): saving fills it from here, restoring moves its rows back here.
+// (migration 15): saving fills it from here, restoring moves its rows back here. The file's
+// user_version says its entries were scrubbed of card data (16: migration 16's number).
 import { rmSync } from 'node:fs';
 import type { Db } from './db';
 import { sql as twelve } from './migrations/0012-requests';
 import { COLUMNS as OWNER_COLUMNS, ownerOf, storedBytesOf } from './migrations/0017-journal-owners';
+import { scrubEntries } from './migrations/0016-card-data';
 
 export const JOURNAL_SCHEMA = 'journal';
 
@@ -77,7 +79,20 @@ export function attachJournal(db: Db, inMemory = false): void {
     for (const f of [file, `${file}-journal`]) rmSync(f, { force: true });
     open(db, file);
   }
+  scrubOnce(db);
   takeKept(db);
+}
+
+/** The journal's user_version from which its entries hold no card data (the version of migration 16). */
+const SCRUBBED = 16;
+
+/** Entries written before card data was masked by what it is are scrubbed once, as migration 16 does a copy's. */
+function scrubOnce(db: Db): void {
+  if ((db.pragma(`${JOURNAL_SCHEMA}.user_version`, { simple: true }) as number) >= SCRUBBED) return;
+  db.transaction(() => {
+    scrubEntries(db, JOURNAL_TABLE);
+    db.pragma(`${JOURNAL_SCHEMA}.user_version = ${SCRUBBED}`);
+  }).immediate();
 }
 
 /** The file the journal attached to `db` is in (`:memory:` for one in memory), for another connection to attach. */

@@ -180,10 +180,10 @@ describe('the request journal', () => {
     expect((await request(w.api).get(`/_sandbox/requests/count?RefundID=${refund.body.Refund.ID}`)).body).toEqual({ Count: 2 });
     expect(entries.find((e) => e.RefundID === refund.body.Refund.ID && e.Method === 'POST')).toMatchObject({ PaymentID: paid.ID, SplitID: paid.Splits[1]!.ID });
     expect(entries.find((e) => e.Route === '/Home/{action}')).toMatchObject({ PaymentID: payer.ID, SiteID: MARKETPLACE.SiteID, Authenticated: false, Status: 303 });
-    // The card's number is masked and its security code dropped, as the card API's answers show them.
+    // The card's number is masked as the card API's answers show it, and its security code replaced.
     const cardCreate = entries.find((e) => e.Address === 'card' && e.Route === '/v1/payments' && e.Method === 'POST')!;
     expect(cardCreate.Request.Body).not.toContain(CARD_NUMBER);
-    expect(cardCreate.Request.Body).not.toContain('SecurityCode');
+    expect(JSON.parse(cardCreate.Request.Body!).Payment.Card.SecurityCode).toBe('***');
     expect(JSON.parse(cardCreate.Request.Body!).Payment.Card.Number).toBe('VISA-1111');
     // Neither the APIKey nor the Authorization header, anywhere in the table.
     const everything = JSON.stringify(w.store.db.prepare('SELECT * FROM requests').all());

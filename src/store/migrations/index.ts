@@ -15,6 +15,7 @@ import * as m0012 from './0012-requests';
 import * as m0013 from './0013-preapprovals';
 import * as m0014 from './0014-card-objects';
 import * as m0015 from './0015-requests-apart';
+import * as m0016 from './0016-card-data';
 import * as m0017 from './0017-journal-owners';
 import * as m0019 from './0019-merchant-sites';
 
@@ -43,6 +44,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 13, sql: m0013.sql, up: m0013.up },
   { version: 14, sql: m0014.sql },
   { version: 15, sql: m0015.sql },
+  { version: 16, sql: m0016.sql, up: m0016.up },
   { version: 17, sql: m0017.sql },
   { version: 19, sql: m0019.sql },
 ];
