@@ -302,7 +302,8 @@ const CONTROL: Operation[] = [
     method: 'post',
     path: '/_sandbox/payments/{id}/events',
     operationId: 'applyPaymentEvent',
-    summary: 'Apply a provider or payer event; Event dispute opens a dispute (chargeback) on a captured card payment and answers {"Dispute"}',
+    summary:
+      'Apply a provider or payer event; Event dispute opens a dispute (chargeback) on a captured card payment and answers {"Dispute"}; Event challenge holds an Open or Authorized card payment for a fraud challenge (PendingChallengeConfirmation, 30)',
     request: paymentEventRequest,
     responses: { 200: { anyOf: [paymentResponse, disputeResponse] }, 400: messageResponse, 404: messageResponse },
     control: true,
@@ -893,6 +894,22 @@ const CARD: Operation[] = [
     operationId: 'cancelCardPayment',
     summary: 'Cancel an Authorized card payment (Cancelled, 3; QueuedForCanceling, 34, for test amount 10006)',
     responses: { 200: cardPaymentResponse, 400: paymentErrorResponse, ...unauthorized },
+  },
+  {
+    method: 'post',
+    path: '/v1/payments/{id}/challenge/accept',
+    operationId: 'acceptCardChallenge',
+    summary:
+      'Accept the fraud challenge of a card payment held for one (PendingChallengeConfirmation, 30): it goes on as its authorization would have (Authorized, 9; CaptureRequested, 13, then Captured, when it asked for Capture); a payment not held is refused (1006)',
+    responses: { 200: cardPaymentResponse, 400: paymentErrorResponse, ...unauthorized },
+  },
+  {
+    method: 'post',
+    path: '/v1/payments/{id}/challenge/reject',
+    operationId: 'rejectCardChallenge',
+    summary:
+      'Reject the fraud challenge of a card payment held for one: answered 400 as the real host does, with the payment now Cancelled (3) and return code 118 "Challenge rejected"; a payment not held is refused (1006) and stays as it was',
+    responses: { 400: { anyOf: [cardPaymentResponse, paymentErrorResponse] }, ...unauthorized },
   },
   {
     method: 'post',

@@ -213,6 +213,18 @@ const cardPaymentFields: Record<string, Schema> = {
   Retry: { type: ['boolean', 'null'] },
   RedirectURL: { type: ['string', 'null'], description: 'The hosted card form, while the payer has a card to enter' },
   '3DSecure': { type: ['boolean', 'null'] },
+  Fraud: {
+    ...exact(
+      {
+        Status: { type: 'string', enum: ['Challenge'] },
+        CheckMode: { type: 'string', enum: ['CheckOnPreAuthorisation'] },
+        Score: { type: 'integer', minimum: 1 },
+        Reason: str,
+      },
+      ['object', 'null'],
+    ),
+    description: 'The fraud check’s verdict on a payment it challenged (held PendingChallengeConfirmation, 30); null for one never challenged',
+  },
 };
 export const cardPaymentOut: Schema = {
   type: 'object',

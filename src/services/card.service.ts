@@ -1,7 +1,7 @@
 // Card payments on the card address: created as the real card test host answers (CaptureRequested with
 // Capture true, Authorized without; Open when the payer enters the card on the hosted form), with its
 // test amounts.
-import { cardCreated } from '../domain/card.machine';
+import { cardCreated, fraudChecked } from '../domain/card.machine';
 import { parseAmount } from '../domain/money';
 import { Rejection } from '../errors/errors';
 import { type Reason, reason } from '../errors/reasons';
@@ -77,7 +77,9 @@ export function createCardPayment(ctx: ServiceContext, site: SiteRecord, body: u
     const tokenCard = input.CreditCardToken ? cardOfToken(ctx, site, input.CreditCardToken.Value, 'Payment.CreditCardToken').card : null;
     // Without card details, or with 3-D Secure asked for, the payer enters the card on the hosted form.
     const payerEntersCard = (input.Card === undefined && tokenCard === null) || input.ThreeDSecureCheck === true;
-    const state = cardCreated(amount, capture, payerEntersCard);
+    // The fraud check runs before the authorization, once the card is known.
+    const checked = payerEntersCard ? { state: cardCreated(amount, capture, true), fraudReason: null } : fraudChecked(input.Customer?.Email, cardCreated(amount, capture, false));
+    const state = checked.state;
     const now = ctx.clock.now();
     const record: Omit<PaymentRecord, 'id'> = {
       surface: 'card',
@@ -119,6 +121,7 @@ export function createCardPayment(ctx: ServiceContext, site: SiteRecord, body: u
       retry: input.Retry ?? false,
       hasSplits: splits.length > 0,
       scenario: null,
+      fraudReason: checked.fraudReason,
     };
     const id = ctx.store.payments.insert(record);
     const view: PaymentView = {

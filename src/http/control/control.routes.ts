@@ -9,6 +9,7 @@ import { disputeEventRequest, notificationWaitQuery, paymentEventRequest, refund
 import { validate } from '../../schemas/validator';
 import { applyPaymentEvent } from '../../services/events.service';
 import { openDispute, resolveDispute } from '../../services/disputes.service';
+import { holdForChallenge } from '../../services/card-challenge.service';
 import { captureToWire, disputeToWire } from '../../wire/card-objects';
 import { type JournalPaging, notificationPage, notificationView, NOTIFICATION_STATES, paymentStory, redeliverNotification } from '../../services/journal.service';
 import { parseId, reload } from '../../services/lookup';
@@ -200,8 +201,9 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
   router.post(
     '/_sandbox/payments/:id/events',
     route(ctx, 'message', (req, body) => {
-      const { Event } = checked<{ Event: PaymentEvent | 'dispute' }>(paymentEventRequest, body);
+      const { Event } = checked<{ Event: PaymentEvent | 'dispute' | 'challenge' }>(paymentEventRequest, body);
       const id = idParam(req, 'id', 'Payment');
+      if (Event === 'challenge') return { status: 200, body: { Payment: paymentToWire(holdForChallenge(ofPayment(id), id), wireOf(ctx, req)) } };
       if (Event === 'dispute') {
         const opened = openDispute(ofPayment(id), id);
         return { status: 200, body: { Dispute: disputeToWire(opened.dispute, opened.view.payment.methodId) } };

@@ -15,6 +15,7 @@ import * as m0012 from './0012-requests';
 import * as m0013 from './0013-preapprovals';
 import * as m0014 from './0014-card-objects';
 import * as m0015 from './0015-requests-apart';
+import * as m0020 from './0020-challenges-payout-notifications';
 
 export interface Migration {
   version: number;
@@ -41,4 +42,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 13, sql: m0013.sql, up: m0013.up },
   { version: 14, sql: m0014.sql },
   { version: 15, sql: m0015.sql },
+  { version: 20, sql: m0020.sql },
 ];
