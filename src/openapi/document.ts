@@ -305,7 +305,7 @@ const CONTROL: Operation[] = [
     summary:
       'Apply a provider or payer event; Event dispute opens a dispute (chargeback) on a captured card payment and answers {"Dispute"}; Event challenge holds an Open or Authorized card payment for a fraud challenge (PendingChallengeConfirmation, 30)',
     request: paymentEventRequest,
-    responses: { 200: { anyOf: [paymentResponse, disputeResponse] }, 400: messageResponse, 404: messageResponse },
+    responses: { 200: { anyOf: [paymentResponse, cardPaymentResponse, disputeResponse] }, 400: messageResponse, 404: messageResponse },
     control: true,
   },
   {
@@ -770,6 +770,7 @@ const DASHBOARD: Operation[] = [
   { method: 'post', path: '/dashboard/payments/{id}/snapshot', operationId: 'dashboardSaveSnapshot', summary: 'Save a snapshot of the signed-in marketplace (form field Name; never a whole-sandbox one); 303 back to the payment, saved or refused (the page then says which, once)', responses: { 303: undefined, 404: undefined }, html: true },
   { method: 'post', path: '/dashboard/payments/{id}/notifications/{notificationId}/redeliver', operationId: 'dashboardRedeliverNotification', summary: 'Dashboard action notifications/:notificationId/redeliver on the payment; 303 back to its page, done or refused (the page then says which, once)', responses: { 303: undefined, 404: undefined }, html: true },
   { method: 'get', path: '/dashboard/payouts', operationId: 'dashboardCardPayouts', summary: 'The merchant’s card payouts (the latest 100, newest first)', responses: { 200: undefined, 303: undefined }, html: true },
+  { method: 'post', path: '/dashboard/payments/{id}/challenge', operationId: 'dashboardChallenge', summary: 'Dashboard action challenge on a card payment (form field Event: hold, accept or reject); 303 back to its page, done or refused (the page then says which, once), or 400 for another Event', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
   { method: 'post', path: '/dashboard/payments/{id}/dispute', operationId: 'dashboardDispute', summary: 'Dashboard action dispute on a card payment (form field Event: open, win or lose, with DisputeID); 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
 ];
 

@@ -18,7 +18,7 @@ import { applyRefundEvent } from '../../services/refunds.service';
 import { resetSandbox } from '../../services/reset.service';
 import { databaseHealth } from '../../services/health.service';
 import type { NotificationFilter, NotificationState } from '../../store/notifications.repo';
-import { paymentToWire, refundToWire } from '../../wire/serializers';
+import { type PaymentView, cardPaymentToWire, paymentToWire, refundToWire } from '../../wire/serializers';
 import { waitForNotification, whatWasFound } from '../../notifications/wait';
 import { type HttpContext, route, routeAsync, wireOf } from '../pipeline';
 import { mountFaultRoutes } from './faults.routes';
@@ -203,13 +203,16 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
     route(ctx, 'message', (req, body) => {
       const { Event } = checked<{ Event: PaymentEvent | 'dispute' | 'challenge' }>(paymentEventRequest, body);
       const id = idParam(req, 'id', 'Payment');
-      if (Event === 'challenge') return { status: 200, body: { Payment: paymentToWire(holdForChallenge(ofPayment(id), id), wireOf(ctx, req)) } };
+      // A card payment is answered as the card address shows it.
+      const shown = (view: PaymentView) => ({
+        Payment: view.payment.surface === 'card' ? cardPaymentToWire(view.payment, wireOf(ctx, req), view.splits) : paymentToWire(view, wireOf(ctx, req)),
+      });
+      if (Event === 'challenge') return { status: 200, body: shown(holdForChallenge(ofPayment(id), id)) };
       if (Event === 'dispute') {
         const opened = openDispute(ofPayment(id), id);
         return { status: 200, body: { Dispute: disputeToWire(opened.dispute, opened.view.payment.methodId) } };
       }
-      const view = applyPaymentEvent(ofPayment(id), id, Event);
-      return { status: 200, body: { Payment: paymentToWire(view, wireOf(ctx, req)) } };
+      return { status: 200, body: shown(applyPaymentEvent(ofPayment(id), id, Event)) };
     }),
   );
 
