@@ -517,9 +517,10 @@ export const inspectedPaymentResponse: Schema = {
 
 const notificationOut = exact({
   ID: int,
-  PaymentID: { type: ['integer', 'null'], description: 'null for a preapproval’s notification' },
+  PaymentID: { type: ['integer', 'null'], description: 'null for a preapproval’s or a payout’s notification' },
   RefundID: nint,
   PreapprovalID: { type: ['integer', 'null'], description: 'A preapproval’s notification names it here (PaymentID null)' },
+  PayoutID: { type: ['integer', 'null'], description: 'A card payout’s notification names it here (PaymentID null)' },
   SiteID: int,
   StatusID: int,
   StatusInfo: str,

@@ -11,6 +11,7 @@ import type { Json, PayoutRecord, SiteRecord } from '../store/records';
 import { completeAddress, completeCustomer } from '../wire/serializers';
 import { cardOfToken } from './card-auth.service';
 import { maskCardNumber } from './card.service';
+import { recordPayoutStatus } from './changes';
 import type { ServiceContext } from './context';
 import { ListRejected, payoutsQuery } from './list.service';
 import { parseId } from './lookup';
@@ -63,6 +64,9 @@ export function createPayout(ctx: ServiceContext, site: SiteRecord, body: unknow
       reasons: outcome.reasons,
       createdAt: now,
     });
+    // Its outcome is decided at once and notified, as the real service notifies card payouts (the
+    // .NET SDK's NotificationProcessor handles {"Payout": …}): Success, or Failed.
+    recordPayoutStatus(ctx, payout, outcome.status === Status.Success ? 'payout made' : 'payout failed');
     return { payout, failed: outcome.status !== Status.Success };
   });
 }

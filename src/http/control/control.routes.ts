@@ -54,11 +54,13 @@ export function notificationFilter(req: Request): NotificationFilter {
   const paymentId = intQuery(req, 'PaymentID');
   const refundId = intQuery(req, 'RefundID');
   const preapprovalId = intQuery(req, 'PreapprovalID');
+  const payoutId = intQuery(req, 'PayoutID');
   const statusId = intQuery(req, 'StatusID');
   const state = queryValue(req, 'State');
   if (paymentId !== undefined) f.paymentId = paymentId;
   if (refundId !== undefined) f.refundId = refundId;
   if (preapprovalId !== undefined) f.preapprovalId = preapprovalId;
+  if (payoutId !== undefined) f.payoutId = payoutId;
   if (statusId !== undefined) f.statusId = statusId;
   if (state !== undefined) {
     if (!NOTIFICATION_STATES.includes(state as NotificationState)) {
