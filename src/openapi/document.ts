@@ -112,6 +112,11 @@ export interface Operation {
   image?: string;
   /** A file of this media type rather than JSON (a snapshot's SQLite file). */
   file?: string;
+  /**
+   * Fidelity: the status the real service answers when the operation is done, where that is not a
+   * 2xx (a rejected fraud challenge: 400). Served as `x-done-with`; the lint's success rule passes it.
+   */
+  doneWith?: number;
 }
 
 const unauthorized = { 401: messageResponse, 404: messageResponse };
@@ -911,6 +916,7 @@ const CARD: Operation[] = [
     summary:
       'Reject the fraud challenge of a card payment held for one: answered 400 as the real host does, with the payment now Cancelled (3) and return code 118 "Challenge rejected"; a payment not held is refused (1006) and stays as it was',
     responses: { 400: { anyOf: [cardPaymentResponse, paymentErrorResponse] }, ...unauthorized },
+    doneWith: 400,
   },
   {
     method: 'post',
@@ -1116,6 +1122,7 @@ export function openApiDocument(surface: Surface, serverUrl: string): Record<str
     (paths[op.path] ??= {})[op.method] = {
       operationId: op.operationId,
       summary: op.summary,
+      ...(op.doneWith === undefined ? {} : { 'x-done-with': op.doneWith }),
       tags: [tagOf(op, surface)],
       security: SECURITY[guard],
       ...(params.length ? { parameters: params } : {}),
