@@ -320,6 +320,11 @@ describe('card fraud challenges notified to a real receiver', () => {
     for (const b of bodies) expectSchema(cardPaymentResponse, b);
     expect(bodies[0].Payment.Fraud).toEqual(FRAUD);
     expect(rx.received.every((r) => r.headers.authorization === AUTH)).toBe(true);
+    // Both routes are in the request journal, as every route is.
+    const journaled = async (route: string) =>
+      (await request(sb.baseUrl).get(`/_sandbox/requests?Route=${encodeURIComponent(route)}`)).body.Requests.map((e: any) => [e.Address, e.Method, e.PaymentID, e.Status]);
+    expect(await journaled('/v1/payments/{id}/challenge/reject')).toEqual([['card', 'POST', held.ID, 400]]);
+    expect(await journaled('/v1/payments/{id}/challenge/accept')).toEqual([['card', 'POST', authorized.ID, 200]]);
     const notes = await journal(sb, authorized.ID);
     expect(notes.map((n: any) => [n.StatusID, n.StatusInfo, n.State])).toEqual([
       [30, 'PendingChallengeConfirmation', 'delivered'],
