@@ -154,3 +154,59 @@ export function cardEvent(event: PaymentEvent, status: number): Decision<number 
       return ok(Status.Cancelled);
   }
 }
+
+/**
+ * Fidelity: the customer e-mail the .NET SDK's challenge tests send (AcceptChallengeTests.cs,
+ * RejectChallengeTests.cs) to have the real test host's fraud check challenge a card payment; the
+ * documented test amounts have none for it. Compared without regard to case, as e-mail addresses are.
+ */
+export const CHALLENGE_EMAIL = 'challenge@challenge.com';
+
+/** Whether the fraud check challenges a payment of this customer e-mail. */
+export function fraudChallenges(email: unknown): boolean {
+  return typeof email === 'string' && email.trim().toLowerCase() === CHALLENGE_EMAIL;
+}
+
+/** Why the check challenged a payment of the challenge e-mail (its Fraud.Reason). */
+export const EMAIL_CHALLENGE_REASON = 'The customer e-mail is on the fraud check’s review list';
+/** Why it challenged one held through the control API or the dashboard. */
+export const EVENT_CHALLENGE_REASON = 'Held for review by the fraud check (a sandbox provider event)';
+
+/** The fraud check held the payment before its authorization: PendingChallengeConfirmation (30), until the merchant answers. */
+export const HELD_FOR_CHALLENGE: CardState = { status: Status.PendingChallengeConfirmation, capturedAmount: null, later: null };
+
+/**
+ * What the fraud check makes of a payment whose card is known (sent with the create, or entered on
+ * the hosted form): held, for the challenge e-mail; otherwise `authorized`, what the authorization gives.
+ */
+export function fraudChecked(email: unknown, authorized: CardState): { state: CardState; fraudReason: string | null } {
+  return fraudChallenges(email) ? { state: HELD_FOR_CHALLENGE, fraudReason: EMAIL_CHALLENGE_REASON } : { state: authorized, fraudReason: null };
+}
+
+/**
+ * The provider's fraud check challenges a card payment (control API, dashboard): it runs before the
+ * authorization, so an Open payment (its card not entered yet) or an Authorized one (not captured
+ * yet) can be held; anything further along has passed the check.
+ */
+export function cardChallenge(status: number): Decision<CardState> {
+  if (status !== Status.Open && status !== Status.Authorized) {
+    return no(105, `Action is invalid: only an Open or Authorized card payment can be held for a fraud challenge (it is ${statusInfo(status)})`);
+  }
+  return ok(HELD_FOR_CHALLENGE);
+}
+
+/**
+ * `POST /v1/payments/{id}/challenge/accept` or `/reject`: only a payment held for a challenge. Accepted,
+ * it goes on as its authorization would have (Authorized, or captured when it asked for Capture);
+ * rejected, it is Cancelled (3), as the .NET SDK's RejectChallengeTests expects.
+ */
+export function challengeAnswered(status: number, amount: bigint, capture: boolean, accept: boolean): Decision<CardState> {
+  if (status !== Status.PendingChallengeConfirmation) {
+    const what = accept ? 'accepted' : 'rejected';
+    return no(1006, `Payment.State is invalid: only a card payment held for a fraud challenge (PendingChallengeConfirmation, 30) can have its challenge ${what} (it is ${statusInfo(status)})`);
+  }
+  return ok(accept ? cardAuthorized(amount, capture) : { status: Status.Cancelled, capturedAmount: null, later: null });
+}
+
+/** Fidelity: the card host's return code for a rejected challenge (SDK-NET CardReturnCodeId.ChallengeRejected). */
+export const CHALLENGE_REJECTED_REASON = { Code: 118, Info: 'Challenge rejected' } as const;

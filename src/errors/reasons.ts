@@ -20,6 +20,7 @@ export const REASONS = {
   122: 'Unable to cancel transaction',
   // The card host's own return codes, for its capture, cancel and refund.
   105: 'Action is invalid',
+  1006: 'Payment.State is invalid',
   1012: 'Payment.AmountToCapture format is invalid',
   1013: 'Payment.AmountToCapture exceeds initial payment authorized amount',
   1014: 'Payment partial capture is not supported',

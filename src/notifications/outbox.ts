@@ -1,9 +1,9 @@
 // The outbox: each status change writes its notification in the same transaction as the change.
 import type { ChangeSink } from '../services/changes';
 import type { ServiceContext } from '../services/context';
-import type { PreapprovalRecord, RefundRecord } from '../store/records';
+import type { PayoutRecord, PreapprovalRecord, RefundRecord } from '../store/records';
 import { preapprovalToWire } from '../wire/preapprovals';
-import { disputeToWire } from '../wire/card-objects';
+import { disputeToWire, payoutNotificationToWire } from '../wire/card-objects';
 import { type PaymentView, cardPaymentToWire, paymentToWire, refundToWire } from '../wire/serializers';
 
 export interface OutboxOptions {
@@ -23,9 +23,10 @@ export function notificationUrl(ctx: ServiceContext, siteId: number, defaultUrl?
 
 const paymentOf = (view: PaymentView, refundId: number | null) => ({ site: view.payment.ownerSiteId, paymentId: view.payment.id, preapprovalId: null, refundId });
 
+
 export function createOutbox(opts: OutboxOptions): ChangeSink {
-  // Whose notification it is: a payment's (and maybe one of its refunds), or a preapproval's.
-  type Of = { site: number; paymentId: number | null; preapprovalId: number | null; refundId: number | null };
+  // Whose notification it is: a payment's (and maybe one of its refunds), a preapproval's or a payout's.
+  type Of = { site: number; paymentId: number | null; preapprovalId: number | null; refundId: number | null; payoutId?: number };
   const write = (ctx: ServiceContext, of: Of, statusId: number, body: unknown) => {
     const site = of.site;
     // A merchant may choose which statuses it hears of; the others are not written at all.
@@ -37,6 +38,7 @@ export function createOutbox(opts: OutboxOptions): ChangeSink {
     ctx.store.notifications.insert({
       paymentId: of.paymentId,
       preapprovalId: of.preapprovalId,
+      payoutId: of.payoutId ?? null,
       refundId: of.refundId,
       siteId: site,
       statusId,
@@ -62,6 +64,11 @@ export function createOutbox(opts: OutboxOptions): ChangeSink {
       // Fidelity: `{"Preapproval": …}`, the preapproval as the API shows it (SDK-NET NotificationType.cs).
       const of = { site: p.ownerSiteId, paymentId: null, preapprovalId: p.id, refundId: null };
       write(ctx, of, p.statusId, { Preapproval: preapprovalToWire(p, opts.baseUrl()) });
+    },
+    payoutChanged(ctx, p: PayoutRecord) {
+      // Fidelity: `{"Payout": …}`, as SDK-NET's NotificationProcessor reads it (PayoutNotificationTests).
+      const of = { site: p.siteId, paymentId: null, preapprovalId: null, refundId: null, payoutId: p.id };
+      write(ctx, of, p.statusId, { Payout: payoutNotificationToWire(p) });
     },
     // A dispute is told in its payment's queue, after what the payment went through before it.
     disputeChanged(ctx, dispute, view) {

@@ -114,6 +114,11 @@ export interface Operation {
   image?: string;
   /** A file of this media type rather than JSON (a snapshot's SQLite file). */
   file?: string;
+  /**
+   * Fidelity: the status the real service answers when the operation is done, where that is not a
+   * 2xx (a rejected fraud challenge: 400). Served as `x-done-with`; the lint's success rule passes it.
+   */
+  doneWith?: number;
 }
 
 const unauthorized = { 401: messageResponse, 404: messageResponse };
@@ -304,9 +309,10 @@ const CONTROL: Operation[] = [
     method: 'post',
     path: '/_sandbox/payments/{id}/events',
     operationId: 'applyPaymentEvent',
-    summary: 'Apply a provider or payer event; Event dispute opens a dispute (chargeback) on a captured card payment and answers {"Dispute"}',
+    summary:
+      'Apply a provider or payer event; Event dispute opens a dispute (chargeback) on a captured card payment and answers {"Dispute"}; Event challenge holds an Open or Authorized card payment for a fraud challenge (PendingChallengeConfirmation, 30)',
     request: paymentEventRequest,
-    responses: { 200: { anyOf: [paymentResponse, disputeResponse] }, 400: messageResponse, 404: messageResponse },
+    responses: { 200: { anyOf: [paymentResponse, cardPaymentResponse, disputeResponse] }, 400: messageResponse, 404: messageResponse },
     control: true,
   },
   {
@@ -370,7 +376,7 @@ const CONTROL: Operation[] = [
     path: '/_sandbox/notifications',
     operationId: 'listNotifications',
     summary: 'The notification journal, a page at a time (newest first unless SortDirection=asc), with TotalCount',
-    query: ['PaymentID', 'RefundID', 'PreapprovalID', 'StatusID', 'State', 'PageSize', 'PageIndex', 'SortDirection'],
+    query: ['PaymentID', 'RefundID', 'PreapprovalID', 'PayoutID', 'StatusID', 'State', 'PageSize', 'PageIndex', 'SortDirection'],
     responses: { 200: notificationsResponse, 400: messageResponse },
     control: true,
   },
@@ -379,7 +385,7 @@ const CONTROL: Operation[] = [
     path: '/_sandbox/notifications/wait',
     operationId: 'waitForNotification',
     summary: 'Wait until a matching notification reached its final state (delivered, or journaled unsent); Delivered=true insists on a delivery',
-    query: ['PaymentID', 'RefundID', 'PreapprovalID', 'StatusID', 'TimeoutMs', 'Delivered'],
+    query: ['PaymentID', 'RefundID', 'PreapprovalID', 'PayoutID', 'StatusID', 'TimeoutMs', 'Delivered'],
     responses: { 200: notificationResponse, 400: messageResponse, 408: messageResponse },
     control: true,
   },
@@ -837,6 +843,7 @@ const DASHBOARD: Operation[] = [
   { method: 'post', path: '/dashboard/payments/{id}/snapshot', operationId: 'dashboardSaveSnapshot', summary: 'Save a snapshot of the signed-in marketplace (form field Name; never a whole-sandbox one); 303 back to the payment, saved or refused (the page then says which, once)', responses: { 303: undefined, 404: undefined }, html: true },
   { method: 'post', path: '/dashboard/payments/{id}/notifications/{notificationId}/redeliver', operationId: 'dashboardRedeliverNotification', summary: 'Dashboard action notifications/:notificationId/redeliver on the payment; 303 back to its page, done or refused (the page then says which, once)', responses: { 303: undefined, 404: undefined }, html: true },
   { method: 'get', path: '/dashboard/payouts', operationId: 'dashboardCardPayouts', summary: 'The merchant’s card payouts (the latest 100, newest first)', responses: { 200: undefined, 303: undefined }, html: true },
+  { method: 'post', path: '/dashboard/payments/{id}/challenge', operationId: 'dashboardChallenge', summary: 'Dashboard action challenge on a card payment (form field Event: hold, accept or reject); 303 back to its page, done or refused (the page then says which, once), or 400 for another Event', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
   { method: 'post', path: '/dashboard/payments/{id}/dispute', operationId: 'dashboardDispute', summary: 'Dashboard action dispute on a card payment (form field Event: open, win or lose, with DisputeID); 303 back to its page, or 400 with the reason', responses: { 303: undefined, 400: undefined, 404: undefined }, html: true },
 ];
 
@@ -961,6 +968,23 @@ const CARD: Operation[] = [
     operationId: 'cancelCardPayment',
     summary: 'Cancel an Authorized card payment (Cancelled, 3; QueuedForCanceling, 34, for test amount 10006)',
     responses: { 200: cardPaymentResponse, 400: paymentErrorResponse, ...unauthorized },
+  },
+  {
+    method: 'post',
+    path: '/v1/payments/{id}/challenge/accept',
+    operationId: 'acceptCardChallenge',
+    summary:
+      'Accept the fraud challenge of a card payment held for one (PendingChallengeConfirmation, 30): it goes on as its authorization would have (Authorized, 9; CaptureRequested, 13, then Captured, when it asked for Capture); a payment not held is refused (1006)',
+    responses: { 200: cardPaymentResponse, 400: paymentErrorResponse, ...unauthorized },
+  },
+  {
+    method: 'post',
+    path: '/v1/payments/{id}/challenge/reject',
+    operationId: 'rejectCardChallenge',
+    summary:
+      'Reject the fraud challenge of a card payment held for one: answered 400 as the real host does, with the payment now Cancelled (3) and return code 118 "Challenge rejected"; a payment not held is refused (1006) and stays as it was',
+    responses: { 400: { anyOf: [cardPaymentResponse, paymentErrorResponse] }, ...unauthorized },
+    doneWith: 400,
   },
   {
     method: 'post',
@@ -1168,6 +1192,7 @@ export function openApiDocument(surface: Surface, serverUrl: string): Record<str
     (paths[op.path] ??= {})[op.method] = {
       operationId: op.operationId,
       summary: op.summary,
+      ...(op.doneWith === undefined ? {} : { 'x-done-with': op.doneWith }),
       tags: [tagOf(op, surface)],
       security: SECURITY[guard],
       ...(params.length ? { parameters: params } : {}),

@@ -10,8 +10,9 @@ export const paymentEventRequest: Schema = {
   properties: {
     Event: {
       type: 'string',
-      enum: [...PAYMENT_EVENTS, 'dispute'],
-      description: 'dispute: the card holder disputes a Captured or PartiallyCaptured card payment (a chargeback); answered with the Dispute',
+      enum: [...PAYMENT_EVENTS, 'dispute', 'challenge'],
+      description:
+        'dispute: the card holder disputes a Captured or PartiallyCaptured card payment (a chargeback); answered with the Dispute. challenge: the fraud check holds an Open or Authorized card payment for a challenge (PendingChallengeConfirmation, 30) until the merchant accepts or rejects it',
     },
   },
 };

@@ -51,6 +51,7 @@ export const QUERY_PARAMETERS: Record<string, QueryParameter> = {
   PaymentID: whole(1, INT32_MAX, 'Of this payment'),
   RefundID: whole(1, INT32_MAX, 'Of this refund'),
   PreapprovalID: whole(1, INT32_MAX, 'Of this preapproval'),
+  PayoutID: whole(1, INT32_MAX, 'Of this card payout'),
   StatusID: whole(1, INT32_MAX, 'Announcing this status'),
   State: { schema: { type: 'string', enum: [...NOTIFICATION_STATES] }, description: 'In this delivery state' },
   PageSize: whole(1, MAX_JOURNAL_PAGE_SIZE, `Notifications per page, 1 to ${MAX_JOURNAL_PAGE_SIZE} (default 100)`),

@@ -216,6 +216,18 @@ const cardPaymentFields: Record<string, Schema> = {
   Retry: { type: ['boolean', 'null'] },
   RedirectURL: { type: ['string', 'null'], description: 'The hosted card form, while the payer has a card to enter' },
   '3DSecure': { type: ['boolean', 'null'] },
+  Fraud: {
+    ...exact(
+      {
+        Status: { type: 'string', enum: ['Challenge'] },
+        CheckMode: { type: 'string', enum: ['CheckOnPreAuthorisation'] },
+        Score: { type: 'integer', minimum: 1 },
+        Reason: str,
+      },
+      ['object', 'null'],
+    ),
+    description: 'The fraud check’s verdict on a payment it challenged (held PendingChallengeConfirmation, 30); null for one never challenged',
+  },
 };
 export const cardPaymentOut: Schema = {
   type: 'object',
@@ -531,9 +543,10 @@ export const inspectedPaymentResponse: Schema = {
 
 const notificationOut = exact({
   ID: int,
-  PaymentID: { type: ['integer', 'null'], description: 'null for a preapproval’s notification' },
+  PaymentID: { type: ['integer', 'null'], description: 'null for a preapproval’s or a payout’s notification' },
   RefundID: nint,
   PreapprovalID: { type: ['integer', 'null'], description: 'A preapproval’s notification names it here (PaymentID null)' },
+  PayoutID: { type: ['integer', 'null'], description: 'A card payout’s notification names it here (PaymentID null)' },
   SiteID: int,
   StatusID: int,
   StatusInfo: str,

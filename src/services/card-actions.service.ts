@@ -1,7 +1,7 @@
 // The card API's actions on a card payment: capture (whole or part), cancel, refund (of the payment or
 // of one split), the payer's card entered on the hosted form, and what a requested capture becomes a
 // moment later (a step on the sandbox clock). One transaction each, as on the API address.
-import { type CaptureOutcome, type CardState, captureSettled, cardAuthorized, cardCancel, cardCapture, cardRefundStatus } from '../domain/card.machine';
+import { type CaptureOutcome, type CardState, captureSettled, cardAuthorized, cardCancel, cardCapture, cardRefundStatus, fraudChecked } from '../domain/card.machine';
 import { canRefundWhole } from '../domain/payment.machine';
 import { parseAmount } from '../domain/money';
 import { Status, statusInfo } from '../domain/statuses';
@@ -48,11 +48,15 @@ export function runCardStep(ctx: ServiceContext, view: PaymentView, job: JobReco
   return statusInfo(movePayment(ctx, view, decision.value.status, cause, { capturedAmount: decision.value.capturedAmount }).payment.statusId);
 }
 
-/** The payer entered the card on the hosted form: authorized, and captured too when the payment asked for it. */
+/**
+ * The payer entered the card on the hosted form: authorized, and captured too when the payment asked
+ * for it; or held for a fraud challenge, when the check challenges it.
+ */
 export function cardEntered(ctx: ServiceContext, view: PaymentView, cause: string): PaymentView {
   const p = view.payment;
-  const state = cardAuthorized(p.amount, p.capture ?? true);
-  const after = movePayment(ctx, view, state.status, cause, { capturedAmount: state.capturedAmount });
+  const { state, fraudReason } = fraudChecked(p.customer?.Email, cardAuthorized(p.amount, p.capture ?? true));
+  const extra: Partial<PaymentRecord> = { capturedAmount: state.capturedAmount, ...(fraudReason === null ? {} : { fraudReason }) };
+  const after = movePayment(ctx, view, state.status, cause, extra);
   scheduleCardOutcome(ctx, p.id, state);
   return after;
 }

@@ -1,7 +1,7 @@
 // Card payments on the card address: created as the real card test host answers (CaptureRequested with
 // Capture true, Authorized without; Open when the payer enters the card on the hosted form), with its
 // test amounts.
-import { cardCreated } from '../domain/card.machine';
+import { cardCreated, fraudChecked } from '../domain/card.machine';
 import { maskCardNumber } from '../domain/card-data';
 import { parseAmount } from '../domain/money';
 import { Rejection } from '../errors/errors';
@@ -70,7 +70,9 @@ export function createCardPayment(ctx: ServiceContext, site: SiteRecord, body: u
     // The card of the request, kept as a card authentication's token when one is asked for.
     const made = input.Card && input.GenerateCreditCardToken === true ? tokenFor(ctx, site, input.Card, input) : null;
     const creditCardToken = tokenAuth?.token ?? made;
-    const state = cardCreated(amount, capture, payerEntersCard);
+    // The fraud check runs before the authorization, once the card is known.
+    const checked = payerEntersCard ? { state: cardCreated(amount, capture, true), fraudReason: null } : fraudChecked(input.Customer?.Email, cardCreated(amount, capture, false));
+    const state = checked.state;
     const now = ctx.clock.now();
     const record: Omit<PaymentRecord, 'id'> = {
       surface: 'card',
@@ -113,6 +115,7 @@ export function createCardPayment(ctx: ServiceContext, site: SiteRecord, body: u
       retry: input.Retry ?? false,
       hasSplits: splits.length > 0,
       scenario: null,
+      fraudReason: checked.fraudReason,
     };
     const id = ctx.store.payments.insert(record);
     const view: PaymentView = {

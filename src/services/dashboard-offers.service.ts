@@ -1,6 +1,6 @@
 // What the dashboard offers on a payment's page: each action its state allows now, or why not, from
 // the same decisions the services take when the action is sent (so a button shown is not refused).
-import { cardCancel, cardCapture, cardEvent } from '../domain/card.machine';
+import { cardCancel, cardCapture, cardChallenge, cardEvent, challengeAnswered } from '../domain/card.machine';
 import type { Flow } from '../domain/flows';
 import { type Decision, type PaymentEvent, applyEvent, canAddSplits, canCancel, canCapture, canRefundWhole } from '../domain/payment.machine';
 import { statusInfo } from '../domain/statuses';
@@ -22,6 +22,9 @@ export interface Offers {
   addSplit: Offer;
   /** Redelivering one of its notifications: only when there is a URL to send it to. */
   redeliver: Offer;
+  /** A card payment held for a fraud challenge (the provider's check), and the merchant's answer to one. */
+  challenge: Offer;
+  challengeAnswer: Offer;
 }
 
 const offer = (d: Decision<unknown>): Offer => (d.ok ? { ok: true } : { ok: false, why: d.info });
@@ -48,5 +51,7 @@ export function offersFor(ctx: ServiceContext, site: SiteRecord, view: PaymentVi
     refund,
     addSplit: card ? { ok: false, why: 'card payments take no added splits' } : offer(canAddSplits(ctx.store.refunds.existForPayment(p.id))),
     redeliver: url === null ? { ok: false, why: 'no notification URL: set one in Settings (or start the sandbox with --notify-url)' } : { ok: true },
+    challenge: card ? offer(cardChallenge(status)) : { ok: false, why: 'fraud challenges hold card payments' },
+    challengeAnswer: card ? offer(challengeAnswered(status, p.amount, p.capture ?? true, true)) : { ok: false, why: 'fraud challenges hold card payments' },
   };
 }

@@ -15,6 +15,8 @@ export function notificationView(ctx: ServiceContext, n: NotificationRecord) {
     RefundID: n.refundId,
     /** A preapproval's notification names it here (PaymentID null). */
     PreapprovalID: n.preapprovalId,
+    /** A card payout's notification names it here (PaymentID null). */
+    PayoutID: n.payoutId ?? null,
     SiteID: n.siteId,
     StatusID: n.statusId,
     StatusInfo: n.preapprovalId === null ? statusInfo(n.statusId) : preapprovalStatusInfo(n.statusId),

@@ -1,6 +1,5 @@
 // Card payouts (`/v1/payouts` on the card address): made with their outcome decided at once, as the
 // real card test host answers, and read back one by one, by status, or as a filtered list.
-import { maskCardNumber } from '../domain/card-data';
 import { payoutOutcome } from '../domain/card-objects.machine';
 import { parseAmount } from '../domain/money';
 import { Status } from '../domain/statuses';
@@ -11,6 +10,8 @@ import { validateRequest } from '../schemas/validator';
 import type { Json, PayoutRecord, SiteRecord } from '../store/records';
 import { completeAddress, completeCustomer } from '../wire/serializers';
 import { cardOfToken } from './card-auth.service';
+import { maskCardNumber } from '../domain/card-data';
+import { recordPayoutStatus } from './changes';
 import type { ServiceContext } from './context';
 import { ListRejected, payoutsQuery } from './list.service';
 import { parseId } from './lookup';
@@ -63,6 +64,9 @@ export function createPayout(ctx: ServiceContext, site: SiteRecord, body: unknow
       reasons: outcome.reasons,
       createdAt: now,
     });
+    // Its outcome is decided at once and notified, as the real service notifies card payouts (the
+    // .NET SDK's NotificationProcessor handles {"Payout": …}): Success, or Failed.
+    recordPayoutStatus(ctx, payout, outcome.status === Status.Success ? 'payout made' : 'payout failed');
     return { payout, failed: outcome.status !== Status.Success };
   });
 }

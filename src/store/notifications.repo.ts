@@ -10,6 +10,8 @@ export interface NotificationRecord {
   paymentId: number | null;
   /** The preapproval it tells of, or null. */
   preapprovalId: number | null;
+  /** The card payout it tells of, or null (a payout's notification names no payment). */
+  payoutId?: number | null;
   refundId: number | null;
   siteId: number;
   statusId: number;
@@ -41,6 +43,7 @@ interface NotificationRow {
   id: number;
   payment_id: number | null;
   preapproval_id: number | null;
+  payout_id: number | null;
   refund_id: number | null;
   site_id: number;
   status_id: number;
@@ -59,6 +62,7 @@ const toRecord = (r: NotificationRow): NotificationRecord => ({
   id: r.id,
   paymentId: r.payment_id,
   preapprovalId: r.preapproval_id,
+  payoutId: r.payout_id,
   refundId: r.refund_id,
   siteId: r.site_id,
   statusId: r.status_id,
@@ -77,6 +81,7 @@ export interface NotificationFilter {
   paymentId?: number;
   refundId?: number;
   preapprovalId?: number;
+  payoutId?: number;
   state?: NotificationState;
   statusId?: number;
   /** Only notifications in a final state: every state but pending. */
@@ -87,31 +92,37 @@ export interface NotificationFilter {
 
 /**
  * A notification at the head of its object's queue, due to be sent. `queue` names the queue: a
- * payment's ID, or a preapproval's ID negated (the two kinds never share a queue).
+ * payment's ID, a preapproval's ID negated, or a payout's ID negated below PAYOUT_QUEUES (the three
+ * kinds never share a queue).
  */
 export interface DueHead {
   id: number;
   queue: number;
 }
 
-/** A notification as far as its queue goes: a payment's (no preapprovalId) or a preapproval's. */
-export type QueuedRef = Pick<NotificationRecord, 'id' | 'paymentId'> & { preapprovalId?: number | null };
+/** A notification as far as its queue goes: a payment's (no preapprovalId), a preapproval's or a payout's. */
+export type QueuedRef = Pick<NotificationRecord, 'id' | 'paymentId'> & { preapprovalId?: number | null; payoutId?: number | null };
+
+/** Payouts' queues are numbered below this (2^40), far from any preapproval's negated ID. */
+export const PAYOUT_QUEUES = 1099511627776;
+const QUEUE_SQL = `coalesce(payment_id, -preapproval_id, -${PAYOUT_QUEUES} - payout_id)`;
 
 /** The queue a notification waits in (DueHead.queue). */
-export const queueOf = (n: Omit<QueuedRef, 'id'>): number => n.paymentId ?? -(n.preapprovalId ?? 0);
+export const queueOf = (n: Omit<QueuedRef, 'id'>): number =>
+  n.paymentId ?? (n.preapprovalId != null ? -n.preapprovalId : n.payoutId != null ? -PAYOUT_QUEUES - n.payoutId : 0);
 
 /** Whose queue: the object a notification tells of, as the statements below bind it. */
-const owner = (n: Omit<QueuedRef, 'id'>) => ({ paymentId: n.paymentId, preapprovalId: n.preapprovalId ?? null });
+const owner = (n: Omit<QueuedRef, 'id'>) => ({ paymentId: n.paymentId, preapprovalId: n.preapprovalId ?? null, payoutId: n.payoutId ?? null });
 
 /**
  * Due heads in due order, from the heads index alone (the tests check the plan). Only the keys: the
  * heads on the wire are due too and come back on every call, and reading their bodies each time
  * took a fifth of the server's time under load.
  */
-export const DUE_HEADS_SQL = `SELECT id, coalesce(payment_id, -preapproval_id) AS queue FROM notifications INDEXED BY notifications_due
+export const DUE_HEADS_SQL = `SELECT id, ${QUEUE_SQL} AS queue FROM notifications INDEXED BY notifications_due
   WHERE state = 'pending' AND behind = 0 AND clock_site_id IS @clock AND next_attempt_at <= @now
   ORDER BY next_attempt_at, id LIMIT @limit`;
-export const EARLIEST_DUE_SQL = `SELECT next_attempt_at AS due, coalesce(payment_id, -preapproval_id) AS queue FROM notifications INDEXED BY notifications_due
+export const EARLIEST_DUE_SQL = `SELECT next_attempt_at AS due, ${QUEUE_SQL} AS queue FROM notifications INDEXED BY notifications_due
   WHERE state = 'pending' AND behind = 0 AND clock_site_id IS ?
   ORDER BY next_attempt_at, id`;
 /** The clock of a new notification: its marketplace's own, when it has one (NULL: the sandbox's). */
@@ -123,8 +134,9 @@ const NONE: ReadonlySet<number> = new Set();
  * Whether a new pending notification of the payment (`payment`: an SQL expression) waits behind its
  * queue: the payment has a pending one already that is not held (a held one is out of the queue).
  */
-const queuedBehind = (payment: string, preapproval: string) =>
-  `EXISTS (SELECT 1 FROM notifications q WHERE q.payment_id IS ${payment} AND q.preapproval_id IS ${preapproval} AND q.state = 'pending' AND q.held = 0)`;
+const queuedBehind = (payment: string, preapproval: string, payout: string) =>
+  `EXISTS (SELECT 1 FROM notifications q WHERE q.payment_id IS ${payment} AND q.preapproval_id IS ${preapproval} AND q.payout_id IS ${payout}
+     AND q.state = 'pending' AND q.held = 0)`;
 
 export class NotificationsRepo {
   private readonly insertStmt;
@@ -150,9 +162,9 @@ export class NotificationsRepo {
     // A new notification is the newest of its payment: it waits if any other is still pending
     // (one held back by a fault has stepped aside and holds nothing back).
     this.insertStmt = db.prepare(
-      `INSERT INTO notifications (payment_id, preapproval_id, refund_id, site_id, status_id, body, state, next_attempt_at, created_at, behind, clock_site_id)
-       VALUES (@paymentId, @preapprovalId, @refundId, @siteId, @statusId, @body, @state, @nextAttemptAt, @createdAt,
-               @state = 'pending' AND ${queuedBehind('@paymentId', '@preapprovalId')}, ${CLOCK_OF_SITE('@siteId')})`,
+      `INSERT INTO notifications (payment_id, preapproval_id, payout_id, refund_id, site_id, status_id, body, state, next_attempt_at, created_at, behind, clock_site_id)
+       VALUES (@paymentId, @preapprovalId, @payoutId, @refundId, @siteId, @statusId, @body, @state, @nextAttemptAt, @createdAt,
+               @state = 'pending' AND ${queuedBehind('@paymentId', '@preapprovalId', '@payoutId')}, ${CLOCK_OF_SITE('@siteId')})`,
     );
     this.byIdStmt = db.prepare<[number], NotificationRow>('SELECT * FROM notifications WHERE id = ?');
     // Per payment, in order: only the oldest pending notification of a payment (its head, behind = 0)
@@ -165,11 +177,11 @@ export class NotificationsRepo {
     this.moveClockStmt = db.prepare<[number | null, number]>(`UPDATE notifications SET clock_site_id = ? WHERE state = 'pending' AND site_id IN (SELECT site_id FROM sites WHERE ? IN (site_id, marketplace_site_id))`);
     // After a notification of the payment left or re-entered the queue: its oldest pending one heads it.
     // A held one is out of the queue: a head of its own (behind = 0), due when its delay ends.
-    this.reheadStmt = db.prepare<[{ paymentId: number | null; preapprovalId: number | null }]>(
+    this.reheadStmt = db.prepare<[{ paymentId: number | null; preapprovalId: number | null; payoutId: number | null }]>(
       `UPDATE notifications SET behind = NOT behind
-       WHERE payment_id IS @paymentId AND preapproval_id IS @preapprovalId AND state = 'pending' AND held = 0
+       WHERE payment_id IS @paymentId AND preapproval_id IS @preapprovalId AND payout_id IS @payoutId AND state = 'pending' AND held = 0
          AND behind = (id = (SELECT min(id) FROM notifications
-                             WHERE payment_id IS @paymentId AND preapproval_id IS @preapprovalId AND state = 'pending' AND held = 0))`,
+                             WHERE payment_id IS @paymentId AND preapproval_id IS @preapprovalId AND payout_id IS @payoutId AND state = 'pending' AND held = 0))`,
     );
     this.deliveredStmt = db.prepare(
       `UPDATE notifications SET state = 'delivered', attempts = attempts + 1, delivered_at = ? WHERE id = ?`,
@@ -188,9 +200,9 @@ export class NotificationsRepo {
     this.releaseStmt = db.prepare(`UPDATE notifications SET held = 0 WHERE id = ?`);
     this.dropStmt = db.prepare(`UPDATE notifications SET state = 'dropped', fault = ? WHERE id = ?`);
     this.copyStmt = db.prepare<[{ id: number; fault: string; at: number }]>(
-      `INSERT INTO notifications (payment_id, preapproval_id, refund_id, site_id, status_id, body, state, next_attempt_at, created_at, behind, fault, clock_site_id)
-       SELECT payment_id, preapproval_id, refund_id, site_id, status_id, body, 'pending', @at, @at,
-              ${queuedBehind('n.payment_id', 'n.preapproval_id')}, @fault, clock_site_id
+      `INSERT INTO notifications (payment_id, preapproval_id, payout_id, refund_id, site_id, status_id, body, state, next_attempt_at, created_at, behind, fault, clock_site_id)
+       SELECT payment_id, preapproval_id, payout_id, refund_id, site_id, status_id, body, 'pending', @at, @at,
+              ${queuedBehind('n.payment_id', 'n.preapproval_id', 'n.payout_id')}, @fault, clock_site_id
        FROM notifications n WHERE id = @id`,
     );
     this.faultStmt = db.prepare(`UPDATE notifications SET fault = ? WHERE id = ?`);
@@ -201,6 +213,7 @@ export class NotificationsRepo {
     const info = this.insertStmt.run({
       paymentId: n.paymentId,
       preapprovalId: n.preapprovalId ?? null,
+      payoutId: n.payoutId ?? null,
       refundId: n.refundId,
       siteId: n.siteId,
       statusId: n.statusId,
@@ -340,6 +353,7 @@ function whereOf(f: NotificationFilter): { where: string; params: Record<string,
   if (f.paymentId !== undefined) (where.push('payment_id = @paymentId'), (params.paymentId = f.paymentId));
   if (f.refundId !== undefined) (where.push('refund_id = @refundId'), (params.refundId = f.refundId));
   if (f.preapprovalId !== undefined) (where.push('preapproval_id = @preapprovalId'), (params.preapprovalId = f.preapprovalId));
+  if (f.payoutId !== undefined) (where.push('payout_id = @payoutId'), (params.payoutId = f.payoutId));
   if (f.state !== undefined) (where.push('state = @state'), (params.state = f.state));
   if (f.statusId !== undefined) (where.push('status_id = @statusId'), (params.statusId = f.statusId));
   if (f.final) where.push("state <> 'pending'");

@@ -36,6 +36,7 @@ interface PaymentRow {
   has_splits: number;
   scenario: string | null;
   preapproval_id: number | null;
+  fraud_reason: string | null;
 }
 
 const json = (s: string | null): Json | null => (s === null ? null : (JSON.parse(s) as Json));
@@ -47,7 +48,7 @@ const bit = (b: boolean | null): number | null => (b === null ? null : b ? 1 : 0
 const WITHOUT_OBJECTS = `id, surface, owner_site_id, site_id, merchant_transaction_id, originator_transaction_id, amount,
   currency, captured_amount, return_url, description, statement_descriptor, method_id, method_option_id, skin_id,
   client_ip, token_lifetime, token, status_id, created_at, notification_at, country, NULL AS customer,
-  NULL AS billing_address, NULL AS shipping_address, NULL AS details, NULL AS card, capture, retry, has_splits, scenario, preapproval_id`;
+  NULL AS billing_address, NULL AS shipping_address, NULL AS details, NULL AS card, capture, retry, has_splits, scenario, preapproval_id, fraud_reason`;
 
 function toRecord(r: PaymentRow, objects = true): PaymentRecord {
   return {
@@ -83,6 +84,7 @@ function toRecord(r: PaymentRow, objects = true): PaymentRecord {
     hasSplits: r.has_splits !== 0,
     scenario: r.scenario,
     preapprovalId: r.preapproval_id,
+    fraudReason: r.fraud_reason,
   };
 }
 
@@ -119,6 +121,7 @@ function toRow(p: Omit<PaymentRecord, 'id'>): Omit<PaymentRow, 'id'> {
     has_splits: p.hasSplits ? 1 : 0,
     scenario: p.scenario,
     preapproval_id: p.preapprovalId ?? null,
+    fraud_reason: p.fraudReason ?? null,
   };
 }
 

@@ -91,6 +91,8 @@ export interface PaymentRecord {
   scenario: string | null;
   /** The preapproval a recurring payment was charged under (`POST /v1/payments/recurrent`). */
   preapprovalId?: number | null;
+  /** Why the card fraud check challenged it (held PendingChallengeConfirmation, 30); null: never challenged. */
+  fraudReason?: string | null;
 }
 
 export interface SplitRecord {

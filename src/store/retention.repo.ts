@@ -125,6 +125,8 @@ export class RetentionRepo {
    * made, a card authentication when it was made or cancelled. Run it inside a transaction.
    */
   deleteOldSiteObjects(cutoff: number): number {
+    // A payout's notification goes with it (before it: the payout's rows are what name them).
+    for (const stmt of this.stmt.payoutNotificationDeletes) stmt.run({ cutoff });
     return this.stmt.siteDeletes.reduce((n, stmt) => n + stmt.run({ cutoff }).changes, 0);
   }
 
@@ -152,6 +154,13 @@ export class RetentionRepo {
   }
 }
 
+/**
+ * A payout (`o`) older than the cutoff, whose notification has nothing still to come: none pending,
+ * none attempted since the cutoff.
+ */
+const OLD_PAYOUT = `o.created_at < @cutoff AND NOT EXISTS (SELECT 1 FROM notifications w WHERE w.payout_id = o.id
+  AND (w.state = 'pending' OR EXISTS (SELECT 1 FROM notification_attempts a WHERE a.notification_id = w.id AND a.at >= @cutoff)))`;
+
 function prepare(db: Db) {
   return {
     // In ID order, which is creation order: the pass ends at the first payment created after the
@@ -162,8 +171,12 @@ function prepare(db: Db) {
          FROM payments p WHERE p.id > @after ORDER BY p.id LIMIT @scan`,
     ),
     deletes: PRUNED_TABLES.map((t) => db.prepare<{ ids: string }>(DELETES[t])),
+    payoutNotificationDeletes: [
+      `DELETE FROM notification_attempts WHERE notification_id IN (SELECT n.id FROM notifications n JOIN payouts o ON o.id = n.payout_id WHERE ${OLD_PAYOUT})`,
+      `DELETE FROM notifications WHERE id IN (SELECT n.id FROM notifications n JOIN payouts o ON o.id = n.payout_id WHERE ${OLD_PAYOUT})`,
+    ].map((sql) => db.prepare<{ cutoff: number }>(sql)),
     siteDeletes: [
-      db.prepare<{ cutoff: number }>('DELETE FROM payouts WHERE created_at < @cutoff'),
+      db.prepare<{ cutoff: number }>(`DELETE FROM payouts AS o WHERE ${OLD_PAYOUT}`),
       db.prepare<{ cutoff: number }>('DELETE FROM card_authentications WHERE max(created_at, coalesce(cancelled_at, 0)) < @cutoff'),
     ],
     requests: db.prepare<{ ids: string }>(`DELETE FROM ${JOURNAL_TABLE} WHERE payment_id IN (${IDS})`),

@@ -50,6 +50,24 @@ export function payoutToWire(p: PayoutRecord) {
   };
 }
 
+/**
+ * A card payout's notification, key for key as SDK-NET's PayoutNotificationTests shows one: Amount a
+ * JSON number, Reasons an array, and no Customer, BillingAddress or OriginatorTransactionID.
+ */
+export function payoutNotificationToWire(p: PayoutRecord) {
+  return {
+    ID: p.id,
+    SiteID: p.siteId,
+    Created: formatTimestamp(p.createdAt),
+    MerchantTransactionID: p.merchantTransactionId,
+    Amount: Number(p.amount),
+    Currency: p.currency,
+    Description: p.description,
+    StatementDescriptor: p.statementDescriptor,
+    Status: cardStatus(p.statusId, p.reasons),
+  };
+}
+
 /** A payout's status read: what SDK-NET's CardPayoutStatusResponse holds. */
 export function payoutStatusToWire(p: PayoutRecord) {
   return { ID: p.id, MerchantTransactionID: p.merchantTransactionId, Status: cardStatus(p.statusId, p.reasons) };

@@ -211,10 +211,24 @@ export function cardPaymentToWire(p: PaymentRecord, o: WireOptions, splits?: Spl
     Retry: p.retry,
     RedirectURL: cardFormUrl(o, p),
     '3DSecure': null,
+    Fraud: cardFraudToWire(p),
   };
   if (splits && p.hasSplits) body.Splits = splits.map((s) => splitToWire(s, p.currency));
   return body;
 }
+
+/**
+ * Fidelity: a card payment the fraud check challenged shows the check's verdict as the .NET SDK's
+ * challenge tests read it (CardFraudDetailsResponse): Status "Challenge", CheckMode
+ * "CheckOnPreAuthorisation", a Score above 0 and a Reason; null for one never challenged.
+ */
+export function cardFraudToWire(p: PaymentRecord) {
+  if (!p.fraudReason) return null;
+  return { Status: 'Challenge', CheckMode: 'CheckOnPreAuthorisation', Score: FRAUD_CHALLENGE_SCORE, Reason: p.fraudReason };
+}
+
+/** The score a challenge shows: the sandbox's check has one verdict, so one score. */
+export const FRAUD_CHALLENGE_SCORE = 75;
 
 export interface ListPage<T> {
   items: T[];

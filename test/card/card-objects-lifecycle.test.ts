@@ -16,6 +16,7 @@ function counts(sb: Sandbox): Record<string, number> {
     ...Object.fromEntries(TABLES.map((t) => [t, n(`SELECT count(*) FROM ${t}`)])),
     dispute_history: n('SELECT count(*) FROM status_history WHERE dispute_id IS NOT NULL'),
     refunds_from_captures: n('SELECT count(*) FROM refunds WHERE capture_id IS NOT NULL'),
+    payout_notifications: n('SELECT count(*) FROM notifications WHERE payout_id IS NOT NULL'),
   };
 }
 
@@ -32,8 +33,8 @@ async function oneOfEach(sb: Sandbox, tag: string): Promise<{ paymentId: number;
   return { paymentId: p.ID, payoutId: payout.ID, token: auth.CreditCardToken.Value };
 }
 
-const ONE = { captures: 1, disputes: 1, payouts: 1, card_authentications: 1, dispute_history: 1, refunds_from_captures: 1 };
-const NONE = { captures: 0, disputes: 0, payouts: 0, card_authentications: 0, dispute_history: 0, refunds_from_captures: 0 };
+const ONE = { captures: 1, disputes: 1, payouts: 1, card_authentications: 1, dispute_history: 1, refunds_from_captures: 1, payout_notifications: 1 };
+const NONE = { captures: 0, disputes: 0, payouts: 0, card_authentications: 0, dispute_history: 0, refunds_from_captures: 0, payout_notifications: 0 };
 
 describe('captures, disputes, payouts and card authentications in the sandbox’s lifecycle', () => {
   let rig: Rig | undefined;
@@ -63,7 +64,7 @@ describe('captures, disputes, payouts and card authentications in the sandbox’
     await oneOfEach(sb, 'old');
     await advance(sb, 3 * DAY);
     const young = await oneOfEach(sb, 'young');
-    expect(counts(sb)).toEqual({ captures: 2, disputes: 2, payouts: 2, card_authentications: 2, dispute_history: 2, refunds_from_captures: 2 });
+    expect(counts(sb)).toEqual({ captures: 2, disputes: 2, payouts: 2, card_authentications: 2, dispute_history: 2, refunds_from_captures: 2, payout_notifications: 2 });
     await advance(sb, 4 * DAY + 10);
     expect(counts(sb)).toEqual(ONE);
     expect((await request(sb.cardBaseUrl).get(`/v1/payouts/${young.payoutId}`).set('Authorization', AUTH)).status).toBe(200);

@@ -85,7 +85,7 @@ describe('migration 7 of a database from before faults', () => {
 
     expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.at(-1)!.version);
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
-    expect(db.prepare('SELECT * FROM notifications ORDER BY id').all()).toEqual((before as object[]).map((r) => ({ ...r, fault: null, held: 0, clock_site_id: null, preapproval_id: null })));
+    expect(db.prepare('SELECT * FROM notifications ORDER BY id').all()).toEqual((before as object[]).map((r) => ({ ...r, fault: null, held: 0, clock_site_id: null, preapproval_id: null, payout_id: null })));
     expect(db.prepare('SELECT notification_id FROM notification_attempts').pluck().all()).toEqual([a]);
     const repo = new NotificationsRepo(db);
     expect(repo.dueHeads(1000, 10).map((n) => n.id)).toEqual([b]);
@@ -99,6 +99,7 @@ describe('migration 7 of a database from before faults', () => {
     expect(plan).toMatch(/USING COVERING INDEX notifications_due/);
     expect(db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'notifications' ORDER BY name`).pluck().all()).toEqual([
       'notifications_by_payment',
+      'notifications_by_payout',
       'notifications_by_preapproval',
       'notifications_by_refund',
       'notifications_by_state',

@@ -332,6 +332,7 @@ describe('notification delivery', () => {
       PaymentID: a.ID,
       RefundID: null,
       PreapprovalID: null,
+      PayoutID: null,
       SiteID: 30201,
       StatusID: 9,
       StatusInfo: 'Authorized',

@@ -90,7 +90,7 @@ describe('restoring checks the snapshot first', () => {
     crafted('created', (db) => db.prepare('UPDATE payments SET created_at = 253402300800000 WHERE id = ?').run(paymentId));
     await refused('created', `table payments, row id ${paymentId}: created_at is not a time of years 1000 to 9999 (epoch ms)`);
     crafted('amount', (db) => db.prepare('UPDATE payments SET amount = -5, status_id = 99 WHERE id = ?').run(paymentId));
-    await refused('amount', `table payments, row id ${paymentId}: amount is not an amount from 0 to 9007199254740991; status_id is not a status (1, 2, 3, 4, 5, 9, 11, 13, 33, 34, 35, 23, 24)`);
+    await refused('amount', `table payments, row id ${paymentId}: amount is not an amount from 0 to 9007199254740991; status_id is not a status (1, 2, 3, 4, 5, 9, 11, 13, 30, 33, 34, 35, 23, 24)`);
     crafted('site-methods', (db) => db.exec(`UPDATE sites SET methods = '{"a":1}' WHERE site_id = 30201`));
     await refused('site-methods', 'table sites, row site_id 30201: methods is not a JSON array');
     crafted('body', (db) =>

@@ -137,6 +137,11 @@ describe('the request journal', () => {
     await card('get', `/v1/payments/${c.ID}/refunds`);
     await card('get', `/v1/payments/${c.ID}/refunds/${cardRefund.body.Refund?.ID ?? 1}`);
     await card('post', `/v1/payments/${c.ID}/cancel`);
+    // A fraud challenge: one refused (the payment is not held), one accepted after a hold.
+    await card('post', `/v1/payments/${c.ID}/challenge/reject`);
+    const challenged = (await card('post', '/v1/payments', cardBody('card-3'))).body.Payment;
+    await request(w.api).post(`/_sandbox/payments/${challenged.ID}/events`).send({ Event: 'challenge' });
+    await card('post', `/v1/payments/${challenged.ID}/challenge/accept`);
     // Capture reads, the SDK's status spelling, refund status, payouts and card authentications.
     await card('get', `/v1/payments/${c.ID}/statuss`);
     await card('get', `/v1/payments/${c.ID}/captures`);

@@ -3,6 +3,8 @@
 import type { Request, Router } from 'express';
 import { cancelCardPayment, captureOnCardAddress, refundCardPayment } from '../../services/card-actions.service';
 import { createCardPayment, getCardPayment } from '../../services/card.service';
+import { acceptChallenge, rejectChallenge } from '../../services/card-challenge.service';
+import { CHALLENGE_REJECTED_REASON } from '../../domain/card.machine';
 import { listCardPayments } from '../../services/list.service';
 import { getRefund, listRefunds } from '../../services/refunds.service';
 import { captureToWire, cardRefundToWire } from '../../wire/card-objects';
@@ -65,6 +67,23 @@ export function mountCardRoutes(router: Router, ctx: HttpContext): void {
   router.post(
     '/v1/payments/:id/cancel',
     route(ctx, 'card-payment', (req) => ({ status: 200, body: card(req, cancelCardPayment(servicesOf(ctx, req), siteOf(req), param(req, 'id'))) })),
+  );
+
+  router.post(
+    '/v1/payments/:id/challenge/accept',
+    route(ctx, 'card-payment', (req) => ({ status: 200, body: card(req, acceptChallenge(servicesOf(ctx, req), siteOf(req), param(req, 'id'))) })),
+  );
+
+  router.post(
+    '/v1/payments/:id/challenge/reject',
+    route(ctx, 'card-payment', (req) => {
+      const answer = card(req, rejectChallenge(servicesOf(ctx, req), siteOf(req), param(req, 'id')));
+      // Fidelity: the real host answers a rejected challenge 400, with the payment now Cancelled and its
+      // return code 118 (SDK-NET RejectChallengeTests, CardReturnCodeId.ChallengeRejected); later reads show it without.
+      const status = answer.Payment.Status as { Reasons: unknown[] };
+      status.Reasons = [{ ...CHALLENGE_REJECTED_REASON }];
+      return { status: 400, body: answer };
+    }),
   );
 
   router.post(

@@ -9,6 +9,7 @@ import { disputeEventRequest, notificationWaitQuery, paymentEventRequest, refund
 import { validate } from '../../schemas/validator';
 import { applyPaymentEvent } from '../../services/events.service';
 import { openDispute, resolveDispute } from '../../services/disputes.service';
+import { holdForChallenge } from '../../services/card-challenge.service';
 import { captureToWire, disputeToWire } from '../../wire/card-objects';
 import { type JournalPaging, notificationPage, notificationView, NOTIFICATION_STATES, paymentStory, redeliverNotification } from '../../services/journal.service';
 import { parseId, reload } from '../../services/lookup';
@@ -17,7 +18,7 @@ import { applyRefundEvent } from '../../services/refunds.service';
 import { resetSandbox } from '../../services/reset.service';
 import { databaseHealth } from '../../services/health.service';
 import type { NotificationFilter, NotificationState } from '../../store/notifications.repo';
-import { paymentToWire, refundToWire } from '../../wire/serializers';
+import { type PaymentView, cardPaymentToWire, paymentToWire, refundToWire } from '../../wire/serializers';
 import { waitForNotification, whatWasFound } from '../../notifications/wait';
 import { type HttpContext, route, routeAsync, wireOf } from '../pipeline';
 import { mountFaultRoutes } from './faults.routes';
@@ -53,11 +54,13 @@ export function notificationFilter(req: Request): NotificationFilter {
   const paymentId = intQuery(req, 'PaymentID');
   const refundId = intQuery(req, 'RefundID');
   const preapprovalId = intQuery(req, 'PreapprovalID');
+  const payoutId = intQuery(req, 'PayoutID');
   const statusId = intQuery(req, 'StatusID');
   const state = queryValue(req, 'State');
   if (paymentId !== undefined) f.paymentId = paymentId;
   if (refundId !== undefined) f.refundId = refundId;
   if (preapprovalId !== undefined) f.preapprovalId = preapprovalId;
+  if (payoutId !== undefined) f.payoutId = payoutId;
   if (statusId !== undefined) f.statusId = statusId;
   if (state !== undefined) {
     if (!NOTIFICATION_STATES.includes(state as NotificationState)) {
@@ -211,14 +214,18 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
   router.post(
     '/_sandbox/payments/:id/events',
     route(ctx, 'message', (req, body) => {
-      const { Event } = checked<{ Event: PaymentEvent | 'dispute' }>(paymentEventRequest, body);
+      const { Event } = checked<{ Event: PaymentEvent | 'dispute' | 'challenge' }>(paymentEventRequest, body);
       const id = idParam(req, 'id', 'Payment');
+      // A card payment is answered as the card address shows it.
+      const shown = (view: PaymentView) => ({
+        Payment: view.payment.surface === 'card' ? cardPaymentToWire(view.payment, wireOf(ctx, req), view.splits) : paymentToWire(view, wireOf(ctx, req)),
+      });
+      if (Event === 'challenge') return { status: 200, body: shown(holdForChallenge(ofPayment(id), id)) };
       if (Event === 'dispute') {
         const opened = openDispute(ofPayment(id), id);
         return { status: 200, body: { Dispute: disputeToWire(opened.dispute, opened.view.payment.methodId) } };
       }
-      const view = applyPaymentEvent(ofPayment(id), id, Event);
-      return { status: 200, body: { Payment: paymentToWire(view, wireOf(ctx, req)) } };
+      return { status: 200, body: shown(applyPaymentEvent(ofPayment(id), id, Event)) };
     }),
   );
 

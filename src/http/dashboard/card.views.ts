@@ -32,6 +32,12 @@ ${d.view.splits.length ? `<label>Split <select name="SplitID"><option value="">t
 <label>Amount <input name="Amount" inputmode="numeric" size="12" required></label>
 <label>Description <input name="Description" size="30"></label> ${minor}
 ${actionButton('Refund', d.offers.refund)}</fieldset></form>
+<form method="post" action="${base}/challenge">${csrf}<fieldset><legend>Fraud challenge</legend>
+${actionButton('Hold for a fraud challenge', d.offers.challenge, ' name="Event" value="hold"')}
+<span class="note">as the card provider’s fraud check would (PendingChallengeConfirmation, 30)</span><br>
+${actionButton('Accept challenge', d.offers.challengeAnswer, ' name="Event" value="accept"')}
+${actionButton('Reject challenge', d.offers.challengeAnswer, ' name="Event" value="reject"')}
+<span class="note">as the merchant would (challenge/accept: it goes on as authorized; challenge/reject: Cancelled)</span></fieldset></form>
 <form method="post" action="${base}/dispute">${csrf}<fieldset><legend>Dispute (chargeback)</legend>
 <button type="submit" name="Event" value="open">Open a dispute</button>
 ${d.disputes

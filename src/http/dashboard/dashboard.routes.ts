@@ -22,6 +22,7 @@ import { loadAnyPayment } from '../../services/lookup';
 import { refundPayment, refundSplit } from '../../services/refunds.service';
 import { cancelCardPayment, captureCardPayment, captureOnCardAddress, refundCardPayment } from '../../services/card-actions.service';
 import { openDispute, resolveDispute } from '../../services/disputes.service';
+import { acceptChallenge, holdForChallenge, rejectChallenge } from '../../services/card-challenge.service';
 import { addSplits } from '../../services/splits.service';
 import type { SiteRecord } from '../../store/records';
 import type { HttpContext } from '../pipeline';
@@ -331,6 +332,14 @@ export function mountDashboardRoutes(router: Router, ctx: HttpContext): void {
     if (event !== 'win' && event !== 'lose') throw new HttpError(400, `Unknown dispute event "${event}": expected open, win or lose`);
     const done = resolveDispute(siteServices(a), field(a.form, 'DisputeID'), event, a.site.siteId);
     return `Dispute ${done.dispute.id} ${event === 'win' ? 'won' : 'lost'}.`;
+  });
+
+  action('/challenge', (_req, a, id) => {
+    const event = field(a.form, 'Event');
+    if (event === 'hold') return `Held for a fraud challenge: the payment is ${statusText(holdForChallenge(siteServices(a), Number(id)).payment.statusId)}.`;
+    if (event === 'accept') return `Challenge accepted: the payment is ${statusText(acceptChallenge(siteServices(a), a.site, id).payment.statusId)}.`;
+    if (event === 'reject') return `Challenge rejected: the payment is ${statusText(rejectChallenge(siteServices(a), a.site, id).payment.statusId)}.`;
+    throw new HttpError(400, `Unknown challenge event "${event}": expected hold, accept or reject`);
   });
 
   action('/card-cancel', (_req, a, id) => {

@@ -18,6 +18,7 @@ import * as m0015 from './0015-requests-apart';
 import * as m0016 from './0016-card-data';
 import * as m0017 from './0017-journal-owners';
 import * as m0019 from './0019-merchant-sites';
+import * as m0020 from './0020-challenges-payout-notifications';
 
 export interface Migration {
   version: number;
@@ -47,4 +48,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 16, sql: m0016.sql, up: m0016.up },
   { version: 17, sql: m0017.sql },
   { version: 19, sql: m0019.sql },
+  { version: 20, sql: m0020.sql },
 ];
