@@ -27,13 +27,14 @@ export function mountRefundTypesRoute(router: Router, ctx: HttpContext): void {
 
 export function mountPreapprovalRoutes(router: Router, ctx: HttpContext): void {
   const s = ctx.services;
-  const base = () => ctx.urls.baseUrl;
+  // As a payment's: the address the request reached (its Host), or the public URL.
+  const base = (req: Request) => wireOf(ctx, req).baseUrl;
 
   router.post(
     '/v1/preapprovals',
     route(ctx, 'preapproval', (req, body) => {
       const p = createPreapproval(s, siteOf(req), body ?? {}, { scenario: req.get('x-sandbox-scenario') ?? null });
-      return { status: 201, body: { Preapproval: preapprovalToWire(p, base()) } };
+      return { status: 201, body: { Preapproval: preapprovalToWire(p, base(req)) } };
     }),
   );
 
@@ -41,18 +42,18 @@ export function mountPreapprovalRoutes(router: Router, ctx: HttpContext): void {
     '/v1/preapprovals',
     route(ctx, 'message', (req) => ({
       status: 200,
-      body: { Preapprovals: listPreapprovals(s, siteOf(req), req.query as Record<string, unknown>).map((p) => preapprovalToWire(p, base())) },
+      body: { Preapprovals: listPreapprovals(s, siteOf(req), req.query as Record<string, unknown>).map((p) => preapprovalToWire(p, base(req))) },
     })),
   );
 
   router.get(
     '/v1/preapprovals/:id',
-    route(ctx, 'message', (req) => ({ status: 200, body: { Preapproval: preapprovalToWire(loadPreapproval(s, siteOf(req), param(req, 'id')), base()) } })),
+    route(ctx, 'message', (req) => ({ status: 200, body: { Preapproval: preapprovalToWire(loadPreapproval(s, siteOf(req), param(req, 'id')), base(req)) } })),
   );
 
   router.delete(
     '/v1/preapprovals/:id',
-    route(ctx, 'preapproval', (req) => ({ status: 200, body: { Preapproval: preapprovalToWire(closePreapproval(s, siteOf(req), param(req, 'id')), base()) } })),
+    route(ctx, 'preapproval', (req) => ({ status: 200, body: { Preapproval: preapprovalToWire(closePreapproval(s, siteOf(req), param(req, 'id')), base(req)) } })),
   );
 
   router.get(
