@@ -1,4 +1,5 @@
 // The notification outbox and the journal of delivery attempts.
+import { dueBy } from '../domain/time';
 import type { Db } from './db';
 
 export type NotificationState = 'pending' | 'delivered' | 'failed' | 'no-url' | 'dropped';
@@ -205,7 +206,7 @@ export class NotificationsRepo {
       statusId: n.statusId,
       body: n.body,
       state: n.state,
-      nextAttemptAt: n.nextAttemptAt,
+      nextAttemptAt: dueBy(n.nextAttemptAt),
       createdAt: n.createdAt,
     });
     return Number(info.lastInsertRowid);
@@ -242,7 +243,7 @@ export class NotificationsRepo {
   }
 
   markFailedAttempt(n: QueuedRef, nextAttemptAt: number, givenUp: boolean): void {
-    this.failedAttemptStmt.run(givenUp ? 'failed' : 'pending', nextAttemptAt, n.id);
+    this.failedAttemptStmt.run(givenUp ? 'failed' : 'pending', dueBy(nextAttemptAt), n.id);
     if (givenUp) this.reheadStmt.run(owner(n));
   }
 
@@ -269,7 +270,7 @@ export class NotificationsRepo {
 
   /** A fault holds `n` back until `until`: it steps out of its payment's queue, and the next one heads it. */
   hold(n: QueuedRef, until: number, fault: string): void {
-    this.holdStmt.run(until, fault, n.id);
+    this.holdStmt.run(dueBy(until), fault, n.id);
     this.reheadStmt.run(owner(n));
   }
 
