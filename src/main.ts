@@ -296,6 +296,7 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
     throw new Error(`--notify-url refused: ${refused}`);
   }
   services.ownListener = (url) => own.reasonFor(url);
+  services.ownAddress = (url, address, port) => own.reasonForAddress(url, address, port);
   ctx.urls.baseUrl = config.publicUrl ?? listening.baseUrl;
   ctx.urls.cardBaseUrl = config.publicCardUrl ?? listening.cardBaseUrl;
   ctx.answerUrls = new AnswerUrls(
