@@ -5,7 +5,7 @@ import { type Sandbox, startSandbox } from 'split-sandbox';
 import type { Config } from '../../src/config';
 import { EventEmitter } from 'node:events';
 import { networkInterfaces } from 'node:os';
-import { madeByThisProcess, noteOutgoing } from '../../src/notifications/own-listeners';
+import { isThisMachine, madeByThisProcess, noteOutgoing } from '../../src/notifications/own-listeners';
 import { postJson } from '../../src/notifications/post';
 import { MARKETPLACE, PLAIN, START, basic, paymentBody } from '../helpers/world';
 
@@ -140,6 +140,17 @@ describe('is this me? decided on the address actually connected to', () => {
     }
     return '127.0.0.1';
   };
+
+  it("a connection from this machine's own address in IPv4-mapped form is the sandbox's own, in any spelling", () => {
+    const iface = ownInterface();
+    for (const a of [iface, `::ffff:${iface}`, `::FFFF:${iface}`, `0:0:0:0:0:ffff:${iface}`, '::ffff:7f00:1']) expect([a, isThisMachine(a)]).toEqual([a, true]);
+    expect(isThisMachine('::ffff:192.0.2.254')).toBe(iface === '192.0.2.254');
+    expect(isThisMachine('fe80::1%eth0')).toBe(false);
+    const socket = Object.assign(new EventEmitter(), { localPort: 40002, remotePort: 5556 });
+    noteOutgoing(socket);
+    expect(madeByThisProcess({ remoteAddress: `::ffff:${iface}`, remotePort: 40002, localPort: 5556 })).toBe(true);
+    socket.emit('close');
+  });
 
   it('with --host :: an IPv4-mapped address of this machine is refused where given, and one stored before resets nothing', async () => {
     const iface = ownInterface();
