@@ -165,7 +165,7 @@ function filterOf(q: NotificationQuery & { State?: NotificationState } = {}): No
 }
 
 /** Builds the services over a store (loading fixtures into an empty one). Used by main and tests. */
-export function createServices(config: Config, store: Store): ServiceContext {
+export function createServices(config: Config, store: Store, log?: Logger): ServiceContext {
   const scenarios = ScenarioCatalogue.load([SHIPPED_SCENARIOS_DIR, ...config.scenarioDirs]);
   scenarios.alsoFrom(storedScenarios(store));
   if (config.scenario !== undefined && !scenarios.has(config.scenario)) {
@@ -177,14 +177,14 @@ export function createServices(config: Config, store: Store): ServiceContext {
     // Seeded runs keep the fixed starts, so that they repeat themselves byte for byte.
     if (config.seed === undefined) store.startIds(idOffsetAt(Date.now()));
   } else completeMethodCatalogue(store, fixtures);
-  const clock = createClock(config, store);
+  const clock = createClock(config, store, Date.now, log);
   // Rules kept from a previous run (or in the database's file) are in force again, and after a reset
   // or a restore, those of the data now in place.
   const faults = new Faults(store, config.seed ?? randomInt(2 ** 31), config.merchantFaultRules);
   faults.reload();
   store.onDataReplaced(() => faults.reload());
   store.onSiteReplaced(() => faults.reload());
-  const siteClocks = new SiteClocks(store);
+  const siteClocks = new SiteClocks(store, log);
   // A restored snapshot brings its own marketplaces' clocks; a removed marketplace's goes.
   store.onDataReplaced(() => siteClocks.reload());
   store.onSiteReplaced((site, why) => why === 'remove' && siteClocks.drop(site));
@@ -260,7 +260,7 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
   store.markRunning(config.db);
   let services: ServiceContext;
   try {
-    services = createServices(config, store);
+    services = createServices(config, store, log);
   } catch (e) {
     store.close();
     throw e;
@@ -297,6 +297,7 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
     throw new Error(`--notify-url refused: ${refused}`);
   }
   services.ownListener = (url) => own.reasonFor(url);
+  services.ownAddress = (url, address, port) => own.reasonForAddress(url, address, port);
   ctx.urls.baseUrl = config.publicUrl ?? listening.baseUrl;
   ctx.urls.cardBaseUrl = config.publicCardUrl ?? listening.cardBaseUrl;
   ctx.answerUrls = new AnswerUrls(

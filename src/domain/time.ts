@@ -7,6 +7,12 @@ export const TIMESTAMP_EXPECTED = 'expected yyyyMMddHHmmss (14 digits, UTC)';
 export const FIRST_WIRE_MS = Date.UTC(1000, 0, 1);
 export const LAST_WIRE_MS = Date.UTC(10000, 0, 1) - 1;
 
+/**
+ * When something planned for `ms` happens: then, or at the last time when `ms` is past it (no clock
+ * reaches a later time, so whatever is still to come comes at the last one).
+ */
+export const dueBy = (ms: number): number => Math.min(ms, LAST_WIRE_MS);
+
 const STAMP = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/;
 
 export function formatTimestamp(ms: number): string {

@@ -12,7 +12,7 @@ import { mountControlRoutes } from './control/control.routes';
 import { mountReproduceRoutes } from './control/reproduce.routes';
 import { mountPreapprovalControlRoutes } from './control/preapprovals.control';
 import { mountMarketplaceRoutes } from './control/marketplace.routes';
-import { controlGuard } from './control/guard';
+import { controlGuard, refuseOwnRequests } from './control/guard';
 import { type HttpContext, authenticatedSite, bodyErrors } from './pipeline';
 import { answerAfterCommit, readCommitted } from './after-commit';
 import { faultsOnRequests } from './faults.middleware';
@@ -35,6 +35,8 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
   app.disable('etag');
   app.set('query parser', 'simple');
   const journal = ctx.services.requests;
+  // Before all: a notification the sandbox sent to itself reaches no route, and no journal.
+  app.use(refuseOwnRequests);
   // The journal before all: it sees the answers of faults and of a restore's wait too, and those that never leave.
   if (journal) app.use(noteRequests(journal, ctx.services, surface, authenticatedSite));
   app.use(waitWhileRestoring(ctx));

@@ -1,6 +1,8 @@
 // The marketplaces' own clocks: manual clocks kept in the store, one per marketplace that asked for
 // one, and the view of the services a marketplace's work runs with (its clock in place of the sandbox's).
-import { ManualClock } from '../scheduler/clock';
+import type { Logger } from '../log';
+import { LAST_CLOCK_MS, ManualClock } from '../scheduler/clock';
+import { broughtBack } from '../scheduler/clock-keeper';
 import type { ServiceContext } from '../services/context';
 import type { Store } from '../store/store';
 
@@ -9,15 +11,24 @@ export class SiteClocks {
   /** Per marketplace with its own clock: the services with that clock. */
   private readonly views = new Map<number, ServiceContext>();
 
-  constructor(private readonly store: Store) {
+  constructor(
+    private readonly store: Store,
+    private readonly log?: Pick<Logger, 'warn'>,
+  ) {
     this.reload();
   }
 
-  /** Reads the clocks from the store again (at start, after a restore). */
+  /**
+   * Reads the clocks from the store again (at start, after a restore): each where it stood, never
+   * before its own rows' newest change, never past the last time (brought back, said in the log).
+   */
   reload(): void {
     this.clocks.clear();
     this.views.clear();
-    for (const { siteId, ms } of this.store.siteClocks.all()) this.clocks.set(siteId, new ManualClock(ms));
+    for (const { siteId, ms } of this.store.siteClocks.all()) {
+      if (ms > LAST_CLOCK_MS) this.log?.warn(broughtBack(`the clock of marketplace ${siteId}`, ms));
+      this.clocks.set(siteId, new ManualClock(Math.min(ms, LAST_CLOCK_MS)));
+    }
   }
 
   /** The marketplace's own clock, if it has one. */
@@ -66,8 +77,8 @@ export class SiteClocks {
       this.store.siteClocks.delete(siteId);
       this.clocks.delete(siteId);
     } else {
-      this.store.siteClocks.save(siteId, ms);
-      this.clocks.set(siteId, new ManualClock(ms));
+      this.store.siteClocks.save(siteId, Math.min(ms, LAST_CLOCK_MS));
+      this.clocks.set(siteId, new ManualClock(Math.min(ms, LAST_CLOCK_MS)));
     }
   }
 

@@ -1,6 +1,6 @@
 // "Is this URL one of my listeners?": the sandbox never sends a notification to itself (its bound and
-// public addresses, any path, any spelling of this machine), and its control API never trusts a
-// request because it came from loopback when the sandbox itself made it.
+// public addresses, any path, any spelling of this machine, any name that resolves to it), and no
+// route answers a request that arrives on a connection the sandbox opened to send a notification.
 import { BlockList, isIP } from 'node:net';
 import { hostname, networkInterfaces } from 'node:os';
 
@@ -11,9 +11,26 @@ THIS_MACHINE.addAddress('0.0.0.0', 'ipv4');
 THIS_MACHINE.addAddress('::1', 'ipv6');
 THIS_MACHINE.addAddress('::', 'ipv6');
 
-/** `[::1]` → `::1`, `LocalHost.` → `localhost`. */
+/** `[::1]` → `::1`, `LocalHost.` → `localhost`, an IPv4-mapped IPv6 address (`::ffff:7f00:1`) → `127.0.0.1`. */
 function plainHost(host: string): string {
-  return host.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  const h = host.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  return isIP(h) === 6 ? (mappedIpv4(h) ?? h) : h;
+}
+
+/** The IPv4 address an IPv4-mapped IPv6 address carries (any spelling), or null. */
+function mappedIpv4(ipv6: string): string | null {
+  // The URL parser writes every IPv6 address one way: a mapped one as ::ffff:hhhh:hhhh (one with a
+  // zone, fe80::1%eth0, it does not take, and that is no mapped one).
+  let canonical: string;
+  try {
+    canonical = new URL(`http://[${ipv6}]/`).hostname;
+  } catch {
+    return null;
+  }
+  const m = /^\[::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})\]$/.exec(canonical);
+  if (!m) return null;
+  const [hi, lo] = [parseInt(m[1]!, 16), parseInt(m[2]!, 16)];
+  return [hi >> 8, hi & 255, lo >> 8, lo & 255].join('.');
 }
 
 /** Whether `host` (an address or a name, as a URL's hostname gives it) names this machine. */
@@ -29,6 +46,12 @@ export function isThisMachine(host: string): boolean {
     for (const i of list ?? []) if (plainHost(i.address) === h) return true;
   }
   return false;
+}
+
+/** What a refusal says of an address the sandbox would have connected to. */
+function named(url: string, address: string): string {
+  const host = plainHost(new URL(url).hostname);
+  return host === plainHost(address) ? url : `${url} (${plainHost(address)})`;
 }
 
 function portOf(u: URL): number {
@@ -89,10 +112,20 @@ export class OwnListeners {
     for (const p of this.publics) {
       if (p.host === host && p.port === port) return `${url} is this sandbox's own ${p.what} (its public URL); the sandbox sends no notification to itself`;
     }
+    return this.reasonForAddress(url, host, port);
+  }
+
+  /**
+   * Why a connection to `address:port`, the address `url`'s host was resolved to (or is), would reach
+   * this sandbox's own listeners, or null. Decides on the address actually connected to, so that a
+   * name that means this machine (in /etc/hosts, in DNS) is refused as its address would be.
+   */
+  reasonForAddress(url: string, address: string, port: number): string | null {
+    const host = plainHost(address);
     for (const b of this.bound) {
       if (b.port !== port) continue;
       if (host === b.host || isThisMachine(host)) {
-        return `${url} is this sandbox's own ${b.what} (listening on port ${b.port}); the sandbox sends no notification to itself`;
+        return `${named(url, address)} is this sandbox's own ${b.what} (listening on port ${b.port}); the sandbox sends no notification to itself`;
       }
     }
     return null;

@@ -1,8 +1,9 @@
 // One notification POST over node:http with kept-alive connections: lighter than fetch for many
 // small requests. Only the status line is read; a body, however large, is never downloaded.
+import { lookup as dnsLookup } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import type { Socket } from 'node:net';
+import { type LookupFunction, type Socket, isIP } from 'node:net';
 import { noteOutgoing } from './own-listeners';
 
 const agents = { 'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }), 'https:': new https.Agent({ keepAlive: true, maxSockets: 64 }) };
@@ -19,10 +20,52 @@ function note(socket: Socket): void {
 export interface PostResult {
   status: number | null;
   error: string | null;
+  /** Not sent: the address it would have connected to is the sandbox's own listener. */
+  own?: true;
 }
 
-/** POSTs `body`; resolves with the status code, or with an error code or message (never rejects). */
-export function postJson(url: string, body: string, headers: Record<string, string>, timeoutMs: number, signal: AbortSignal): Promise<PostResult> {
+/** Why a connection to `address:port` (what `url`'s host is or resolves to) would reach the sandbox itself, or null. */
+export type OwnAddress = (url: string, address: string, port: number) => string | null;
+
+/** Refused before connecting: the name resolved to the sandbox's own listener. */
+class OwnAddressError extends Error {}
+
+/**
+ * A name lookup that refuses, before any connection, a name resolving to the sandbox's own listener
+ * (a name in /etc/hosts or DNS that means this machine): decided on the addresses it resolves to.
+ */
+function refusingLookup(url: string, port: number, own: OwnAddress): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, options, (err, address, family) => {
+      if (err) return callback(err, address as string, family);
+      const found = typeof address === 'string' ? [address] : (address as { address: string }[]).map((a) => a.address);
+      for (const a of found) {
+        const why = own(url, a, port);
+        if (why !== null) return callback(new OwnAddressError(why), '', 0);
+      }
+      (callback as (e: null, a: typeof address, f?: number) => void)(null, address, family);
+    });
+  };
+}
+
+function portOf(u: URL): number {
+  if (u.port !== '') return Number(u.port);
+  return u.protocol === 'https:' ? 443 : 80;
+}
+
+/**
+ * POSTs `body`; resolves with the status code, or with an error code or message (never rejects).
+ * With `own`, a URL whose address (as written, or as its name resolves) is the sandbox's own listener
+ * is not sent: no connection is made.
+ */
+export function postJson(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+  signal: AbortSignal,
+  own?: OwnAddress,
+): Promise<PostResult> {
   return new Promise((resolve) => {
     let target: URL;
     try {
@@ -33,6 +76,12 @@ export function postJson(url: string, body: string, headers: Record<string, stri
     const lib = target.protocol === 'https:' ? https : http;
     const agent = agents[target.protocol as 'http:' | 'https:'];
     if (!agent) return resolve({ status: null, error: `unsupported protocol ${target.protocol}` });
+    const port = portOf(target);
+    const literal = target.hostname.replace(/^\[|\]$/g, '');
+    if (own && isIP(literal) !== 0) {
+      const why = own(url, literal, port);
+      if (why !== null) return resolve({ status: null, error: why, own: true });
+    }
     let settled = false;
     const finish = (r: PostResult) => {
       if (settled) return;
@@ -45,6 +94,7 @@ export function postJson(url: string, body: string, headers: Record<string, stri
       method: 'POST',
       agent,
       headers: { ...headers, 'Content-Length': Buffer.byteLength(body) },
+      ...(own ? { lookup: refusingLookup(url, port, own) } : {}),
     });
     // The control API refuses what the sandbox itself sends, should a notification reach it.
     req.on('socket', (socket: Socket) => {
@@ -66,7 +116,9 @@ export function postJson(url: string, body: string, headers: Record<string, stri
       if (res.statusCode === 204) res.resume();
       else res.destroy();
     });
-    req.on('error', (e: Error & { code?: string }) => finish({ status: null, error: e.code ?? e.message }));
+    req.on('error', (e: Error & { code?: string }) =>
+      finish(e instanceof OwnAddressError ? { status: null, error: e.message, own: true } : { status: null, error: e.code ?? e.message }),
+    );
     req.end(body);
   });
 }

@@ -197,6 +197,7 @@ export class NotificationWorker {
     let error: string | null = null;
     // A URL kept from an older database or a snapshot may still name the sandbox itself: never sent.
     const own = url === null ? null : (this.ctx.ownListener?.(url) ?? null);
+    let ownAddress = false;
     if (url === null || !site?.apiKey) {
       error = 'no notification URL';
     } else if (own !== null) {
@@ -214,11 +215,14 @@ export class NotificationWorker {
         },
         this.opts.timeoutMs,
         controller.signal,
+        this.ctx.ownAddress,
       );
       this.controllers.delete(controller);
       if (this.forgotten.has(controller)) return;
       httpStatus = result.status;
       error = result.error;
+      // Its name resolved to the sandbox itself: never sent, and never tried again.
+      if (result.own) ownAddress = true;
     }
     const durationMs = Math.round(performance.now() - started);
     if (this.stopped && error !== null) return; // shutting down: the attempt did not really happen
@@ -231,7 +235,7 @@ export class NotificationWorker {
       if (ok) store.notifications.markDelivered(n, clock.now());
       else {
         const failures = n.attempts + 1;
-        const givenUp = own !== null || failures >= this.opts.retry.maxAttempts;
+        const givenUp = own !== null || ownAddress || failures >= this.opts.retry.maxAttempts;
         store.notifications.markFailedAttempt(n, clock.now() + retryDelay(this.opts.retry, failures), givenUp);
       }
     });

@@ -1,10 +1,11 @@
 // Retention for long-lived sandboxes (`--retain 7d`): payments whose last change is older than that in
-// sandbox time are deleted with everything that hangs off them, a bounded batch per turn of the event
+// sandbox time (their marketplace's own clock's, when it has one) are deleted with everything that hangs off them, a bounded batch per turn of the event
 // loop, and the pages they freed go back to the file system once the writes since have not reused them.
 import type { Logger } from '../log';
 import { useIncrementalVacuum } from '../store/db';
 import type { PeriodicJob } from '../scheduler/scheduler';
 import type { ServiceContext } from '../services/context';
+import type { ClockOwner } from '../store/retention.repo';
 
 export interface RetentionOptions {
   /** How long a payment is kept after its last change, in sandbox milliseconds. */
@@ -67,41 +68,50 @@ export class Retention implements PeriodicJob {
       await yieldToRequests();
     }
 
-    const cutoff = this.ctx.clock.now() - this.opts.retainMs;
-    for (let after = 0; !this.stopped; ) {
-      const found = store.tx(() => {
-        const old = store.retention.unchangedSince(cutoff, after, scan, batch);
-        if (old.ids.length > 0) {
-          store.writePending();
-          store.retention.deletePayments(old.ids);
-          // The lists' kept counts counted these.
-          store.payments.forget();
-        }
-        return old;
-      });
-      report.payments += found.ids.length;
-      if (found.ids.length > 0) report.batches++;
-      if (found.next === null) break;
-      after = found.next;
-      await yieldToRequests();
+    // Each clock ages its own rows: the sandbox's, then each marketplace's own.
+    const sandboxCutoff = this.ctx.clock.now() - this.opts.retainMs;
+    const clocks: { site: ClockOwner; cutoff: number }[] = [{ site: null, cutoff: sandboxCutoff }];
+    for (const site of this.ctx.siteClocks?.sites() ?? []) {
+      const own = this.ctx.siteClocks!.get(site);
+      if (own) clocks.push({ site, cutoff: own.now() - this.opts.retainMs });
     }
+    let siteObjects = 0;
+    for (const { site, cutoff } of clocks) {
+      for (let after = 0; !this.stopped; ) {
+        const found = store.tx(() => {
+          const old = store.retention.unchangedSince(cutoff, after, scan, batch, site);
+          if (old.ids.length > 0) {
+            store.writePending();
+            store.retention.deletePayments(old.ids);
+            // The lists' kept counts counted these.
+            store.payments.forget();
+          }
+          return old;
+        });
+        report.payments += found.ids.length;
+        if (found.ids.length > 0) report.batches++;
+        if (found.next === null) break;
+        after = found.next;
+        await yieldToRequests();
+      }
 
-    // Preapprovals go after the payments charged under them.
-    while (!this.stopped) {
-      const n = store.tx(() => store.retention.deletePreapprovals(cutoff, batch));
-      if (n > 0) report.preapprovals = (report.preapprovals ?? 0) + n;
-      if (n < batch) break;
-      await yieldToRequests();
+      // Preapprovals go after the payments charged under them.
+      while (!this.stopped) {
+        const n = store.tx(() => store.retention.deletePreapprovals(cutoff, batch, site));
+        if (n > 0) report.preapprovals = (report.preapprovals ?? 0) + n;
+        if (n < batch) break;
+        await yieldToRequests();
+      }
+      // Card payouts and card authentications hang off no payment: they go by their own age.
+      if (!this.stopped) siteObjects += store.tx(() => store.retention.deleteOldSiteObjects(cutoff, site));
     }
-    // Card payouts and card authentications hang off no payment: they go by their own age.
-    const siteObjects = this.stopped ? 0 : store.tx(() => store.retention.deleteOldSiteObjects(cutoff));
 
     if (report.payments > 0 || report.releasedPages > 0 || (report.preapprovals ?? 0) > 0 || siteObjects > 0) {
       this.opts.log.info('retention', {
         pruned: report.payments,
         preapprovals: report.preapprovals,
         ...(siteObjects > 0 ? { prunedPayoutsAndCardAuthentications: siteObjects } : {}),
-        changedBefore: new Date(cutoff).toISOString(),
+        changedBefore: new Date(sandboxCutoff).toISOString(),
         pagesReleased: report.releasedPages,
         ms: Math.round(performance.now() - started),
       });

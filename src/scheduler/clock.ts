@@ -1,4 +1,21 @@
 // Sandbox time. Every timestamp the sandbox writes comes from a Clock, so tests and QA can move time.
+import { LAST_WIRE_MS, formatTimestamp } from '../domain/time';
+
+/**
+ * The last time any clock may read: 9999-12-31 23:59:59 (and its milliseconds), the last whose wire
+ * form has 14 digits. A time past it would be written as 15 digits, and no snapshot would restore.
+ */
+export const LAST_CLOCK_MS = LAST_WIRE_MS;
+
+/** `9999-12-31 23:59:59`: how refusals and the log name the last time. */
+export const LAST_CLOCK_TEXT = '9999-12-31 23:59:59';
+
+/** Why a clock reading `now` cannot move by `ms`, or null when it can. */
+export function pastTheLastTime(now: number, ms: number): string | null {
+  if (now + ms <= LAST_CLOCK_MS) return null;
+  const left = Math.max(0, Math.floor((LAST_CLOCK_MS - now) / 1000));
+  return `the clock would pass ${LAST_CLOCK_TEXT}, the last time the 14-digit format holds (it reads ${formatTimestamp(now)}; at most ${left} seconds are left)`;
+}
 
 export interface Clock {
   /** Epoch milliseconds. */
@@ -25,8 +42,8 @@ export class RealClock implements Clock {
   now(): number {
     const real = this.real();
     if (!this.offset) return real;
-    // Whole milliseconds: every time the store keeps is an INTEGER.
-    return this.sandboxBase + Math.floor((real - this.realBase) * this.speed);
+    // Whole milliseconds: every time the store keeps is an INTEGER. A fast clock stops at the last time.
+    return Math.min(LAST_CLOCK_MS, this.sandboxBase + Math.floor((real - this.realBase) * this.speed));
   }
 
   /** Sandbox time goes on from `ms` (a restart, a restored snapshot), at the clock's speed. */
@@ -55,11 +72,14 @@ export class ManualClock implements Clock {
 
   advance(ms: number): void {
     if (!Number.isFinite(ms) || ms < 0) throw new RangeError('time only moves forward');
+    const past = pastTheLastTime(this.ms, ms);
+    if (past !== null) throw new RangeError(past);
     this.ms += ms;
     this.release();
   }
 
   set(ms: number): void {
+    if (ms > LAST_CLOCK_MS) throw new RangeError(pastTheLastTime(this.ms, ms - this.ms)!);
     this.ms = ms;
     this.release();
   }

@@ -8,7 +8,8 @@ import type { ServiceContext } from '../services/context';
 import { applyPaymentEvent } from '../services/events.service';
 import { runJob } from '../services/steps.service';
 import type { DataReplaced } from '../store/store';
-import { ManualClock, RealClock } from './clock';
+import { ManualClock, RealClock, pastTheLastTime } from './clock';
+import { HttpError } from '../errors/errors';
 import { ClockKeeper } from './clock-keeper';
 import { WritesHeld, isStorageFailure } from '../store/failures';
 import { CAUSE } from '../domain/causes';
@@ -185,6 +186,7 @@ export class Scheduler {
 
   private async advanceNow(ms: number): Promise<void> {
     const clock = this.ctx.clock as ManualClock;
+    refusePastTheLastTime(clock.now(), ms);
     const target = clock.now() + ms;
     const generation = this.generation;
     for (;;) {
@@ -225,6 +227,7 @@ export class Scheduler {
     const clocks = this.ctx.siteClocks;
     const clock = clocks?.get(siteId);
     if (!clocks || !clock) throw new Error(`marketplace ${siteId} runs on the sandbox's clock`);
+    refusePastTheLastTime(clock.now(), ms);
     const target = clock.now() + ms;
     // A restore or a removal meanwhile replaces or drops the clock: this advance's time is over.
     const current = () => clocks.get(siteId) === clock;
@@ -387,4 +390,10 @@ export class Scheduler {
     await this.worker.stop();
     await this.ticking?.catch(() => {});
   }
+}
+
+/** An advance that would take a clock past the last time is refused whole, before anything moves. */
+function refusePastTheLastTime(now: number, ms: number): void {
+  const past = pastTheLastTime(now, ms);
+  if (past !== null) throw new HttpError(400, `Seconds: ${past}`);
 }

@@ -41,6 +41,11 @@ export interface ServiceContext {
    */
   ownListener?: (url: string) => string | null;
   /**
+   * Why a connection to `address:port`, what a notification URL's host is or resolves to, would
+   * reach this sandbox's own listeners, or null; absent until the listeners are up.
+   */
+  ownAddress?: (url: string, address: string, port: number) => string | null;
+  /**
    * The services as marketplace `siteId`'s work sees them: its own clock as `clock` when it has one
    * (see marketplaces/site-clocks.ts), else these same services.
    */

@@ -1,4 +1,5 @@
 // Scenario steps waiting for their time.
+import { dueBy } from '../domain/time';
 import type { Db } from './db';
 import { clockSiteOf } from './owned';
 
@@ -101,7 +102,7 @@ export class JobsRepo {
 
   /** Moves the payment's pending steps doing one of `actions` to `until` (none sooner), keeping their planned time. */
   hold(paymentId: number, actions: readonly string[], until: number): number {
-    return this.holdStmt.run({ paymentId, until, actions: JSON.stringify(actions) }).changes;
+    return this.holdStmt.run({ paymentId, until: dueBy(until), actions: JSON.stringify(actions) }).changes;
   }
 
   /** The payment's pending steps that a hold moved. */
@@ -110,12 +111,12 @@ export class JobsRepo {
   }
 
   schedule(paymentId: number, refundId: number | null, stepIndex: number, action: string, dueAt: number): void {
-    this.insertStmt.run({ paymentId, refundId, stepIndex, action, dueAt });
+    this.insertStmt.run({ paymentId, refundId, stepIndex, action, dueAt: dueBy(dueAt) });
   }
 
   /** A step of a preapproval's scenario. */
   schedulePreapproval(preapprovalId: number, stepIndex: number, action: string, dueAt: number): void {
-    this.insertPreapprovalStmt.run(preapprovalId, stepIndex, action, dueAt);
+    this.insertPreapprovalStmt.run(preapprovalId, stepIndex, action, dueBy(dueAt));
   }
 
   ofPreapproval(preapprovalId: number): JobRecord[] {

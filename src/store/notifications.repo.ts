@@ -1,4 +1,5 @@
 // The notification outbox and the journal of delivery attempts.
+import { dueBy } from '../domain/time';
 import type { Db } from './db';
 import { clockSiteOf } from './owned';
 
@@ -219,7 +220,7 @@ export class NotificationsRepo {
       statusId: n.statusId,
       body: n.body,
       state: n.state,
-      nextAttemptAt: n.nextAttemptAt,
+      nextAttemptAt: dueBy(n.nextAttemptAt),
       createdAt: n.createdAt,
     });
     return Number(info.lastInsertRowid);
@@ -256,7 +257,7 @@ export class NotificationsRepo {
   }
 
   markFailedAttempt(n: QueuedRef, nextAttemptAt: number, givenUp: boolean): void {
-    this.failedAttemptStmt.run(givenUp ? 'failed' : 'pending', nextAttemptAt, n.id);
+    this.failedAttemptStmt.run(givenUp ? 'failed' : 'pending', dueBy(nextAttemptAt), n.id);
     if (givenUp) this.reheadStmt.run(owner(n));
   }
 
@@ -283,7 +284,7 @@ export class NotificationsRepo {
 
   /** A fault holds `n` back until `until`: it steps out of its payment's queue, and the next one heads it. */
   hold(n: QueuedRef, until: number, fault: string): void {
-    this.holdStmt.run(until, fault, n.id);
+    this.holdStmt.run(dueBy(until), fault, n.id);
     this.reheadStmt.run(owner(n));
   }
 

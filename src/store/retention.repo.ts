@@ -59,6 +59,21 @@ const CHANGED_SINCE = `(
                     OR EXISTS (SELECT 1 FROM notification_attempts a WHERE a.notification_id = n.id AND a.at >= @cutoff)))
   OR (p.status_id = 1 AND p.token_lifetime IS NOT NULL AND p.created_at + p.token_lifetime * 60000 >= @cutoff))`;
 
+/**
+ * Whose rows a pass reads: the sandbox clock's (`null`: those of marketplaces without a clock of their
+ * own) or one marketplace's own clock's. Each is aged by its own clock: a marketplace a year ahead
+ * never ages another's rows, nor one behind keeps them.
+ */
+export type ClockOwner = number | null;
+
+/** The payments (or preapprovals, alias `p`) of a clock's rows, `@site` null for the sandbox's. */
+const OF_CLOCK = `(CASE WHEN @site IS NULL THEN p.owner_site_id NOT IN (SELECT site_id FROM site_clocks) ELSE p.owner_site_id = @site END)`;
+/** The site objects of a clock's rows: by their site's marketplace. */
+const siteOfClock = (column: string) => `(CASE WHEN @site IS NULL
+    THEN ${column} NOT IN (SELECT s.site_id FROM sites s JOIN site_clocks c ON c.site_id = coalesce(s.marketplace_site_id, s.site_id))
+    ELSE ${column} IN (SELECT site_id FROM sites WHERE site_id = @site OR marketplace_site_id = @site) END)`;
+const SITE_OF_CLOCK = siteOfClock('site_id');
+
 /** One stretch of a pass over the payments, oldest first. */
 export interface PruneScan {
   /** Payments unchanged since the cutoff, to delete. */
@@ -79,16 +94,16 @@ export class RetentionRepo {
   }
 
   /**
-   * Reads up to `scan` payments after ID `after`, and returns those whose last change is before
-   * `cutoff` (sandbox epoch ms), at most `limit` of them.
+   * Reads up to `scan` payments of a clock's rows after ID `after`, and returns those whose last
+   * change is before `cutoff` (epoch ms on that clock), at most `limit` of them.
    */
-  unchangedSince(cutoff: number, after: number, scan: number, limit: number): PruneScan {
+  unchangedSince(cutoff: number, after: number, scan: number, limit: number, site: ClockOwner = null): PruneScan {
     const ids: number[] = [];
     let read = 0;
     let last = after;
     // Row by row: the change test of the rows after the last one taken is never run.
-    for (const r of this.stmt.scan.iterate({ after, scan, cutoff })) {
-      // Creation order: the rest was created after the cutoff too.
+    for (const r of this.stmt.scan.iterate({ after, scan, cutoff, site })) {
+      // Creation order (on one clock): the rest was created after the cutoff too.
       if (!r.old) return { ids, next: null };
       read++;
       last = r.id;
@@ -112,8 +127,8 @@ export class RetentionRepo {
    * notification attempts since; nothing pending; no recurring payment of theirs still kept), with
    * their history, steps and notifications. Returns how many. Run it inside a transaction.
    */
-  deletePreapprovals(cutoff: number, limit: number): number {
-    const ids = this.stmt.oldPreapprovals.all({ cutoff, limit }) as number[];
+  deletePreapprovals(cutoff: number, limit: number, site: ClockOwner = null): number {
+    const ids = this.stmt.oldPreapprovals.all({ cutoff, limit, site }) as number[];
     if (ids.length === 0) return 0;
     const param = { ids: JSON.stringify(ids) };
     for (const stmt of this.stmt.preapprovalDeletes) stmt.run(param);
@@ -124,10 +139,10 @@ export class RetentionRepo {
    * Deletes the site objects (SITE_TABLES) whose last change is before `cutoff`: a payout when it was
    * made, a card authentication when it was made or cancelled. Run it inside a transaction.
    */
-  deleteOldSiteObjects(cutoff: number): number {
+  deleteOldSiteObjects(cutoff: number, site: ClockOwner = null): number {
     // A payout's notification goes with it (before it: the payout's rows are what name them).
-    for (const stmt of this.stmt.payoutNotificationDeletes) stmt.run({ cutoff });
-    return this.stmt.siteDeletes.reduce((n, stmt) => n + stmt.run({ cutoff }).changes, 0);
+    for (const stmt of this.stmt.payoutNotificationDeletes) stmt.run({ cutoff, site });
+    return this.stmt.siteDeletes.reduce((n, stmt) => n + stmt.run({ cutoff, site }).changes, 0);
   }
 
   /** Pages on the free list: freed by deletes, reused by the next writes before the file grows. */
@@ -166,23 +181,25 @@ function prepare(db: Db) {
     // In ID order, which is creation order: the pass ends at the first payment created after the
     // cutoff, so it reads only the old ones (and at most `scan` rows a call). The change test runs
     // only for those (CASE evaluates lazily).
-    scan: db.prepare<{ after: number; scan: number; cutoff: number }, { id: number; old: number; changed: number | null }>(
+    scan: db.prepare<{ after: number; scan: number; cutoff: number; site: ClockOwner }, { id: number; old: number; changed: number | null }>(
       `SELECT p.id, p.created_at < @cutoff AS old, CASE WHEN p.created_at < @cutoff THEN ${CHANGED_SINCE} END AS changed
-         FROM payments p WHERE p.id > @after ORDER BY p.id LIMIT @scan`,
+         FROM payments p WHERE p.id > @after AND ${OF_CLOCK} ORDER BY p.id LIMIT @scan`,
     ),
     deletes: PRUNED_TABLES.map((t) => db.prepare<{ ids: string }>(DELETES[t])),
     payoutNotificationDeletes: [
-      `DELETE FROM notification_attempts WHERE notification_id IN (SELECT n.id FROM notifications n JOIN payouts o ON o.id = n.payout_id WHERE ${OLD_PAYOUT})`,
-      `DELETE FROM notifications WHERE id IN (SELECT n.id FROM notifications n JOIN payouts o ON o.id = n.payout_id WHERE ${OLD_PAYOUT})`,
-    ].map((sql) => db.prepare<{ cutoff: number }>(sql)),
+      `DELETE FROM notification_attempts WHERE notification_id IN (SELECT n.id FROM notifications n JOIN payouts o ON o.id = n.payout_id WHERE ${OLD_PAYOUT} AND ${siteOfClock('o.site_id')})`,
+      `DELETE FROM notifications WHERE id IN (SELECT n.id FROM notifications n JOIN payouts o ON o.id = n.payout_id WHERE ${OLD_PAYOUT} AND ${siteOfClock('o.site_id')})`,
+    ].map((sql) => db.prepare<{ cutoff: number; site: ClockOwner }>(sql)),
     siteDeletes: [
-      db.prepare<{ cutoff: number }>(`DELETE FROM payouts AS o WHERE ${OLD_PAYOUT}`),
-      db.prepare<{ cutoff: number }>('DELETE FROM card_authentications WHERE max(created_at, coalesce(cancelled_at, 0)) < @cutoff'),
+      db.prepare<{ cutoff: number; site: ClockOwner }>(`DELETE FROM payouts AS o WHERE ${OLD_PAYOUT} AND ${siteOfClock('o.site_id')}`),
+      db.prepare<{ cutoff: number; site: ClockOwner }>(
+        `DELETE FROM card_authentications WHERE max(created_at, coalesce(cancelled_at, 0)) < @cutoff AND ${SITE_OF_CLOCK}`,
+      ),
     ],
     requests: db.prepare<{ ids: string }>(`DELETE FROM ${JOURNAL_TABLE} WHERE payment_id IN (${IDS})`),
     oldPreapprovals: db
-      .prepare<{ cutoff: number; limit: number }, number>(
-        `SELECT p.id FROM preapprovals p WHERE p.created_at < @cutoff
+      .prepare<{ cutoff: number; limit: number; site: ClockOwner }, number>(
+        `SELECT p.id FROM preapprovals p WHERE p.created_at < @cutoff AND ${OF_CLOCK}
            AND NOT EXISTS (SELECT 1 FROM status_history h WHERE h.preapproval_id = p.id AND h.at >= @cutoff)
            AND NOT EXISTS (SELECT 1 FROM scenario_jobs j WHERE j.preapproval_id = p.id AND (j.state = 'pending' OR j.ran_at >= @cutoff))
            AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.preapproval_id = p.id

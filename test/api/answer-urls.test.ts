@@ -128,6 +128,25 @@ describe('answer URLs without a public URL: from the Host the request came in on
     expect(plain.body.Payment.RedirectURL).toBe(`${api}/Home?PaymentToken=${token}`);
   });
 
+  test("a preapproval's RedirectURL names the address reached, as a payment's does: created, read, listed, and on the control API", async () => {
+    const body = {
+      Preapproval: { MerchantPreapprovalID: 'host-sub-1', Description: 'subscription', ReturnURL: 'https://shop.example/return', MethodID: 2 },
+    };
+    const created = await ask(api, '/v1/preapprovals', 'sandbox.ci:9000', { method: 'POST', body, auth: true });
+    expect(created.status).toBe(201);
+    const id = created.body.Preapproval.ID;
+    const path = new URL(created.body.Preapproval.RedirectURL).pathname + new URL(created.body.Preapproval.RedirectURL).search;
+    expect(created.body.Preapproval.RedirectURL).toBe(`http://sandbox.ci:9000${path}`);
+    const read = await ask(api, `/v1/preapprovals/${id}`, 'a.test:1111', { auth: true });
+    expect(read.body.Preapproval.RedirectURL).toBe(`http://a.test:1111${path}`);
+    const list = await ask(api, '/v1/preapprovals', 'b.test:2222', { auth: true });
+    expect(list.body.Preapprovals.find((p: { ID: number }) => p.ID === id).RedirectURL).toBe(`http://b.test:2222${path}`);
+    const control = await ask(api, `/_sandbox/preapprovals/${id}`, 'c.test:3333');
+    expect(control.body.Preapproval.RedirectURL).toBe(`http://c.test:3333${path}`);
+    const plain = await ask(api, `/v1/preapprovals/${id}`, `127.0.0.1:${portOf(api)}`, { auth: true });
+    expect(plain.body.Preapproval.RedirectURL).toBe(`${api}${path}`);
+  });
+
   test('the RedirectURL handed out through a Host leads to the payment page, whose links stay on that address', async () => {
     const created = await ask(api, '/v1/payments', `localhost:${portOf(api)}`, { method: 'POST', body: paymentBody(), auth: true });
     const page = new URL(created.body.Payment.RedirectURL);

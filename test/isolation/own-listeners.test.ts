@@ -4,7 +4,8 @@ import request from 'supertest';
 import { type Sandbox, startSandbox } from 'split-sandbox';
 import type { Config } from '../../src/config';
 import { EventEmitter } from 'node:events';
-import { madeByThisProcess, noteOutgoing } from '../../src/notifications/own-listeners';
+import { networkInterfaces } from 'node:os';
+import { isThisMachine, madeByThisProcess, noteOutgoing } from '../../src/notifications/own-listeners';
 import { postJson } from '../../src/notifications/post';
 import { MARKETPLACE, PLAIN, START, basic, paymentBody } from '../helpers/world';
 
@@ -124,5 +125,83 @@ describe('notification URLs that reach the sandbox itself', () => {
     expect(madeByThisProcess({ remoteAddress: '127.0.0.1', remotePort: 40001, localPort: 8080 })).toBe(true);
     other.emit('close');
     expect(madeByThisProcess({ remoteAddress: '127.0.0.1', remotePort: 40001, localPort: 8080 })).toBe(false);
+  });
+});
+
+describe('is this me? decided on the address actually connected to', () => {
+  let sb: Sandbox;
+  afterEach(async () => sb?.stop());
+  const plain = basic(PLAIN.SiteID, PLAIN.APIKey);
+
+  /** An address of this machine beyond loopback (a container's own), or loopback when it has none. */
+  const ownInterface = (): string => {
+    for (const list of Object.values(networkInterfaces())) {
+      for (const i of list ?? []) if (i.family === 'IPv4' && !i.internal) return i.address;
+    }
+    return '127.0.0.1';
+  };
+
+  it("a connection from this machine's own address in IPv4-mapped form is the sandbox's own, in any spelling", () => {
+    const iface = ownInterface();
+    for (const a of [iface, `::ffff:${iface}`, `::FFFF:${iface}`, `0:0:0:0:0:ffff:${iface}`, '::ffff:7f00:1']) expect([a, isThisMachine(a)]).toEqual([a, true]);
+    expect(isThisMachine('::ffff:192.0.2.254')).toBe(iface === '192.0.2.254');
+    expect(isThisMachine('fe80::1%eth0')).toBe(false);
+    const socket = Object.assign(new EventEmitter(), { localPort: 40002, remotePort: 5556 });
+    noteOutgoing(socket);
+    expect(madeByThisProcess({ remoteAddress: `::ffff:${iface}`, remotePort: 40002, localPort: 5556 })).toBe(true);
+    socket.emit('close');
+  });
+
+  it('with --host :: an IPv4-mapped address of this machine is refused where given, and one stored before resets nothing', async () => {
+    const iface = ownInterface();
+    sb = await startSandbox({ ...base, host: '::', scenario: 'one-step', controlFrom: ['loopback', `${iface}/32`] });
+    const port = new URL(sb.listening.baseUrl).port;
+    const at = `http://127.0.0.1:${port}`;
+    for (const host of [`::ffff:${iface}`, '::ffff:127.0.0.1', `0:0:0:0:0:ffff:${iface}`]) {
+      const url = `http://[${host}]:${port}/_sandbox/reset`;
+      const patch = await request(at).patch(`/_sandbox/merchants/${PLAIN.SiteID}`).send({ NotificationURL: url });
+      expect([url, patch.status]).toEqual([url, 400]);
+      expect(patch.body.Message).toMatch(/is this sandbox's own API address .*sends no notification to itself$/);
+    }
+    // As an older database or a snapshot holds it: written past the checks.
+    const resetUrl = `http://[::ffff:${iface}]:${port}/_sandbox/reset`;
+    sb.services.store.sites.setNotificationUrl(PLAIN.SiteID, resetUrl);
+    const created = await request(at).post('/v1/payments').set('Authorization', plain).send(paymentBody({ MethodID: 1, Splits: undefined }));
+    expect(created.status).toBe(201);
+    await sb.clock.advance(2);
+    const n = await sb.notifications.waitFor({ PaymentID: created.body.Payment.ID, StatusID: 2 }, 5000);
+    expect(n.State).toBe('failed');
+    expect(n.Attempts).toHaveLength(1);
+    expect(n.Attempts[0]).toMatchObject({ URL: resetUrl, HTTPStatus: null });
+    expect(n.Attempts[0]!.Error).toMatch(/is this sandbox's own API address .*sends no notification to itself/);
+    const list = await request(at).get('/v1/payments').set('Authorization', plain);
+    expect(list.body.Payments.map((p: { ID: number }) => p.ID)).toEqual([created.body.Payment.ID]);
+  });
+
+  it('a name that resolves to this machine, aimed at /v1/payments/<id>/cancel: not sent (refused before connecting), and had it arrived, refused 403; the payment stays Open', async () => {
+    sb = await startSandbox(base);
+    const port = new URL(sb.listening.baseUrl).port;
+    const created = await request(sb.baseUrl).post('/v1/payments').set('Authorization', plain).send(paymentBody({ MethodID: 1, Splits: undefined }));
+    expect(created.status).toBe(201);
+    const id = created.body.Payment.ID as number;
+    const url = `http://localhost:${port}/v1/payments/${id}/cancel`;
+    const headers = { 'Content-Type': 'application/json', Authorization: plain };
+
+    // As the notification worker sends: the name resolves to this sandbox's listener, so no connection is made.
+    const sent = await postJson(url, '{}', headers, 5000, new AbortController().signal, sb.services.ownAddress);
+    expect(sent.status).toBeNull();
+    expect(sent.own).toBe(true);
+    expect(sent.error).toMatch(new RegExp(`^http://localhost:${port}/v1/payments/${id}/cancel \\((127\\.0\\.0\\.1|::1)\\) is this sandbox's own API address`));
+    // Had a notification's connection arrived all the same, every route, /v1 included, refuses it.
+    const arrived = await postJson(url, '{}', headers, 5000, new AbortController().signal);
+    expect(arrived).toEqual({ status: 403, error: null });
+    for (const path of [`/v1/payments/${id}`, '/_sandbox/health', '/dashboard/login']) {
+      expect(await postJson(`${sb.listening.baseUrl}${path}`, '{}', headers, 5000, new AbortController().signal)).toEqual({ status: 403, error: null });
+    }
+
+    const read = await request(sb.baseUrl).get(`/v1/payments/${id}`).set('Authorization', plain);
+    expect(read.body.Payment.Status.ID).toBe(1);
+    // A client of this machine is still answered.
+    expect((await request(sb.baseUrl).get(`/v1/payments/${id}`).set('Authorization', plain)).status).toBe(200);
   });
 });

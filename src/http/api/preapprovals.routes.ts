@@ -41,13 +41,14 @@ export function mountMethodRefundTypesRoute(router: Router, ctx: HttpContext): v
 export function mountPreapprovalRoutes(router: Router, ctx: HttpContext): void {
   const s = ctx.services;
   mountMethodRefundTypesRoute(router, ctx);
-  const base = () => ctx.urls.baseUrl;
+  // As a payment's: the address the request reached (its Host), or the public URL.
+  const base = (req: Request) => wireOf(ctx, req).baseUrl;
 
   router.post(
     '/v1/preapprovals',
     route(ctx, 'preapproval', (req, body) => {
       const p = createPreapproval(s, siteOf(req), body ?? {}, { scenario: req.get('x-sandbox-scenario') ?? null });
-      return { status: 201, body: { Preapproval: preapprovalToWire(p, base()) } };
+      return { status: 201, body: { Preapproval: preapprovalToWire(p, base(req)) } };
     }),
   );
 
@@ -55,29 +56,29 @@ export function mountPreapprovalRoutes(router: Router, ctx: HttpContext): void {
     '/v1/preapprovals',
     route(ctx, 'message', (req) => ({
       status: 200,
-      body: { Preapprovals: listPreapprovals(s, siteOf(req), req.query as Record<string, unknown>).map((p) => preapprovalToWire(p, base())) },
+      body: { Preapprovals: listPreapprovals(s, siteOf(req), req.query as Record<string, unknown>).map((p) => preapprovalToWire(p, base(req))) },
     })),
   );
 
   router.get(
     '/v1/preapprovals/:id',
-    route(ctx, 'message', (req) => ({ status: 200, body: { Preapproval: preapprovalToWire(loadPreapproval(s, siteOf(req), param(req, 'id')), base()) } })),
+    route(ctx, 'message', (req) => ({ status: 200, body: { Preapproval: preapprovalToWire(loadPreapproval(s, siteOf(req), param(req, 'id')), base(req)) } })),
   );
 
   router.patch(
     '/v1/preapprovals/:id',
     route(ctx, 'preapproval', (req, body) => {
-      const wire = preapprovalToWire(changePreapproval(s, siteOf(req), param(req, 'id'), body), base());
+      const wire = preapprovalToWire(changePreapproval(s, siteOf(req), param(req, 'id'), body), base(req));
       // Fidelity: a change answers 201 with a RedirectURL whatever the status (docs-apm.nuvei.com "Change a
       // Preapproval" shows an Open one with its landing page). An Open one's page says it was answered already.
-      const redirect = wire.RedirectURL ?? `${base()}${PREAPPROVAL_PAGE}?PreapprovalToken=${s.ids.token()}.${wire.ID}`;
+      const redirect = wire.RedirectURL ?? `${base(req)}${PREAPPROVAL_PAGE}?PreapprovalToken=${s.ids.token()}.${wire.ID}`;
       return { status: 201, body: { Preapproval: { ...wire, RedirectURL: redirect } } };
     }),
   );
 
   router.delete(
     '/v1/preapprovals/:id',
-    route(ctx, 'preapproval', (req) => ({ status: 200, body: { Preapproval: preapprovalToWire(closePreapproval(s, siteOf(req), param(req, 'id')), base()) } })),
+    route(ctx, 'preapproval', (req) => ({ status: 200, body: { Preapproval: preapprovalToWire(closePreapproval(s, siteOf(req), param(req, 'id')), base(req)) } })),
   );
 
   router.get(

@@ -38,16 +38,20 @@ function byOwnCredentials(services: ServiceContext, siteText: string, header: st
   }
 }
 
+/**
+ * Every route, `/v1` and the control API alike: a request the sandbox made itself (a notification
+ * pointed at its own address) is nobody's. Its address is this machine's and it carries a merchant's
+ * credentials, but it is no client's: answered 403, before anything reads it.
+ */
+export function refuseOwnRequests(req: Request, res: Response, next: NextFunction): void {
+  if (!madeByThisProcess(req.socket)) return next();
+  sendJson(res, 403, { Message: 'The sandbox does not answer requests it made itself (a notification sent to its own address).' });
+}
+
 export function controlGuard(token: string | undefined, from?: readonly string[], services?: ServiceContext) {
   const trusted = clientTest(from ?? (token === undefined ? ['loopback'] : []));
   return (req: Request, res: Response, next: NextFunction) => {
     if (UNGUARDED_CONTROL_PATH.test(req.baseUrl + req.path)) return next();
-    // A request the sandbox made itself (a notification pointed at its own address) is nobody's:
-    // its loopback address and its merchant's credentials are not a client's.
-    if (madeByThisProcess(req.socket)) {
-      sendJson(res, 403, { Message: 'The sandbox does not answer requests it made itself (a notification sent to its own address).' });
-      return;
-    }
     const own = services ? ownRouteSite(req.baseUrl + req.path) : null;
     const authorization = req.get('authorization') ?? '';
     if (own !== null && /^Basic /i.test(authorization)) {

@@ -9,7 +9,7 @@ import { validate } from '../../schemas/validator';
 import { parseId } from '../../services/lookup';
 import { applyPreapprovalControlEvent } from '../../services/preapprovals.service';
 import { preapprovalToWire } from '../../wire/preapprovals';
-import { type HttpContext, route } from '../pipeline';
+import { type HttpContext, route, wireOf } from '../pipeline';
 
 export function mountPreapprovalControlRoutes(router: Router, ctx: HttpContext): void {
   const s = ctx.services;
@@ -24,7 +24,7 @@ export function mountPreapprovalControlRoutes(router: Router, ctx: HttpContext):
       return {
         status: 200,
         body: {
-          Preapproval: preapprovalToWire(p, ctx.urls.baseUrl),
+          Preapproval: preapprovalToWire(p, wireOf(ctx, req).baseUrl),
           Scenario: p.scenario,
           History: s.store.history.ofPreapproval(p.id).map((h) => ({ At: ts(h.at), StatusID: h.statusId, StatusInfo: preapprovalStatusInfo(h.statusId), Cause: h.cause })),
           Steps: s.store.jobs.ofPreapproval(p.id).map((j) => ({ Action: j.action, Due: ts(j.dueAt), State: j.state, Outcome: j.outcome, Ran: ts(j.ranAt) })),
@@ -40,7 +40,7 @@ export function mountPreapprovalControlRoutes(router: Router, ctx: HttpContext):
       const problems = validate(preapprovalEventRequest, body ?? {});
       if (problems.length > 0) throw new HttpError(400, problems.map((p) => p.Info).join('; '));
       const { Event } = body as { Event: PreapprovalEvent };
-      return { status: 200, body: { Preapproval: preapprovalToWire(applyPreapprovalControlEvent(s, String(req.params.id), Event), ctx.urls.baseUrl) } };
+      return { status: 200, body: { Preapproval: preapprovalToWire(applyPreapprovalControlEvent(s, String(req.params.id), Event), wireOf(ctx, req).baseUrl) } };
     }),
   );
 }
