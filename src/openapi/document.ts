@@ -36,6 +36,7 @@ import {
   cardAuthenticationErrorResponse,
   cardAuthenticationResponse,
   cardRefundResponse,
+  cardRefundStatusResponse,
   cardRefundsResponse,
   cardCaptureResponse,
   cardTokenCancelResponse,
@@ -66,6 +67,7 @@ import {
   paymentResponse,
   refundErrorResponse,
   refundResponse,
+  refundStatusResponse,
   refundsResponse,
   resetResponse,
   siteClockResponse,
@@ -575,6 +577,13 @@ const API: Operation[] = [
     summary: 'One refund of the payment, in its current status',
     responses: { 200: refundResponse, ...unauthorized },
   },
+  {
+    method: 'get',
+    path: '/v1/payments/{id}/refunds/{refundId}/status',
+    operationId: 'getRefundStatus',
+    summary: 'One refund’s status: ID, InitialPaymentID, MerchantTransactionID and StateDetails (SDK-NET GetRefundStatusAsync)',
+    responses: { 200: refundStatusResponse, ...unauthorized },
+  },
 ];
 
 /** The scenario of a preapproval, chosen per create request. */
@@ -923,6 +932,13 @@ const CARD: Operation[] = [
     operationId: 'getCardRefund',
     summary: 'One refund of the card payment, in its current status',
     responses: { 200: cardRefundResponse, ...unauthorized },
+  },
+  {
+    method: 'get',
+    path: '/v1/payments/{id}/refunds/{refundId}/status',
+    operationId: 'getCardRefundStatusOfPayment',
+    summary: 'One card refund’s status: ID, InitialPaymentID, MerchantTransactionID and StateDetails (SDK-NET GetRefundStatusAsync)',
+    responses: { 200: cardRefundStatusResponse, ...unauthorized },
   },
 ];
 

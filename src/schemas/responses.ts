@@ -243,6 +243,14 @@ export const cardRefundsResponse = exact({ Refunds: { type: 'array', items: card
 
 const cardStatusOut = exact({ ID: int, Info: str, Reasons: { type: 'array', items: reasonOut } });
 
+/**
+ * A refund's status read by payment and refund (`GET /v1/payments/{id}/refunds/{refundId}/status`):
+ * what SDK-NET's CardRefundStatusResponse holds, its status under `StateDetails`.
+ */
+const refundStatusOf = (state: Schema) => exact({ Refund: exact({ ID: int, InitialPaymentID: int, MerchantTransactionID: str, StateDetails: state }) });
+export const refundStatusResponse = refundStatusOf(statusOut);
+export const cardRefundStatusResponse = refundStatusOf(cardStatusOut);
+
 /** A capture of a card payment (the card host's capture reads). */
 export const captureOut = exact({
   ID: int,

@@ -158,6 +158,14 @@ export function refundToWire(r: RefundRecord) {
   };
 }
 
+/**
+ * A refund's status read (`GET /v1/payments/{id}/refunds/{refundId}/status`). Fidelity: SDK-NET's
+ * CardRefundStatusResponse reads these four keys, the status as `StateDetails`, not `Status`.
+ */
+export function refundStatusToWire(r: RefundRecord, reasons: null | [] = null) {
+  return { ID: r.id, InitialPaymentID: r.paymentId, MerchantTransactionID: r.merchantTransactionId, StateDetails: { ...status(r.statusId), Reasons: reasons } };
+}
+
 /** Fidelity: the hosted card form's address, as the real card host's `/v1/Payments/FillCardDetails?PaymentToken=…`. */
 export function cardFormUrl(o: WireOptions, p: PaymentRecord): string | null {
   return p.token === null ? null : `${o.cardBaseUrl ?? o.baseUrl}${CARD_FORM_PATH}?PaymentToken=${p.token}.${p.id}`;

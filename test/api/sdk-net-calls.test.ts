@@ -1,0 +1,144 @@
+// The official .NET SDK's calls (Smart2Pay/SDK-NET 1.2.0), each with the route and body the SDK sends
+// and what its integration tests, run against the real test host, expect of the answer. Keys of its
+// request classes the API does not read (`"ID":0`, `"Capture":null`, `Articles`) are left out of the
+// bodies here: how those are taken is the request validation's part, not these calls'.
+import request from 'supertest';
+import { cardRefundStatusResponse, messageResponse, refundStatusResponse } from '../../src/schemas/responses';
+import { PLAIN, type World, basic, event, expectSchema, makeWorld, snapshot } from '../helpers/world';
+
+const plainAuth = basic(PLAIN.SiteID, PLAIN.APIKey);
+
+/** An APM create as AlternativePaymentService sends it for Klarna Invoice (75), DKK (RefundPaymentTests.cs). */
+function klarnaInvoice(mtid: string, amount = 980) {
+  const address = { City: 'Varde', ZipCode: '6800', State: null, Street: 'Seffleberggate 56,1 mf', StreetNumber: null, HouseNumber: '', HouseExtension: null, Country: 'DK' };
+  return {
+    Payment: {
+      SkinID: null,
+      ClientIP: null,
+      MerchantTransactionID: mtid,
+      OriginatorTransactionID: null,
+      Amount: amount,
+      Currency: 'DKK',
+      ReturnURL: 'http://demo.smart2pay.com/redirect.php',
+      Description: 'test capture SDK',
+      MethodID: 75,
+      Customer: {
+        MerchantCustomerID: null,
+        Email: 'youremail@email.com',
+        FirstName: 'Testperson-dk',
+        LastName: 'Approved',
+        Gender: '1',
+        SocialSecurityNumber: '0801363945',
+        Phone: '20123456',
+        Company: null,
+        DateOfBirth: null,
+      },
+      BillingAddress: address,
+      ShippingAddress: address,
+      TokenLifetime: 10,
+    },
+  };
+}
+
+/** A card create as CardPaymentService sends it (CaptureAndRefundTests.cs), Capture false. */
+function cardPayment(mtid: string) {
+  return {
+    Payment: {
+      SkinID: null,
+      ClientIP: null,
+      MerchantTransactionID: mtid,
+      OriginatorTransactionID: null,
+      Amount: 9000,
+      Currency: 'EUR',
+      ReturnURL: 'http://demo.smart2pay.com/redirect.php',
+      Description: 'SDK Test Payment',
+      StatementDescriptor: 'card payment',
+      Customer: { MerchantCustomerID: null, Email: 'john@doe.com', FirstName: 'John', LastName: 'Doe', Gender: null, SocialSecurityNumber: null, Phone: null, Company: null, DateOfBirth: null },
+      BillingAddress: { City: 'Iasi', ZipCode: '7000-49', State: 'Iasi', Street: 'Sf Lazar', StreetNumber: '37', HouseNumber: '5A', HouseExtension: '-', Country: 'BR' },
+      Card: { HolderName: 'John Doe', Number: '4111111111111111', ExpirationMonth: '02', ExpirationYear: '2030', SecurityCode: '312' },
+      Capture: false,
+      Retry: false,
+      GenerateCreditCardToken: false,
+      PaymentTokenLifetime: null,
+    },
+  };
+}
+
+const refundBody = (mtid: string, amount: number) => ({ Refund: { MerchantTransactionID: mtid, OriginatorTransactionID: null, Amount: amount } });
+
+describe('SDK-NET RefundService.GetRefundStatusAsync: GET /v1/payments/{id}/refunds/{refundId}/status', () => {
+  let w: World;
+  beforeEach(() => (w = makeWorld()));
+  afterEach(() => w.close());
+
+  const on = (app: 'api' | 'card', method: 'get' | 'post', path: string, auth = w.auth) => request(w[app])[method](path).set('Authorization', auth);
+
+  it('card address (CardPaymentsGetRefundStatus.cs): 200 {"Refund": {ID, InitialPaymentID, MerchantTransactionID, StateDetails}}, Success (2)', async () => {
+    const created = await on('card', 'post', '/v1/payments').send(cardPayment('sdk-card-1'));
+    expect(created.status).toBe(201);
+    const id = created.body.Payment.ID as number;
+    expect((await on('card', 'post', `/v1/payments/${id}/capture`)).status).toBe(200);
+    const refund = await on('card', 'post', `/v1/payments/${id}/refunds`).send(refundBody('sdk-card-refund-1', 9000));
+    expect(refund.status).toBe(201);
+    const refundId = refund.body.Refund.ID as number;
+
+    const res = await on('card', 'get', `/v1/payments/${id}/refunds/${refundId}/status`);
+    expect(res.status).toBe(200);
+    expectSchema(cardRefundStatusResponse, res.body);
+    expect(res.body).toEqual({
+      Refund: { ID: refundId, InitialPaymentID: id, MerchantTransactionID: 'sdk-card-refund-1', StateDetails: { ID: 2, Info: 'Success', Reasons: [] } },
+    });
+  });
+
+  it('API address: the same four keys, StateDetails in the refund’s current status (Open, then Success)', async () => {
+    const created = await on('api', 'post', '/v1/payments').send(klarnaInvoice('sdk-apm-1'));
+    expect(created.status).toBe(201);
+    const id = created.body.Payment.ID as number;
+    await event(w, id, 'authorize');
+    expect((await on('api', 'post', `/v1/payments/${id}/capture`)).status).toBe(200);
+    const refund = await on('api', 'post', `/v1/payments/${id}/refunds`).send(refundBody('sdk-apm-refund-1', 980));
+    expect(refund.status).toBe(201);
+    const refundId = refund.body.Refund.ID as number;
+
+    const open = await on('api', 'get', `/v1/payments/${id}/refunds/${refundId}/status`);
+    expect(open.status).toBe(200);
+    expectSchema(refundStatusResponse, open.body);
+    expect(open.body).toEqual({
+      Refund: { ID: refundId, InitialPaymentID: id, MerchantTransactionID: 'sdk-apm-refund-1', StateDetails: { ID: 1, Info: 'Open', Reasons: null } },
+    });
+    await request(w.api).post(`/_sandbox/refunds/${refundId}/events`).send({ Event: 'succeed' }).expect(200);
+    const done = await on('api', 'get', `/v1/payments/${id}/refunds/${refundId}/status/`);
+    expect(done.body.Refund.StateDetails).toEqual({ ID: 2, Info: 'Success', Reasons: null });
+  });
+
+  it('answers 404 {"Message"} for an unknown or foreign payment or refund, on both addresses, and changes nothing', async () => {
+    const a = await on('api', 'post', '/v1/payments').send(klarnaInvoice('sdk-apm-2'));
+    const other = await on('api', 'post', '/v1/payments').send(klarnaInvoice('sdk-apm-3'));
+    const id = a.body.Payment.ID as number;
+    await event(w, id, 'authorize');
+    await on('api', 'post', `/v1/payments/${id}/capture`).expect(200);
+    const refundId = (await on('api', 'post', `/v1/payments/${id}/refunds`).send(refundBody('sdk-apm-refund-2', 100))).body.Refund.ID as number;
+    const c = await on('card', 'post', '/v1/payments').send(cardPayment('sdk-card-2'));
+    const cardId = c.body.Payment.ID as number;
+    await on('card', 'post', `/v1/payments/${cardId}/capture`).expect(200);
+    const cardRefundId = (await on('card', 'post', `/v1/payments/${cardId}/refunds`).send(refundBody('sdk-card-refund-2', 100))).body.Refund.ID as number;
+    const before = snapshot(w.store);
+    const cases: [app: 'api' | 'card', path: string, auth: string, message: string][] = [
+      ['api', `/v1/payments/${id}/refunds/${refundId + 100}/status`, w.auth, 'Refund not found.'],
+      ['api', `/v1/payments/${other.body.Payment.ID}/refunds/${refundId}/status`, w.auth, 'Refund not found.'],
+      ['api', `/v1/payments/${id}/refunds/abc/status`, w.auth, 'Refund not found.'],
+      ['api', `/v1/payments/${id}/refunds/${refundId}/status`, plainAuth, 'Payment not found.'],
+      ['api', `/v1/payments/${cardId}/refunds/${cardRefundId}/status`, w.auth, 'Payment not found.'],
+      ['card', `/v1/payments/${id}/refunds/${refundId}/status`, w.auth, 'Payment not found.'],
+      ['card', `/v1/payments/${cardId}/refunds/${refundId}/status`, w.auth, 'Refund not found.'],
+      ['card', `/v1/payments/${cardId}/refunds/${cardRefundId}/status`, plainAuth, 'Payment not found.'],
+    ];
+    for (const [app, path, auth, message] of cases) {
+      const res = await on(app, 'get', path, auth);
+      expect({ app, path, status: res.status, body: res.body }).toEqual({ app, path, status: 404, body: { Message: message } });
+      expectSchema(messageResponse, res.body);
+    }
+    expect((await request(w.card).get(`/v1/payments/${cardId}/refunds/${cardRefundId}/status`)).status).toBe(401);
+    expect(snapshot(w.store)).toBe(before);
+  });
+});
