@@ -387,11 +387,21 @@ export const paymentErrorResponse = exact({
     properties: { ID: nint, InvalidRequestID: str, Status: rejectedStatus },
   },
 });
+/**
+ * A rejected refund request: every Refund key, the request's fields echoed, InvalidRequestID; ID and TypeID
+ * 0 and InitialPaymentID the payment asked of, as the real service's model (non-nullable ints) writes them.
+ */
 export const refundErrorResponse = exact({
   Refund: {
     type: 'object',
-    required: ['ID', 'InvalidRequestID', 'Status'],
-    properties: { ID: nul, InvalidRequestID: str, Status: rejectedStatus },
+    required: ['ID', 'InvalidRequestID', 'InitialPaymentID', 'TypeID', 'Status'],
+    properties: {
+      ID: { type: 'integer', const: 0 },
+      InvalidRequestID: str,
+      InitialPaymentID: { type: 'integer', minimum: 0 },
+      TypeID: { type: 'integer', const: 0 },
+      Status: exact({ ID: nul, Info: nul, Reasons: reasonsOut }),
+    },
   },
 });
 export const splitsErrorResponse = exact({ Splits: nul, InvalidRequestID: str, Reasons: reasonsOut });

@@ -3,7 +3,8 @@
 // request classes the API does not read (`"ID":0`, `"Capture":null`, `Articles`) are left out of the
 // bodies here: how those are taken is the request validation's part, not these calls'.
 import request from 'supertest';
-import { cardRefundStatusResponse, messageResponse, refundStatusResponse } from '../../src/schemas/responses';
+import { preapprovalErrorResponse } from '../../src/schemas/preapprovals';
+import { cardRefundStatusResponse, messageResponse, refundErrorResponse, refundStatusResponse } from '../../src/schemas/responses';
 import { PLAIN, type World, basic, event, expectSchema, makeWorld, snapshot } from '../helpers/world';
 
 const plainAuth = basic(PLAIN.SiteID, PLAIN.APIKey);
@@ -140,5 +141,67 @@ describe('SDK-NET RefundService.GetRefundStatusAsync: GET /v1/payments/{id}/refu
     }
     expect((await request(w.card).get(`/v1/payments/${cardId}/refunds/${cardRefundId}/status`)).status).toBe(401);
     expect(snapshot(w.store)).toBe(before);
+  });
+});
+
+/** A preapproval create as PreapprovalService sends it (PreapprovalServiceTests.cs): every key of its request class. */
+function preapproval(mtid: string, methodId = 46) {
+  return {
+    Preapproval: {
+      MethodID: methodId,
+      MerchantPreapprovalID: mtid,
+      RecurringPeriod: 0,
+      Description: 'SDK Test Preapproval',
+      ReturnURL: 'http://demo.smart2pay.com/redirect.php',
+      MethodOptionID: 0,
+      Customer: { MerchantCustomerID: null, Email: 'test_user_1@testuser.com', FirstName: null, LastName: null, Gender: null, SocialSecurityNumber: null, Phone: null, Company: null, DateOfBirth: null },
+      BillingAddress: { City: null, ZipCode: null, State: null, Street: null, StreetNumber: null, HouseNumber: null, HouseExtension: null, Country: 'BR' },
+    },
+  };
+}
+
+/** What Json.NET cannot put into SDK-NET's non-nullable int and byte properties: null, or anything but a whole number. */
+const sdkInt = (v: unknown) => Number.isInteger(v);
+
+describe('SDK-NET reads refused answers: the non-nullable numbers of its answer classes are numbers', () => {
+  let w: World;
+  beforeEach(() => (w = makeWorld()));
+  afterEach(() => w.close());
+
+  const api = (method: 'get' | 'post', path: string) => request(w.api)[method](path).set('Authorization', w.auth);
+
+  it('InvalidRefundTests.cs: a refund of an Authorized, uncaptured payment is 400 with ID 0, InitialPaymentID the payment, TypeID 0, Status.ID/Info null', async () => {
+    const created = await api('post', '/v1/payments').send(klarnaInvoice('sdk-invalid-refund'));
+    expect(created.status).toBe(201);
+    const id = created.body.Payment.ID as number;
+    await event(w, id, 'authorize');
+    const before = snapshot(w.store);
+    const res = await api('post', `/v1/payments/${id}/refunds`).send(refundBody('sdk-invalid-refund-r', 980));
+    expect(res.status).toBe(400);
+    expectSchema(refundErrorResponse, res.body);
+    const r = res.body.Refund;
+    expect([sdkInt(r.ID), sdkInt(r.InitialPaymentID), sdkInt(r.TypeID)]).toEqual([true, true, true]);
+    expect(r).toMatchObject({ ID: 0, InitialPaymentID: id, TypeID: 0, MerchantTransactionID: 'sdk-invalid-refund-r', Amount: 980, Status: { ID: null, Info: null } });
+    expect(r.Status.Reasons.length).toBeGreaterThan(0);
+    expect(snapshot(w.store)).toBe(before);
+  });
+
+  it('a refused card refund reads the same: ID 0, InitialPaymentID the payment, TypeID 0', async () => {
+    const created = await request(w.card).post('/v1/payments').set('Authorization', w.auth).send(cardPayment('sdk-card-refused'));
+    const id = created.body.Payment.ID as number;
+    const res = await request(w.card).post(`/v1/payments/${id}/refunds`).set('Authorization', w.auth).send(refundBody('sdk-card-refused-r', 9000));
+    expect(res.status).toBe(400);
+    expectSchema(refundErrorResponse, res.body);
+    expect(res.body.Refund).toMatchObject({ ID: 0, InitialPaymentID: id, TypeID: 0, MerchantTransactionID: 'sdk-card-refused-r', Amount: 9000 });
+  });
+
+  it('a refused preapproval create has a whole-number Status.ID (SDK-NET PreapprovalStateDetails.ID is a byte), RecurringPeriod and MethodOptionID', async () => {
+    expect((await api('post', '/v1/preapprovals').send(preapproval('sdk-pre-twice', 2))).status).toBe(201);
+    const res = await api('post', '/v1/preapprovals').send(preapproval('sdk-pre-twice', 2));
+    expect(res.status).toBe(400);
+    expectSchema(preapprovalErrorResponse, res.body);
+    const p = res.body.Preapproval;
+    expect([sdkInt(p.Status.ID), sdkInt(p.RecurringPeriod), sdkInt(p.MethodOptionID)]).toEqual([true, true, true]);
+    expect(p.Status).toEqual({ ID: 0, Info: null, Reasons: [{ Code: 20, Info: expect.any(String) }] });
   });
 });
