@@ -7,6 +7,8 @@ export const CAUSE = {
   capturePerSplit: 'capture per split',
   cancel: 'cancel',
   lifetimeExpiry: 'token lifetime ran out',
+  /** The provider authorized the payment while it was created (flow two-step-authorized-at-create). */
+  authorizedAtCreate: 'provider authorized at create',
 } as const;
 
 const CAPTURE_OF_SPLIT = /^capture of split (\d+)$/;

@@ -58,7 +58,7 @@ export const methodsFixture: Schema = {
         properties: {
           ID: siteId,
           Name: { type: 'string' },
-          Flow: { type: 'string', enum: ['one-step', 'two-step', 'two-step-capture-requested', 'card'] },
+          Flow: { type: 'string', enum: ['one-step', 'two-step', 'two-step-capture-requested', 'two-step-authorized-at-create', 'card'] },
           Details: { type: 'object' },
           // What the methods API shows (GET /v1/methods): all optional, so older catalogues still load.
           Description: { type: 'string' },

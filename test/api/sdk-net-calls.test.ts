@@ -5,7 +5,7 @@
 import request from 'supertest';
 import { preapprovalErrorResponse } from '../../src/schemas/preapprovals';
 import { cardRefundStatusResponse, messageResponse, refundErrorResponse, refundStatusResponse } from '../../src/schemas/responses';
-import { PLAIN, type World, basic, event, expectSchema, makeWorld, snapshot } from '../helpers/world';
+import { PLAIN, type World, basic, expectSchema, makeWorld, snapshot } from '../helpers/world';
 
 const plainAuth = basic(PLAIN.SiteID, PLAIN.APIKey);
 
@@ -95,7 +95,6 @@ describe('SDK-NET RefundService.GetRefundStatusAsync: GET /v1/payments/{id}/refu
     const created = await on('api', 'post', '/v1/payments').send(klarnaInvoice('sdk-apm-1'));
     expect(created.status).toBe(201);
     const id = created.body.Payment.ID as number;
-    await event(w, id, 'authorize');
     expect((await on('api', 'post', `/v1/payments/${id}/capture`)).status).toBe(200);
     const refund = await on('api', 'post', `/v1/payments/${id}/refunds`).send(refundBody('sdk-apm-refund-1', 980));
     expect(refund.status).toBe(201);
@@ -116,7 +115,6 @@ describe('SDK-NET RefundService.GetRefundStatusAsync: GET /v1/payments/{id}/refu
     const a = await on('api', 'post', '/v1/payments').send(klarnaInvoice('sdk-apm-2'));
     const other = await on('api', 'post', '/v1/payments').send(klarnaInvoice('sdk-apm-3'));
     const id = a.body.Payment.ID as number;
-    await event(w, id, 'authorize');
     await on('api', 'post', `/v1/payments/${id}/capture`).expect(200);
     const refundId = (await on('api', 'post', `/v1/payments/${id}/refunds`).send(refundBody('sdk-apm-refund-2', 100))).body.Refund.ID as number;
     const c = await on('card', 'post', '/v1/payments').send(cardPayment('sdk-card-2'));
@@ -174,7 +172,6 @@ describe('SDK-NET reads refused answers: the non-nullable numbers of its answer 
     const created = await api('post', '/v1/payments').send(klarnaInvoice('sdk-invalid-refund'));
     expect(created.status).toBe(201);
     const id = created.body.Payment.ID as number;
-    await event(w, id, 'authorize');
     const before = snapshot(w.store);
     const res = await api('post', `/v1/payments/${id}/refunds`).send(refundBody('sdk-invalid-refund-r', 980));
     expect(res.status).toBe(400);
@@ -203,5 +200,47 @@ describe('SDK-NET reads refused answers: the non-nullable numbers of its answer 
     const p = res.body.Preapproval;
     expect([sdkInt(p.Status.ID), sdkInt(p.RecurringPeriod), sdkInt(p.MethodOptionID)]).toEqual([true, true, true]);
     expect(p.Status).toEqual({ ID: 0, Info: null, Reasons: [{ Code: 20, Info: expect.any(String) }] });
+  });
+});
+
+describe('SDK-NET GetPaymentDetails.cs: Klarna Invoice (75) is Authorized on a read right after its create', () => {
+  let w: World;
+  beforeEach(() => (w = makeWorld()));
+  afterEach(() => w.close());
+
+  const api = (method: 'get' | 'post', path: string) => request(w.api)[method](path).set('Authorization', w.auth);
+
+  it('the create answers 201 Open; GET at once (no time passing) answers Authorized (9), by the provider as it was created', async () => {
+    const created = await api('post', '/v1/payments').send(klarnaInvoice('sdk-details-1'));
+    expect(created.status).toBe(201);
+    expect(created.body.Payment.Status).toEqual({ ID: 1, Info: 'Open', Reasons: null });
+    const id = created.body.Payment.ID as number;
+
+    const read = await api('get', `/v1/payments/${id}`);
+    expect(read.status).toBe(200);
+    expect(read.body.Payment).toMatchObject({
+      MerchantTransactionID: 'sdk-details-1',
+      Amount: '980',
+      Currency: 'DKK',
+      MethodID: 75,
+      ReturnURL: 'http://demo.smart2pay.com/redirect.php',
+      Customer: { ID: created.body.Payment.Customer.ID, Email: 'youremail@email.com' },
+      BillingAddress: { Country: 'DK' },
+      Status: { ID: 9, Info: 'Authorized', Reasons: null },
+    });
+    expect(read.body.Payment.RedirectURL).toMatch(/^http:\/\/sandbox\.test\/Home\?PaymentToken=/);
+    const history = (await request(w.api).get(`/_sandbox/payments/${id}`)).body.History.map((h: { StatusID: number; Cause: string }) => [h.StatusID, h.Cause]);
+    expect(history).toEqual([
+      [1, 'created'],
+      [9, 'provider authorized at create'],
+    ]);
+    // It is captured, cancelled and refused a refund as any Authorized two-step payment (CapturePaymentTests.cs, InvalidRefundTests.cs).
+    expect((await api('post', `/v1/payments/${id}/capture`)).body.Payment.Status).toEqual({ ID: 2, Info: 'Success', Reasons: null });
+  });
+
+  it('a scenario the merchant picks still decides: X-Sandbox-Scenario payer-decides keeps it Open', async () => {
+    const created = await api('post', '/v1/payments').set('X-Sandbox-Scenario', 'payer-decides').send(klarnaInvoice('sdk-details-2'));
+    expect(created.status).toBe(201);
+    expect((await api('get', `/v1/payments/${created.body.Payment.ID}`)).body.Payment.Status.ID).toBe(1);
   });
 });
