@@ -5,6 +5,8 @@
 export const CAUSE = {
   capture: 'capture',
   capturePerSplit: 'capture per split',
+  /** `?amount=` below the amount of a payment without splits. */
+  capturePart: 'capture of part',
   cancel: 'cancel',
   lifetimeExpiry: 'token lifetime ran out',
   /** The provider authorized the payment while it was created (flow two-step-authorized-at-create). */

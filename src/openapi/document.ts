@@ -521,8 +521,9 @@ const API: Operation[] = [
     method: 'post',
     path: '/v1/payments/{id}/capture',
     operationId: 'capturePayment',
-    summary: 'Capture in full (no body, 4.3) or with amounts per split (4.4)',
+    summary: 'Capture in full (no body, 4.3) or with amounts per split (4.4); `amount` below the amount of a payment without splits captures that part (PartiallyCaptured, 35)',
     request: captureRequest,
+    query: ['amount'],
     responses: { 200: paymentResponse, 400: paymentErrorResponse, ...unauthorized },
   },
   {

@@ -66,7 +66,7 @@ export function mountPaymentRoutes(router: Router, ctx: HttpContext): void {
     '/v1/payments/:id/capture',
     route(ctx, 'payment', (req, body) => ({
       status: 200,
-      body: { Payment: paymentToWire(capturePayment(servicesOf(ctx, req), siteOf(req), param(req, 'id'), body), wireOf(ctx, req)) },
+      body: { Payment: paymentToWire(capturePayment(servicesOf(ctx, req), siteOf(req), param(req, 'id'), body, queryParam(req, 'amount')), wireOf(ctx, req)) },
     })),
   );
 
