@@ -36,7 +36,7 @@ const requirements: Schema = { type: ['object', 'null'], additionalProperties: {
 export const refundTypesResponse = exact({
   RefundTypes: {
     type: 'array',
-    items: exact({ Name: str, ID: int, AllowsPartialRefund: { type: 'boolean' }, Customer: requirements, BillingAddress: requirements, BankAddress: requirements, Details: requirements }),
+    items: exact({ Name: str, ID: int, AllowsPartialRefund: { type: 'boolean' }, AllowPartialRefund: { type: 'boolean' }, Customer: requirements, BillingAddress: requirements, BankAddress: requirements, Details: requirements }),
   },
 });
 

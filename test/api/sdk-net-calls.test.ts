@@ -3,7 +3,7 @@
 // request classes the API does not read (`"ID":0`, `"Capture":null`, `Articles`) are left out of the
 // bodies here: how those are taken is the request validation's part, not these calls'.
 import request from 'supertest';
-import { preapprovalErrorResponse } from '../../src/schemas/preapprovals';
+import { preapprovalErrorResponse, refundTypesResponse } from '../../src/schemas/preapprovals';
 import { cardRefundStatusResponse, messageResponse, paymentErrorResponse, paymentResponse, refundErrorResponse, refundStatusResponse } from '../../src/schemas/responses';
 import { PLAIN, type World, authorizedPayment, basic, event, expectSchema, makeWorld, snapshot } from '../helpers/world';
 
@@ -342,5 +342,24 @@ describe('SDK-NET KlarnaPartialCaptureTests.cs: POST /v1/payments/{id}/capture?a
     const res = await api('post', `/v1/payments/${id}/capture?amount=500`);
     expect(res.status).toBe(200);
     expect(res.body.Payment).toMatchObject({ CapturedAmount: '1000', Status: { ID: 2, Info: 'Success' } });
+  });
+});
+
+describe('SDK-NET PaymentsGetRefundTypes.cs: GET /v1/payments/{id}/refunds/types', () => {
+  let w: World;
+  beforeEach(() => (w = makeWorld()));
+  afterEach(() => w.close());
+
+  it('every type has a Name, an ID > 0, and AllowPartialRefund (RefundTypesResponse’s name) beside AllowsPartialRefund (SDK-PHP’s), the same value', async () => {
+    const created = await request(w.api).post('/v1/payments').set('Authorization', w.auth).send(klarnaInvoice('sdk-types'));
+    const res = await request(w.api).get(`/v1/payments/${created.body.Payment.ID}/refunds/types`).set('Authorization', w.auth);
+    expect(res.status).toBe(200);
+    expectSchema(refundTypesResponse, res.body);
+    expect(res.body.RefundTypes.length).toBeGreaterThan(0);
+    for (const t of res.body.RefundTypes) {
+      expect(t.Name).toMatch(/\S/);
+      expect(t.ID).toBeGreaterThan(0);
+      expect([t.AllowPartialRefund, t.AllowsPartialRefund]).toEqual([true, true]);
+    }
   });
 });
