@@ -1,5 +1,6 @@
 // JSON Schemas of every response body: every key present, nulls where empty. The tests check each
 // response against them, and the OpenAPI document is built from them.
+import { REFERENCE_DETAILS_KEYS } from '../domain/reference-details';
 import {
   type Schema,
   amountOut,
@@ -119,7 +120,7 @@ const paymentFields: Record<string, Schema> = {
   ShippingAddress: addressOut,
   Articles: nul,
   Details: detailsOut,
-  ReferenceDetails: nul,
+  ReferenceDetails: { anyOf: [nul, exact(Object.fromEntries(REFERENCE_DETAILS_KEYS.map((k) => [k, nstr])))], description: 'What the payer pays with away from the payment page (WeChat Pay: QRCodeURL)' },
   CustomParameters: nul,
   PreapprovalID: nint,
   Status: statusOut,

@@ -4,7 +4,7 @@
 // bodies here: how those are taken is the request validation's part, not these calls'.
 import request from 'supertest';
 import { preapprovalErrorResponse, refundTypesResponse } from '../../src/schemas/preapprovals';
-import { cardRefundStatusResponse, messageResponse, paymentErrorResponse, paymentResponse, refundErrorResponse, refundStatusResponse } from '../../src/schemas/responses';
+import { cardRefundStatusResponse, messageResponse, methodResponse, paymentErrorResponse, paymentResponse, refundErrorResponse, refundStatusResponse } from '../../src/schemas/responses';
 import { PLAIN, type World, authorizedPayment, basic, event, expectSchema, makeWorld, snapshot } from '../helpers/world';
 
 const plainAuth = basic(PLAIN.SiteID, PLAIN.APIKey);
@@ -361,5 +361,103 @@ describe('SDK-NET PaymentsGetRefundTypes.cs: GET /v1/payments/{id}/refunds/types
       expect(t.ID).toBeGreaterThan(0);
       expect([t.AllowPartialRefund, t.AllowsPartialRefund]).toEqual([true, true]);
     }
+  });
+});
+
+/** An APM create of the SDK's create tests (CreatePaymentTests*.cs), with only what differs between them given. */
+function apmCreate(mtid: string, fields: { Amount: number; Currency: string; MethodID: number; Email: string; Country: string; TokenLifetime?: number | null }) {
+  return {
+    Payment: {
+      SkinID: null,
+      ClientIP: null,
+      MerchantTransactionID: mtid,
+      OriginatorTransactionID: null,
+      Amount: fields.Amount,
+      Currency: fields.Currency,
+      ReturnURL: 'http://demo.smart2pay.com/redirect.php',
+      Description: 'SDK Test Payment',
+      MethodID: fields.MethodID,
+      Customer: { MerchantCustomerID: null, Email: fields.Email, FirstName: null, LastName: null, Gender: null, SocialSecurityNumber: null, Phone: null, Company: null, DateOfBirth: null },
+      BillingAddress: { City: null, ZipCode: null, State: null, Street: null, StreetNumber: null, HouseNumber: null, HouseExtension: null, Country: fields.Country },
+      TokenLifetime: fields.TokenLifetime ?? null,
+    },
+  };
+}
+
+describe('SDK-NET’s methods: 40 Paysafecard, 46 MercadoPago, 49 ToditoCash, 78 Skrill, 1066 WeChat Pay', () => {
+  let w: World;
+  beforeEach(() => (w = makeWorld()));
+  afterEach(() => w.close());
+
+  const api = (method: 'get' | 'post', path: string) => request(w.api)[method](path).set('Authorization', w.auth);
+
+  it('PaymentMethodServiceTests.cs: GET /v1/methods/46 is MercadoPago with 4 payin and 2 recurrent validators and a LogoURL naming mercadopago.gif', async () => {
+    const res = await api('get', '/v1/methods/46');
+    expect(res.status).toBe(200);
+    expectSchema(methodResponse, res.body);
+    const m = res.body.Method;
+    expect(m).toMatchObject({ ID: 46, DisplayName: 'MercadoPago', LogoURL: 'http://sandbox.test/images/methods/mercadopago.gif' });
+    expect(m.Description).toMatch(/\S/);
+    expect(m.Countries.length).toBeGreaterThan(0);
+    expect(m.Currencies.length).toBeGreaterThan(0);
+    expect(m.ValidatorsPayin).toHaveLength(4);
+    expect(m.ValidatorsRecurrent).toHaveLength(2);
+    const payin = (source: string) => m.ValidatorsPayin.find((v: { Source: string }) => v.Source === source);
+    expect(['Customer.Email', 'Customer.FirstName Customer.LastName', 'Customer.SocialSecurityNumber', 'BillingAddress.Country'].map((s) => payin(s)?.Required)).toEqual([true, true, true, false]);
+    for (const v of m.ValidatorsPayin) expect(v.Regex).toMatch(/\S/);
+    // The logo is served where LogoURL says, as every method's.
+    const logo = await request(w.api).get('/images/methods/mercadopago.gif');
+    expect([logo.status, logo.headers['content-type']]).toEqual([200, 'image/svg+xml; charset=utf-8']);
+  });
+
+  it('CreatePaymentTestsPaysafecard.cs (40, AT, EUR): 201 Open with a RedirectURL to the payment page', async () => {
+    const res = await api('post', '/v1/payments').send(apmCreate('sdk-psc', { Amount: 400, Currency: 'EUR', MethodID: 40, Email: 'john@doe.com', Country: 'AT' }));
+    expect(res.status).toBe(201);
+    expect(res.body.Payment).toMatchObject({ MethodID: 40, Amount: '400', Currency: 'EUR', Status: { ID: 1, Info: 'Open' }, ReferenceDetails: null });
+    expect(res.body.Payment.RedirectURL).toMatch(/^http:\/\/sandbox\.test\/Home\?PaymentToken=/);
+  });
+
+  it('CreatePaymentTestsWeChat.cs (1066, CN, CNY): 201 Open, ReferenceDetails.QRCodeURL weixin://wxpay/bizpayurl?pr=…, every other key null', async () => {
+    const res = await api('post', '/v1/payments').send(apmCreate('sdk-wechat', { Amount: 11, Currency: 'CNY', MethodID: 1066, Email: 'john@doe.com', Country: 'CN', TokenLifetime: 10 }));
+    expect(res.status).toBe(201);
+    expectSchema(paymentResponse, res.body);
+    const p = res.body.Payment;
+    expect(p).toMatchObject({ MethodID: 1066, Status: { ID: 1, Info: 'Open' } });
+    expect(p.RedirectURL).toMatch(/^http:\/\/sandbox\.test\/Home\?PaymentToken=/);
+    const url = p.ReferenceDetails.QRCodeURL as string;
+    expect(url.slice(0, url.indexOf('='))).toBe('weixin://wxpay/bizpayurl?pr');
+    expect(Object.entries(p.ReferenceDetails).filter(([k, v]) => k !== 'QRCodeURL' && v !== null)).toEqual([]);
+    expect((await api('get', `/v1/payments/${p.ID}`)).body.Payment.ReferenceDetails).toEqual(p.ReferenceDetails);
+  });
+
+  it('CreatePaymentTestsSkrill1Tap.cs (78, DE, EUR): 201 Open', async () => {
+    const res = await api('post', '/v1/payments').send(apmCreate('sdk-skrill', { Amount: 200, Currency: 'EUR', MethodID: 78, Email: 'skrill_user_test@smart2pay.com', Country: 'DE', TokenLifetime: 10 }));
+    expect(res.status).toBe(201);
+    expect(res.body.Payment).toMatchObject({ MethodID: 78, Status: { ID: 1, Info: 'Open' } });
+  });
+
+  it('PreapprovalServiceTests.cs and RecurringPaymentTests.cs: a MercadoPago (46) preapproval in BR, and a payment charged under it', async () => {
+    const res = await api('post', '/v1/preapprovals').send(preapproval('sdk-mp-pre'));
+    expect(res.status).toBe(201);
+    const pre = res.body.Preapproval;
+    expect(pre).toMatchObject({ MethodID: 46, MerchantPreapprovalID: 'sdk-mp-pre', SiteID: 30201, BillingAddress: { Country: 'BR' }, Status: { ID: 1, Info: 'Pending' } });
+    expect(pre.Customer.ID).toBeGreaterThan(0);
+    expect(pre.RedirectURL).toMatch(/\S/);
+    await request(w.api).post(`/_sandbox/preapprovals/${pre.ID}/events`).send({ Event: 'open' }).expect(200);
+    const charged = await api('post', '/v1/payments/recurrent').send({
+      Payment: { PreapprovalID: pre.ID, MerchantTransactionID: 'sdk-mp-rec', Amount: 100, Currency: 'BRL', Customer: { Email: 'test_user_1@testuser.com' } },
+    });
+    expect(charged.status).toBe(201);
+    expect(charged.body.Payment).toMatchObject({ MethodID: 46, PreapprovalID: pre.ID, Status: { ID: 2, Info: 'Success' } });
+    expect((await api('get', `/v1/preapprovals/${pre.ID}/payments`)).body.TotalCount).toBe(1);
+  });
+
+  it('49 ToditoCash is a method of Mexico in MXN (PaymentsGetRefundTypesFiltered.cs asks its refund types), its refund type Native', async () => {
+    const m = (await api('get', '/v1/methods/49')).body.Method;
+    expect(m).toMatchObject({ ID: 49, DisplayName: 'ToditoCash', Countries: ['MX'] });
+    expect(m.Currencies).toContain('MXN');
+    const created = await api('post', '/v1/payments').send(apmCreate('sdk-todito', { Amount: 1000, Currency: 'MXN', MethodID: 49, Email: 'john@doe.com', Country: 'MX' }));
+    const types = await api('get', `/v1/payments/${created.body.Payment.ID}/refunds/types`);
+    expect(types.body.RefundTypes.map((t: { ID: number; Name: string }) => [t.ID, t.Name])).toEqual([[1, 'Native']]);
   });
 });
