@@ -5,8 +5,12 @@
 export const CAUSE = {
   capture: 'capture',
   capturePerSplit: 'capture per split',
+  /** `?amount=` below the amount of a payment without splits. */
+  capturePart: 'capture of part',
   cancel: 'cancel',
   lifetimeExpiry: 'token lifetime ran out',
+  /** The provider authorized the payment while it was created (flow two-step-authorized-at-create). */
+  authorizedAtCreate: 'provider authorized at create',
 } as const;
 
 const CAPTURE_OF_SPLIT = /^capture of split (\d+)$/;

@@ -29,8 +29,16 @@ function field(body: unknown, key: string): unknown {
   return body !== null && typeof body === 'object' ? (body as Record<string, unknown>)[key] : undefined;
 }
 
-/** The 400 body of a rejection, in the envelope of the route's resource. */
-export function rejectionBody(kind: Envelope, r: Rejection, body: unknown, invalidRequestId: string, wire: WireOptions): unknown {
+/** The route's `{id}` as a number (0 when it is none): the payment a refused refund names. */
+function pathId(raw: string | undefined): number {
+  return raw !== undefined && /^[0-9]{1,10}$/.test(raw) && Number(raw) <= 2147483647 ? Number(raw) : 0;
+}
+
+/**
+ * The 400 body of a rejection, in the envelope of the route's resource. `routeId` is the route's `{id}`
+ * (the payment of a refund route).
+ */
+export function rejectionBody(kind: Envelope, r: Rejection, body: unknown, invalidRequestId: string, wire: WireOptions, routeId?: string): unknown {
   switch (kind) {
     case 'payment': {
       if (r.stored) {
@@ -48,15 +56,22 @@ export function rejectionBody(kind: Envelope, r: Rejection, body: unknown, inval
       }
       return { Payment: withoutCardSecrets(shell(CARD_KEYS, field(body, 'Payment'), invalidRequestId, r.reasons)) };
     }
-    case 'refund':
-      return { Refund: shell(REFUND_KEYS, field(body, 'Refund'), invalidRequestId, r.reasons) };
+    case 'refund': {
+      // Fidelity: SDK-NET types a refund's ID, InitialPaymentID and TypeID as int, not int?, and its
+      // InvalidRefundTests read a refused refund of the real host: there they are numbers. The real
+      // service's model writes 0 for the IDs it has none for, and the refund names the payment it was asked of.
+      const refund = shell(REFUND_KEYS, field(body, 'Refund'), invalidRequestId, r.reasons);
+      return { Refund: { ...refund, ID: 0, InitialPaymentID: r.stored?.payment.id ?? pathId(routeId), TypeID: 0 } };
+    }
     case 'preapproval': {
       // A refusal on a stored preapproval (closing a closed one) echoes it with its real ID and status.
       if (r instanceof PreapprovalRejection) {
         const { ID, Status: status, ...rest } = preapprovalToWire(r.preapproval, wire.baseUrl);
         return { Preapproval: { ID, InvalidRequestID: invalidRequestId, ...rest, Status: { ID: status.ID, Info: status.Info, Reasons: r.reasons } } };
       }
-      return { Preapproval: shell(PREAPPROVAL_KEYS, field(body, 'Preapproval'), invalidRequestId, r.reasons) };
+      // Fidelity: SDK-NET types a preapproval's Status.ID as byte, not byte?: the real model writes 0 for none.
+      const refused = shell(PREAPPROVAL_KEYS, field(body, 'Preapproval'), invalidRequestId, r.reasons);
+      return { Preapproval: { ...refused, Status: { ID: 0, Info: null, Reasons: r.reasons } } };
     }
     case 'payout':
       // Fidelity: SDK-NET PayoutServiceTests — ID null, InvalidRequestID set, MerchantTransactionID, Amount and Currency echoed.

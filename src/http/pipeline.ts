@@ -152,7 +152,7 @@ export function renderError(ctx: HttpContext, kind: Envelope, e: unknown, body: 
   }
   if (e instanceof Rejection) {
     const id = ctx.services.ids.invalidRequestId();
-    sendJson(res, 400, rejectionBody(kind, e, body, id, wireOf(ctx, res.req)));
+    sendJson(res, 400, rejectionBody(kind, e, body, id, wireOf(ctx, res.req), res.req.params?.id as string | undefined));
   } else if (e instanceof ListRejected) {
     sendJson(res, 400, listError(e.message));
   } else if (e instanceof HttpError) {

@@ -38,6 +38,7 @@ import {
   cardAuthenticationErrorResponse,
   cardAuthenticationResponse,
   cardRefundResponse,
+  cardRefundStatusResponse,
   cardRefundsResponse,
   cardCaptureResponse,
   cardTokenCancelResponse,
@@ -68,6 +69,7 @@ import {
   paymentResponse,
   refundErrorResponse,
   refundResponse,
+  refundStatusResponse,
   refundsResponse,
   resetResponse,
   siteClockResponse,
@@ -528,8 +530,9 @@ const API: Operation[] = [
     method: 'post',
     path: '/v1/payments/{id}/capture',
     operationId: 'capturePayment',
-    summary: 'Capture in full (no body, 4.3) or with amounts per split (4.4)',
+    summary: 'Capture in full (no body, 4.3) or with amounts per split (4.4); `amount` below the amount of a payment without splits captures that part (PartiallyCaptured, 35)',
     request: captureRequest,
+    query: ['amount'],
     responses: { 200: paymentResponse, 400: paymentErrorResponse, ...unauthorized },
   },
   {
@@ -583,6 +586,13 @@ const API: Operation[] = [
     operationId: 'getRefund',
     summary: 'One refund of the payment, in its current status',
     responses: { 200: refundResponse, ...unauthorized },
+  },
+  {
+    method: 'get',
+    path: '/v1/payments/{id}/refunds/{refundId}/status',
+    operationId: 'getRefundStatus',
+    summary: 'One refund’s status: ID, InitialPaymentID, MerchantTransactionID and StateDetails (SDK-NET GetRefundStatusAsync)',
+    responses: { 200: refundStatusResponse, ...unauthorized },
   },
 ];
 
@@ -1015,6 +1025,13 @@ const CARD: Operation[] = [
     operationId: 'getCardRefund',
     summary: 'One refund of the card payment, in its current status',
     responses: { 200: cardRefundResponse, ...unauthorized },
+  },
+  {
+    method: 'get',
+    path: '/v1/payments/{id}/refunds/{refundId}/status',
+    operationId: 'getCardRefundStatusOfPayment',
+    summary: 'One card refund’s status: ID, InitialPaymentID, MerchantTransactionID and StateDetails (SDK-NET GetRefundStatusAsync)',
+    responses: { 200: cardRefundStatusResponse, ...unauthorized },
   },
 ];
 

@@ -58,9 +58,10 @@ export const methodsFixture: Schema = {
         properties: {
           ID: siteId,
           Name: { type: 'string' },
-          Flow: { type: 'string', enum: ['one-step', 'two-step', 'two-step-capture-requested', 'card'] },
+          Flow: { type: 'string', enum: ['one-step', 'two-step', 'two-step-capture-requested', 'two-step-authorized-at-create', 'card'] },
           Details: { type: 'object' },
           // What the methods API shows (GET /v1/methods): all optional, so older catalogues still load.
+          Logo: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]*\\.(svg|gif|png)$' },
           Description: { type: 'string' },
           Countries: codes('^[A-Z]{2}$'),
           Currencies: codes('^[A-Z]{3}$'),

@@ -3,7 +3,8 @@
 import { type Schema, amountOut, exact, int, nint, nstr, nul, nullableTimestampOut, str, timestampOut } from './common';
 import { cardAddressOut, customerOut, statusOut } from './responses';
 
-const rejectedStatus = exact({ ID: nint, Info: nstr, Reasons: { type: 'array', minItems: 1, items: exact({ Code: int, Info: str }) } });
+// Status.ID 0 when the request was refused before a preapproval existed (SDK-NET reads it as a byte).
+const rejectedStatus = exact({ ID: int, Info: nstr, Reasons: { type: 'array', minItems: 1, items: exact({ Code: int, Info: str }) } });
 
 export const preapprovalOut = exact({
   ID: int,
@@ -35,7 +36,7 @@ const requirements: Schema = { type: ['object', 'null'], additionalProperties: {
 export const refundTypesResponse = exact({
   RefundTypes: {
     type: 'array',
-    items: exact({ Name: str, ID: int, AllowsPartialRefund: { type: 'boolean' }, Customer: requirements, BillingAddress: requirements, BankAddress: requirements, Details: requirements }),
+    items: exact({ Name: str, ID: int, AllowsPartialRefund: { type: 'boolean' }, AllowPartialRefund: { type: 'boolean' }, Customer: requirements, BillingAddress: requirements, BankAddress: requirements, Details: requirements }),
   },
 });
 

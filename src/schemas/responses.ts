@@ -1,5 +1,6 @@
 // JSON Schemas of every response body: every key present, nulls where empty. The tests check each
 // response against them, and the OpenAPI document is built from them.
+import { REFERENCE_DETAILS_KEYS } from '../domain/reference-details';
 import {
   type Schema,
   amountOut,
@@ -119,7 +120,7 @@ const paymentFields: Record<string, Schema> = {
   ShippingAddress: addressOut,
   Articles: nul,
   Details: detailsOut,
-  ReferenceDetails: nul,
+  ReferenceDetails: { anyOf: [nul, exact(Object.fromEntries(REFERENCE_DETAILS_KEYS.map((k) => [k, nstr])))], description: 'What the payer pays with away from the payment page (WeChat Pay: QRCodeURL)' },
   CustomParameters: nul,
   PreapprovalID: nint,
   Status: statusOut,
@@ -258,6 +259,14 @@ export const cardRefundsResponse = exact({ Refunds: { type: 'array', items: card
 
 const cardStatusOut = exact({ ID: int, Info: str, Reasons: { type: 'array', items: reasonOut } });
 
+/**
+ * A refund's status read by payment and refund (`GET /v1/payments/{id}/refunds/{refundId}/status`):
+ * what SDK-NET's CardRefundStatusResponse holds, its status under `StateDetails`.
+ */
+const refundStatusOf = (state: Schema) => exact({ Refund: exact({ ID: int, InitialPaymentID: int, MerchantTransactionID: str, StateDetails: state }) });
+export const refundStatusResponse = refundStatusOf(statusOut);
+export const cardRefundStatusResponse = refundStatusOf(cardStatusOut);
+
 /** A capture of a card payment (the card host's capture reads). */
 export const captureOut = exact({
   ID: int,
@@ -394,11 +403,21 @@ export const paymentErrorResponse = exact({
     properties: { ID: nint, InvalidRequestID: str, Status: rejectedStatus },
   },
 });
+/**
+ * A rejected refund request: every Refund key, the request's fields echoed, InvalidRequestID; ID and TypeID
+ * 0 and InitialPaymentID the payment asked of, as the real service's model (non-nullable ints) writes them.
+ */
 export const refundErrorResponse = exact({
   Refund: {
     type: 'object',
-    required: ['ID', 'InvalidRequestID', 'Status'],
-    properties: { ID: nul, InvalidRequestID: str, Status: rejectedStatus },
+    required: ['ID', 'InvalidRequestID', 'InitialPaymentID', 'TypeID', 'Status'],
+    properties: {
+      ID: { type: 'integer', const: 0 },
+      InvalidRequestID: str,
+      InitialPaymentID: { type: 'integer', minimum: 0 },
+      TypeID: { type: 'integer', const: 0 },
+      Status: exact({ ID: nul, Info: nul, Reasons: reasonsOut }),
+    },
   },
 });
 export const splitsErrorResponse = exact({ Splits: nul, InvalidRequestID: str, Reasons: reasonsOut });

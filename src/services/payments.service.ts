@@ -1,4 +1,5 @@
 // Creating, reading and listing payments on the API address.
+import { CAUSE } from '../domain/causes';
 import { parseAmount } from '../domain/money';
 import { Status } from '../domain/statuses';
 import { Rejection } from '../errors/errors';
@@ -11,7 +12,8 @@ import { recordPaymentStatus } from './changes';
 import type { ServiceContext } from './context';
 import { unavailableMethod } from './methods.service';
 import { type SplitInput, checkSplits, insertSplits } from './splits.input';
-import { chooseScenario, trigger } from './triggers.service';
+import { applyEventTo } from './events.service';
+import { authorizedAtCreate, chooseScenario, trigger } from './triggers.service';
 
 interface PaymentInput {
   MerchantTransactionID: string;
@@ -116,6 +118,9 @@ export function createPayment(ctx: ServiceContext, site: SiteRecord, body: unkno
     // Creation is not a notified change: the merchant has the response.
     recordPaymentStatus(ctx, view, 'created', false);
     trigger(ctx, view.payment, { kind: 'created' });
+    // The answer shows the payment as created (Open, as every create); a read right after shows it
+    // Authorized, and the merchant is notified of that as of any authorization.
+    if (authorizedAtCreate(method?.flow ?? null, scenario)) applyEventTo(ctx, view, 'authorize', { cause: CAUSE.authorizedAtCreate });
     return view;
   });
 }

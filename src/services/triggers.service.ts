@@ -11,8 +11,15 @@ const FLOW_SCENARIOS: Record<Flow, string | null> = {
   'one-step': 'one-step',
   'two-step': 'two-step',
   'two-step-capture-requested': 'two-step-capture-requested',
+  // Authorized as it is created: the two-step scenario's later authorize finds it done and is skipped.
+  'two-step-authorized-at-create': 'two-step',
   card: null,
 };
+
+/** Whether a new payment is authorized as it is created: its method's flow says so and it follows that flow's own scenario. */
+export function authorizedAtCreate(flow: Flow | null, scenario: string | null): boolean {
+  return flow === 'two-step-authorized-at-create' && scenario === FLOW_SCENARIOS[flow];
+}
 
 /**
  * The scenario of a new payment, in this order: the X-Sandbox-Scenario header, a magic amount,

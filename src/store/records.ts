@@ -41,6 +41,8 @@ export interface MethodOption {
 
 /** A method's entry in the catalogue (fixtures/methods.json), in the methods API's own names. */
 export interface MethodCatalogue {
+  /** The logo's file name, when the real service's is known (MercadoPago's `mercadopago.gif`). */
+  Logo?: string;
   Description?: string;
   Countries?: string[];
   Currencies?: string[];

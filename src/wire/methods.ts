@@ -12,9 +12,16 @@ export function slug(text: string): string {
   return s === '' ? 'method' : s;
 }
 
-/** The path of a method's logo (or one of its options'), served by the sandbox itself on the API address. */
+/**
+ * The path of a method's logo (or one of its options'), served by the sandbox itself on the API address.
+ * Fidelity: a method whose real logo's file name is known keeps that name (SDK-NET's methods test reads
+ * `mercadopago.gif` in MercadoPago's LogoURL); the picture is still the sandbox's own badge.
+ */
 export function logoPath(m: MethodRecord, option?: MethodOption): string {
-  return `/images/methods/${slug(m.name)}${option ? `-${slug(option.DisplayName)}` : ''}.svg`;
+  const logo = m.catalogue?.Logo;
+  if (logo && !option) return `/images/methods/${logo}`;
+  const base = logo ? logo.replace(/\.[a-z]+$/, '') : slug(m.name);
+  return `/images/methods/${base}${option ? `-${slug(option.DisplayName)}` : ''}.svg`;
 }
 
 /**

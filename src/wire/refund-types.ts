@@ -24,7 +24,11 @@ export function refundTypesToWire(methodId: number | null) {
   return refundTypesOf(methodId).map(({ type, partial }) => ({
     Name: type.Name,
     ID: type.ID,
+    // Fidelity: the two official clients read this flag under two names (SDK-PHP's Refund_Types_Response
+    // AllowsPartialRefund, SDK-NET's RefundTypesResponse AllowPartialRefund) and no public source shows the
+    // real answer: both are sent, so that each reads the true value rather than its default, false.
     AllowsPartialRefund: partial,
+    AllowPartialRefund: partial,
     // What the other types need is not public: the sandbox asks for nothing more.
     Customer: type.ID === 2 ? SEPA_NEEDS.Customer : null,
     BillingAddress: null,

@@ -1,5 +1,6 @@
 // The wire format: the only place where payment, split, refund and list JSON is made.
 // Every key present, nulls where empty, amounts as digit strings, 14-digit UTC timestamps.
+import { referenceDetailsOf } from '../domain/reference-details';
 import { formatAmount } from '../domain/money';
 import { QUEUED_FOR_CAPTURING_REASON } from '../domain/card.machine';
 import { Status, statusInfo } from '../domain/statuses';
@@ -91,7 +92,7 @@ function paymentFields(p: PaymentRecord, reduced: boolean) {
     ShippingAddress: reduced ? null : p.shippingAddress,
     Articles: null,
     Details: reduced ? null : p.details,
-    ReferenceDetails: null,
+    ReferenceDetails: reduced ? null : referenceDetailsOf(p.methodId, p.id),
     CustomParameters: null,
     PreapprovalID: p.preapprovalId ?? null,
     Status: status(p.statusId),
@@ -156,6 +157,14 @@ export function refundToWire(r: RefundRecord) {
     Status: status(r.statusId),
     SplitID: r.splitId ?? 0,
   };
+}
+
+/**
+ * A refund's status read (`GET /v1/payments/{id}/refunds/{refundId}/status`). Fidelity: SDK-NET's
+ * CardRefundStatusResponse reads these four keys, the status as `StateDetails`, not `Status`.
+ */
+export function refundStatusToWire(r: RefundRecord, reasons: null | [] = null) {
+  return { ID: r.id, InitialPaymentID: r.paymentId, MerchantTransactionID: r.merchantTransactionId, StateDetails: { ...status(r.statusId), Reasons: reasons } };
 }
 
 /** Fidelity: the hosted card form's address, as the real card host's `/v1/Payments/FillCardDetails?PaymentToken=…`. */

@@ -4,7 +4,7 @@ import request from 'supertest';
 import { messageResponse, methodResponse, methodsResponse, paymentErrorResponse } from '../../src/schemas/responses';
 import { type World, basic, createPayment, expectSchema, makeWorld, paymentBody, snapshot } from '../helpers/world';
 
-const ALL = [1, 2, 6, 9, 29, 42, 75, 1078];
+const ALL = [1, 2, 6, 9, 29, 40, 42, 46, 49, 75, 78, 1066, 1078];
 
 describe('the methods API', () => {
   let w: World;
@@ -25,7 +25,7 @@ describe('the methods API', () => {
       expect(m.Countries.length).toBeGreaterThan(0);
       expect(m.Currencies.length).toBeGreaterThan(0);
       expect(m.Description).not.toBe('');
-      expect(m.LogoURL).toMatch(/^http:\/\/sandbox\.test\/images\/methods\/[a-z0-9-]+\.svg$/);
+      expect(m.LogoURL).toMatch(/^http:\/\/sandbox\.test\/images\/methods\/[a-z0-9-]+\.(svg|gif)$/);
     }
     expect(res.body.Methods[1]).toEqual({
       ID: 2,
@@ -68,9 +68,9 @@ describe('the methods API', () => {
   });
 
   it('?country= lists the methods available in that country', async () => {
-    expect(ids((await get('/v1/methods?country=NL')).body)).toEqual([1, 2, 6, 9, 29, 42, 75, 1078]);
-    expect(ids((await get('/v1/methods?country=DE')).body)).toEqual([1, 6, 9, 29, 42, 75, 1078]);
-    expect(ids((await get('/v1/methods?country=us')).body)).toEqual([6, 42, 1078]);
+    expect(ids((await get('/v1/methods?country=NL')).body)).toEqual([1, 2, 6, 9, 29, 40, 42, 75, 78, 1078]);
+    expect(ids((await get('/v1/methods?country=DE')).body)).toEqual([1, 6, 9, 29, 40, 42, 75, 78, 1078]);
+    expect(ids((await get('/v1/methods?country=us')).body)).toEqual([6, 42, 78, 1078]);
     expect(ids((await get('/v1/methods?country=JP')).body)).toEqual([6]);
     expect((await get('/v1/methods?country=AQ')).body).toEqual({ Methods: [] });
   });
@@ -180,7 +180,7 @@ describe('methods assigned to a merchant', () => {
 
   it('fixture sites have every method assigned', async () => {
     expect(await assigned(w.auth)).toEqual(ALL);
-    expect(await assigned(basic(30300, 'P1ainSh0p+Key/For=Sandbox'), '?country=NO')).toEqual([1, 6, 29, 42, 75, 1078]);
+    expect(await assigned(basic(30300, 'P1ainSh0p+Key/For=Sandbox'), '?country=NO')).toEqual([1, 6, 29, 40, 42, 75, 78, 1078]);
     const details = await request(w.api).get('/v1/methods/assigned?additionalDetails=true').set('Authorization', w.auth);
     expect(details.body.Methods[0].ValidatorsPayin).not.toBeNull();
   });

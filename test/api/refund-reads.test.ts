@@ -106,7 +106,7 @@ describe('POST /v1/payments/{id}/refunds: a refund of the whole payment', () => 
     const res = await refundWhole(id, body, auth);
     expect(res.status).toBe(400);
     expectSchema(refundErrorResponse, res.body);
-    expect(res.body.Refund).toMatchObject({ ID: null, Amount: body.Refund?.Amount ?? null, SplitID: null, Status: { ID: null, Info: null } });
+    expect(res.body.Refund).toMatchObject({ ID: 0, InitialPaymentID: id, TypeID: 0, Amount: body.Refund?.Amount ?? null, SplitID: null, Status: { ID: null, Info: null } });
     expect(res.body.Refund.Status.Reasons).toHaveLength(1);
     expect(res.body.Refund.Status.Reasons[0].Code).toBe(code);
     expect(snapshot(w.store)).toBe(before);

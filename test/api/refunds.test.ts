@@ -32,16 +32,16 @@ async function expectRefundRefused(w: World, p: WirePayment, splitIndex: number,
   expectSchema(refundErrorResponse, res.body);
   expect(res.body).toEqual({
     Refund: {
-      ID: null,
+      ID: 0,
       InvalidRequestID: expect.stringMatching(/^[0-9]+$/),
       Created: null,
       MerchantTransactionID: refundBody.MerchantTransactionID ?? null,
       OriginatorTransactionID: refundBody.OriginatorTransactionID ?? null,
-      InitialPaymentID: null,
+      InitialPaymentID: p.ID,
       Amount: refundBody.Amount ?? null,
       Currency: null,
       Description: refundBody.Description ?? null,
-      TypeID: null,
+      TypeID: 0,
       SiteID: null,
       Details: null,
       Customer: null,
@@ -219,6 +219,6 @@ describe('refund rejections (reason 18, Refund envelope)', () => {
     const a = await refund(w, p, 0, { Refund: { Amount: 1 } });
     const b = await refund(w, p, 0, { Refund: { Amount: 1 } });
     expect(a.body.Refund.InvalidRequestID).not.toBe(b.body.Refund.InvalidRequestID);
-    expect(a.body.Refund.ID).toBeNull();
+    expect(a.body.Refund.ID).toBe(0);
   });
 });

@@ -21,7 +21,7 @@ describe('GET /v1/payments/{id}/refunds/types', () => {
     const res = await request(w.api).get(`/v1/payments/${id}/refunds/types`).set('Authorization', w.auth);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      RefundTypes: [{ Name: 'SEPABankTransferNoInfo', ID: 5, AllowsPartialRefund: true, Customer: null, BillingAddress: null, BankAddress: null, Details: null }],
+      RefundTypes: [{ Name: 'SEPABankTransferNoInfo', ID: 5, AllowsPartialRefund: true, AllowPartialRefund: true, Customer: null, BillingAddress: null, BankAddress: null, Details: null }],
     });
   });
 
@@ -30,13 +30,13 @@ describe('GET /v1/payments/{id}/refunds/types', () => {
     expect(compile(refundTypesResponse)(bank.body)).toBe(true);
     expect(bank.body.RefundTypes.map((t: any) => [t.ID, t.Name])).toEqual([[2, 'SEPABankTransfer'], [3, 'SWIFTBankTransfer'], [7, 'LocalBankTransfer']]);
     expect(bank.body.RefundTypes[0]).toEqual({
-      Name: 'SEPABankTransfer', ID: 2, AllowsPartialRefund: true,
+      Name: 'SEPABankTransfer', ID: 2, AllowsPartialRefund: true, AllowPartialRefund: true,
       Customer: { MerchantCustomerID: null, Email: null, FirstName: '^.{1,50}$', LastName: '^.{1,50}$', Gender: null, SocialSecurityNumber: null, Phone: null, Company: null },
       BillingAddress: null, BankAddress: null,
       Details: { BankCode: '^[a-zA-Z]{4}[a-zA-Z]{2}[a-zA-Z0-9]{2}[XXX0-9]{0,3}', CustomerIBAN: '^[a-zA-Z]{2}[0-9]{2}[a-zA-Z0-9]{4}[0-9]{7}([a-zA-Z0-9]?){0,16}$' },
     });
     const paypal = await request(w.api).get(`/v1/payments/${await paymentOf(42)}/refunds/types`).set('Authorization', w.auth);
-    expect(paypal.body).toEqual({ RefundTypes: [{ Name: 'Native', ID: 1, AllowsPartialRefund: true, Customer: null, BillingAddress: null, BankAddress: null, Details: null }] });
+    expect(paypal.body).toEqual({ RefundTypes: [{ Name: 'Native', ID: 1, AllowsPartialRefund: true, AllowPartialRefund: true, Customer: null, BillingAddress: null, BankAddress: null, Details: null }] });
     // No method chosen yet: nothing to refund with.
     const none = await request(w.api).get(`/v1/payments/${await paymentOf(null)}/refunds/types`).set('Authorization', w.auth);
     expect(none.body).toEqual({ RefundTypes: [] });

@@ -190,7 +190,7 @@ describe('card payment actions', () => {
       const before = snapshot(w.store);
       const res = await refund(p.ID, { Refund: { MerchantTransactionID: 'r1', Amount: 100 } });
       expect(res.status).toBe(400);
-      expect(res.body.Refund).toMatchObject({ ID: null, MerchantTransactionID: 'r1', Amount: 100, Status: { ID: null, Info: null } });
+      expect(res.body.Refund).toMatchObject({ ID: 0, InitialPaymentID: p.ID, TypeID: 0, MerchantTransactionID: 'r1', Amount: 100, Status: { ID: null, Info: null } });
       expect(res.body.Refund.Status.Reasons).toEqual([
         { Code: 2205, Info: `Refund state is invalid: card payment ${p.ID} has nothing captured left to refund (it is Authorized)` },
       ]);

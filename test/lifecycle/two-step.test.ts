@@ -51,4 +51,21 @@ describe('scenario two-step under the manual clock', () => {
     expect(waited.status).toBe(200);
     expect(rx.received.map((r) => r.body.Payment.Status.ID)).toEqual([9, 2]);
   });
+
+  it('Klarna Invoice (75, flow two-step-authorized-at-create): Authorized as it is created, notified at once, and its 2 s step skipped', async () => {
+    const created = await request(sb.baseUrl)
+      .post('/v1/payments')
+      .set('Authorization', auth)
+      .send(paymentBody({ MethodID: 75, Currency: 'DKK', BillingAddress: { Country: 'DK' } }));
+    expect(created.status).toBe(201);
+    expect(created.body.Payment.Status.ID).toBe(1);
+    const id = created.body.Payment.ID;
+    await request(sb.baseUrl).get(`/_sandbox/notifications/wait?PaymentID=${id}&StatusID=9&TimeoutMs=2000`).expect(200);
+    expect(rx.received.map((r) => [r.body.Payment.ID, r.body.Payment.Status.ID])).toEqual([[id, 9]]);
+    await request(sb.baseUrl).post('/_sandbox/clock/advance').send({ Seconds: 2 }).expect(200);
+    const inspected = (await request(sb.baseUrl).get(`/_sandbox/payments/${id}`)).body;
+    expect(inspected.Scenario).toBe('two-step');
+    expect(inspected.Steps.map((x: { Do: string; State: string }) => [x.Do, x.State])).toEqual([['authorize', 'skipped']]);
+    expect(rx.received).toHaveLength(1);
+  });
 });

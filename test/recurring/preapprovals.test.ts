@@ -118,7 +118,7 @@ describe('preapprovals', () => {
     expect(noMethod.status).toBe(400);
     expect(noMethod.body.Preapproval).toMatchObject({ ID: null, MerchantPreapprovalID: 'sub-sdk', InvalidRequestID: expect.any(String) });
     shaped(preapprovalErrorResponse, noMethod.body);
-    expect(noMethod.body.Preapproval.Status).toEqual({ ID: null, Info: null, Reasons: [{ Code: 1, Info: 'Preapproval.MethodID is missing' }] });
+    expect(noMethod.body.Preapproval.Status).toEqual({ ID: 0, Info: null, Reasons: [{ Code: 1, Info: 'Preapproval.MethodID is missing' }] });
     const unknown = await create({ Preapproval: { ...SDK_BODY.Preapproval, MethodID: 6 } });
     expect(unknown.body.Preapproval.Status.Reasons).toEqual([{ Code: 5, Info: 'Preapproval.MethodID is invalid: 6 is not a method of this address' }]);
     const missing = await create({ Preapproval: { MethodID: 2 } });

@@ -7,7 +7,7 @@ import { loadPayment } from '../../services/lookup';
 import { createPayment } from '../../services/payments.service';
 import { getRefund, listRefunds, refundPayment, refundSplit } from '../../services/refunds.service';
 import { addSplits } from '../../services/splits.service';
-import { listItemToWire, listToWire, paymentToWire, refundToWire, splitToWire } from '../../wire/serializers';
+import { listItemToWire, listToWire, paymentToWire, refundStatusToWire, refundToWire, splitToWire } from '../../wire/serializers';
 import { PageCache } from '../page-cache';
 import { type HttpContext, requireSite, route, siteOf, wireOf, servicesOf } from '../pipeline';
 import { queryParam } from '../query';
@@ -114,6 +114,14 @@ export function mountPaymentRoutes(router: Router, ctx: HttpContext): void {
     route(ctx, 'refund', (req) => ({
       status: 200,
       body: { Refund: refundToWire(getRefund(servicesOf(ctx, req), siteOf(req), param(req, 'id'), param(req, 'refundId'), 'api')) },
+    })),
+  );
+
+  router.get(
+    '/v1/payments/:id/refunds/:refundId/status',
+    route(ctx, 'refund', (req) => ({
+      status: 200,
+      body: { Refund: refundStatusToWire(getRefund(servicesOf(ctx, req), siteOf(req), param(req, 'id'), param(req, 'refundId'), 'api')) },
     })),
   );
 

@@ -8,7 +8,7 @@ import { CHALLENGE_REJECTED_REASON } from '../../domain/card.machine';
 import { listCardPayments } from '../../services/list.service';
 import { getRefund, listRefunds } from '../../services/refunds.service';
 import { captureToWire, cardRefundToWire } from '../../wire/card-objects';
-import { CARD_FORM_PATH, type PaymentView, cardPaymentToWire, listToWire, splitToWire } from '../../wire/serializers';
+import { CARD_FORM_PATH, type PaymentView, cardPaymentToWire, listToWire, refundStatusToWire, splitToWire } from '../../wire/serializers';
 import { mountCardObjectRoutes } from './card-objects.routes';
 import { mountPayerRoutes } from '../payer/payer.routes';
 import { type HttpContext, requireSite, route, siteOf, wireOf, servicesOf } from '../pipeline';
@@ -112,6 +112,15 @@ export function mountCardRoutes(router: Router, ctx: HttpContext): void {
     route(ctx, 'refund', (req) => ({
       status: 200,
       body: { Refund: cardRefundToWire(getRefund(servicesOf(ctx, req), siteOf(req), param(req, 'id'), param(req, 'refundId'), 'card')) },
+    })),
+  );
+
+  // Fidelity: SDK-NET's RefundService.GetRefundStatusAsync (its test runs on the card host); Reasons an array, as on every card item.
+  router.get(
+    '/v1/payments/:id/refunds/:refundId/status',
+    route(ctx, 'refund', (req) => ({
+      status: 200,
+      body: { Refund: refundStatusToWire(getRefund(servicesOf(ctx, req), siteOf(req), param(req, 'id'), param(req, 'refundId'), 'card'), []) },
     })),
   );
 
