@@ -16,7 +16,8 @@ function write(res: Response, status: number, type: string, text: string): void 
 }
 
 export function sendJson(res: Response, status: number, body: unknown): void {
-  if (status >= 400) res.locals.refusal = refusalOf(body);
+  // res.locals is Express's: a refusal made before Express took the request (a raw server's) has none.
+  if (status >= 400 && res.locals) res.locals.refusal = refusalOf(body);
   write(res, status, JSON_TYPE, JSON.stringify(body));
 }
 

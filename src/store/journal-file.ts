@@ -129,7 +129,10 @@ function open(db: Db, file: string): void {
     if (!sharesMade) {
       db.prepare(`INSERT INTO ${SHARES_TABLE} SELECT coalesce(owner_site_id, 0), count(*), sum(stored_bytes) FROM ${JOURNAL_TABLE} GROUP BY 1`).run();
     }
-  }).immediate();
+    // Deferred: it writes the journal's file only, and BEGIN IMMEDIATE would take main's write lock too,
+    // which another sandbox on the same file may hold in an open commit group (this thread would then
+    // wait out busy_timeout for a lock that only its own event loop could release).
+  })();
 }
 
 /** A database migrated past 15 keeps its entries in `requests_kept` only when a copy put them there (or an older version wrote them). */

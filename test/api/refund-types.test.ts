@@ -4,7 +4,7 @@ import request from 'supertest';
 import { refundTypesResponse } from '../../src/schemas/preapprovals';
 import { type World, basic, createPayment, expectSchema, makeWorld, MARKETPLACE } from '../helpers/world';
 
-const NATIVE = { Name: 'Native', ID: 1, AllowsPartialRefund: true, Customer: null, BillingAddress: null, BankAddress: null, Details: null };
+const NATIVE = { Name: 'Native', ID: 1, AllowsPartialRefund: true, AllowPartialRefund: true, Customer: null, BillingAddress: null, BankAddress: null, Details: null };
 
 describe('refund types of a method', () => {
   let w: World;
@@ -15,7 +15,7 @@ describe('refund types of a method', () => {
 
   const get = (path: string, auth = basic(MARKETPLACE.SiteID, MARKETPLACE.APIKey)) => request(w.api).get(path).set('Authorization', auth);
 
-  it('answers the SDK integration test’s call (method 49 in MX, MXN: a method the sandbox’s catalogue lacks) with its documented types', async () => {
+  it('answers the SDK integration test’s call (method 49, ToditoCash, in MX, MXN) with its types', async () => {
     const res = await get('/v1/refunds/types/49/MX/MXN');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ RefundTypes: [NATIVE] });

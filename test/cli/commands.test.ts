@@ -91,7 +91,7 @@ describe('split-sandbox commands (built code)', () => {
 
     const reset = run(['reset', '--db', db]);
     expect((await reset.exited).code).toBe(0);
-    expect(reset.stdout()).toMatch(/^reset .*ci\.db: 2 merchants, 8 methods loaded\n$/);
+    expect(reset.stdout()).toMatch(/^reset .*ci\.db: 2 merchants, 13 methods loaded\n$/);
     const store = Store.open(db);
     try {
       expect(store.payments.getAny(p.body.Payment.ID)).toBeUndefined();

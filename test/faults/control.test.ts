@@ -60,7 +60,7 @@ describe('POST /_sandbox/faults', () => {
     [{ Channel: 'api', Match: { Path: '/v1/nope' }, Action: { Status: 503 } }, 'Match.Path is invalid: /v1/nope is no route of the API (faults apply to the /v1 routes of both addresses)'],
     [{ Channel: 'api', Match: { Path: '/_sandbox/reset' }, Action: { Status: 503 } }, 'Match.Path is invalid: /_sandbox/reset is no route of the API (faults apply to the /v1 routes of both addresses)'],
     [{ Channel: 'api', Match: { Method: 'DELETE', Path: '/v1/payments/{id}' }, Action: { Reset: true } }, 'Match.Method is invalid: /v1/payments/{id} takes GET, not DELETE'],
-    [{ Channel: 'api', Match: { Method: 'PATCH' }, Action: { Reset: true } }, 'Match.Method is invalid: no route of the API takes PATCH'],
+    [{ Channel: 'api', Match: { Method: 'PUT' }, Action: { Reset: true } }, 'Match.Method is invalid: no route of the API takes PUT'],
     [{ Channel: 'api', Match: { Method: 'GET', Path: '/v1/payments/{id}/capture' }, Action: { Reset: true } }, 'Match.Method is invalid: /v1/payments/{id}/capture takes POST, not GET'],
     [{ Channel: 'api', Match: { Path: '/v1/payments/-1/capture' }, Action: { Status: 503 } }, 'Match.Path is invalid: /v1/payments/-1/capture names no ID a route takes (IDs are whole numbers of 1 to 15 digits, or a {placeholder})'],
     [{ Channel: 'api', Match: { Path: '/v1/payments/3005001/splits/first/capture' }, Action: { Status: 503 } }, 'Match.Path is invalid: /v1/payments/3005001/splits/first/capture names no ID a route takes (IDs are whole numbers of 1 to 15 digits, or a {placeholder})'],

@@ -39,6 +39,7 @@ describe('startSandbox()', () => {
       CardBaseURL: sb.cardBaseUrl,
       PID: process.pid,
       Payments: 0,
+      RequestJournal: expect.objectContaining({ Entries: 0, StoredBytes: 0 }),
       DatabaseBytes: expect.any(Number),
       DatabaseFreeBytes: 0,
       MerchantSnapshots: { Count: 0, Bytes: 0, QuotaCount: 20, QuotaBytes: 268435456 },

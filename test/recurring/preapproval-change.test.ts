@@ -99,7 +99,10 @@ describe('changing a preapproval', () => {
     expect(method.body.Preapproval.Status).toEqual({ ID: 1, Info: 'Pending', Reasons: [{ Code: 5, Info: `Preapproval.MethodID is invalid: preapproval ${p.ID} is of method 2; a change keeps its method` }] });
     const taken = await patch(p.ID, '{"Preapproval":{"MerchantPreapprovalID":"other"}}');
     expect(taken.body.Preapproval.Status.Reasons).toEqual([{ Code: 20, Info: 'Preapproval.MerchantPreapprovalID is duplicated: other was used before on site 30201' }]);
+    // A field the API does not read is refused with --strict-fields (ignored without it).
+    w.services.settings.strictFields = true;
     const unknownField = await patch(p.ID, '{"Preapproval":{"Colour":"red"}}');
+    w.services.settings.strictFields = false;
     expect(unknownField.status).toBe(400);
     expect(unknownField.body.Preapproval.Status.Reasons[0].Info).toContain('Preapproval.Colour');
     const badAmount = await patch(p.ID, '{"Preapproval":{"PreapprovedMaximumAmount":"10.50"}}');

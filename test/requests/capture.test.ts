@@ -93,6 +93,7 @@ describe('the request journal', () => {
     expect(refund.status).toBe(201);
     await api('get', `/v1/payments/${paid.ID}/refunds`);
     await api('get', `/v1/payments/${paid.ID}/refunds/${refund.body.Refund.ID}`);
+    await api('get', `/v1/payments/${paid.ID}/refunds/${refund.body.Refund.ID}/status`);
     await api('post', `/v1/payments/${paid.ID}/refunds`, { Refund: { MerchantTransactionID: 'r-2', Amount: 100 } });
     await api('post', `/v1/payments/${open.ID}/cancel`);
     await api('get', '/v1/methods');
@@ -136,6 +137,7 @@ describe('the request journal', () => {
     await card('post', `/v1/payments/${c.ID}/splits/1/refunds`, { Refund: { MerchantTransactionID: 'cr-2', Amount: 100 } });
     await card('get', `/v1/payments/${c.ID}/refunds`);
     await card('get', `/v1/payments/${c.ID}/refunds/${cardRefund.body.Refund?.ID ?? 1}`);
+    await card('get', `/v1/payments/${c.ID}/refunds/${cardRefund.body.Refund?.ID ?? 1}/status`);
     await card('post', `/v1/payments/${c.ID}/cancel`);
     // A fraud challenge: one refused (the payment is not held), one accepted after a hold.
     await card('post', `/v1/payments/${c.ID}/challenge/reject`);
@@ -181,8 +183,8 @@ describe('the request journal', () => {
       [p.ID, 400, refused.body.Payment.Status.Reasons.map((r: { Code: number }) => r.Code)],
     ]);
     expect(second[1]!.ReasonCodes.length).toBeGreaterThan(0);
-    // A refund names its payment, its split and itself; the payer's button its payment.
-    expect((await request(w.api).get(`/_sandbox/requests/count?RefundID=${refund.body.Refund.ID}`)).body).toEqual({ Count: 2 });
+    // A refund names its payment, its split and itself (made, read, and its status read); the payer’s button its payment.
+    expect((await request(w.api).get(`/_sandbox/requests/count?RefundID=${refund.body.Refund.ID}`)).body).toEqual({ Count: 3 });
     expect(entries.find((e) => e.RefundID === refund.body.Refund.ID && e.Method === 'POST')).toMatchObject({ PaymentID: paid.ID, SplitID: paid.Splits[1]!.ID });
     expect(entries.find((e) => e.Route === '/Home/{action}')).toMatchObject({ PaymentID: payer.ID, SiteID: MARKETPLACE.SiteID, Authenticated: false, Status: 303 });
     // The card's number is masked as the card API's answers show it, and its security code replaced.
