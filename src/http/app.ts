@@ -22,8 +22,16 @@ import { readBody } from './body';
 import { maskUrl } from '../domain/card-data';
 import { waitWhileRestoring } from './restoring.middleware';
 import { sendJson } from './reply';
+import { FairTurns, fairTurns } from './fair-turns';
+import { siteOf } from '../services/auth.service';
 
 export type Surface = 'api' | 'card';
+
+/** Whose turn a request takes: the marketplace its credentials are of ('' for none that hold). */
+function marketplaceKey(ctx: HttpContext, req: Request): string {
+  const site = siteOf(ctx.services, req.headers.authorization);
+  return site === undefined ? '' : String(site.marketplaceSiteId ?? site.siteId);
+}
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -57,6 +65,9 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
   // malformed body is answered in the envelope of the resource the route serves.
   app.use(readBody(BODY_LIMIT));
   app.use(readCommitted(ctx.services.store));
+  // A marketplace's requests wait their turn while another's are sending (fair-turns.ts); after the
+  // body is read, so that what waits is the handling, and before anything is done with the request.
+  app.use(fairTurns((ctx.turns ??= new FairTurns()), (req) => marketplaceKey(ctx, req)));
 
   const router = express.Router({ caseSensitive: false, strict: false });
   router.use('/_sandbox', controlGuard(ctx.controlToken, ctx.controlFrom, ctx.services));

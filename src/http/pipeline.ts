@@ -1,4 +1,5 @@
 // One pipeline for every route: read the JSON body, run the handler, render errors in one place.
+import type { FairTurns } from './fair-turns';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { HttpError, Rejection } from '../errors/errors';
 import { reason } from '../errors/reasons';
@@ -43,6 +44,8 @@ export interface HttpContext {
   controlFrom?: readonly string[] | undefined;
   /** Time and notifications; absent in worlds where payments move only by events. */
   scheduler?: Scheduler;
+  /** Turns shared fairly between marketplaces, by both addresses (made by the first app). */
+  turns?: FairTurns;
   /** Named copies of the whole database; absent in worlds without a scheduler. */
   snapshots?: Snapshots;
   /** Each marketplace's own named copies of its data and clock. */

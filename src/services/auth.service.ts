@@ -14,7 +14,8 @@ export function authenticate(ctx: ServiceContext, header: string | undefined): S
   return site;
 }
 
-function siteOf(ctx: ServiceContext, header: string | undefined): SiteRecord | undefined {
+/** The site the credentials of an Authorization header are, if they are right. */
+export function siteOf(ctx: ServiceContext, header: string | undefined): SiteRecord | undefined {
   const m = header === undefined ? null : /^Basic[ ]+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
   if (!m) return undefined;
   const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
