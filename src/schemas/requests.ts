@@ -291,6 +291,17 @@ export const captureRequest: Schema = {
 };
 
 /** `POST /v1/payments/{id}/splits/{splitId}/refunds`. */
+/** What the .NET SDK's refund class sends besides the fields a refund reads: accepted, and ignored. */
+const SDK_REFUND_FIELDS = {
+  ID: sdkId,
+  Details: refundDetailsIn,
+  Customer: customerIn,
+  BillingAddress: addressIn,
+  BankAddress: addressIn,
+  Articles: articlesIn,
+  TokenLifetime: { type: ['integer', 'null'], minimum: 0, maximum: 525600, description: 'Accepted and ignored by the sandbox' },
+} satisfies Record<string, Schema>;
+
 export const refundRequest: Schema = {
   type: 'object',
   required: ['Refund'],
@@ -305,13 +316,7 @@ export const refundRequest: Schema = {
         OriginatorTransactionID: optText(MTID_MAX),
         Amount: amountIn,
         Description: optText(1024),
-        ID: sdkId,
-        Details: refundDetailsIn,
-        Customer: customerIn,
-        BillingAddress: addressIn,
-        BankAddress: addressIn,
-        Articles: articlesIn,
-        TokenLifetime: { type: ['integer', 'null'], minimum: 0, maximum: 525600, description: 'Accepted and ignored by the sandbox' },
+        ...SDK_REFUND_FIELDS,
       },
     },
   },
@@ -436,13 +441,7 @@ export const cardRefundRequest: Schema = {
         Amount: amountIn,
         Description: optText(1024),
         StatementDescriptor: optText(64),
-        ID: sdkId,
-        Details: refundDetailsIn,
-        Customer: customerIn,
-        BillingAddress: addressIn,
-        BankAddress: addressIn,
-        Articles: articlesIn,
-        TokenLifetime: { type: ['integer', 'null'], minimum: 0, maximum: 525600, description: 'Accepted and ignored by the sandbox' },
+        ...SDK_REFUND_FIELDS,
         CaptureID: { type: ['integer', 'null'], minimum: 0, maximum: 2147483647, description: 'The capture refunded from (GET /v1/payments/{id}/captures); 0 or null: none named' },
         SplitID: { type: ['integer', 'null'], minimum: 1, maximum: 2147483647 },
       },

@@ -73,16 +73,8 @@ export class PreapprovalsRepo {
   insert(p: Omit<PreapprovalRecord, 'id'>): number {
     const info = this.insertStmt.run({
       ownerSiteId: p.ownerSiteId,
-      merchantPreapprovalId: p.merchantPreapprovalId,
       methodId: p.methodId,
-      methodOptionId: p.methodOptionId,
-      recurringPeriod: p.recurringPeriod,
-      max: p.preapprovedMaximumAmount === null ? null : Number(p.preapprovedMaximumAmount),
-      currency: p.currency,
-      returnUrl: p.returnUrl,
-      description: p.description,
-      customer: p.customer === null ? null : JSON.stringify(p.customer),
-      billingAddress: p.billingAddress === null ? null : JSON.stringify(p.billingAddress),
+      ...changeable(p),
       token: p.token,
       statusId: p.statusId,
       createdAt: p.createdAt,
@@ -117,17 +109,21 @@ export class PreapprovalsRepo {
 
   /** Its terms, as a change (PATCH) leaves them; status and token untouched. */
   change(p: PreapprovalRecord): void {
-    this.changeStmt.run({
-      id: p.id,
-      merchantPreapprovalId: p.merchantPreapprovalId,
-      methodOptionId: p.methodOptionId,
-      recurringPeriod: p.recurringPeriod,
-      max: p.preapprovedMaximumAmount === null ? null : Number(p.preapprovedMaximumAmount),
-      currency: p.currency,
-      returnUrl: p.returnUrl,
-      description: p.description,
-      customer: p.customer === null ? null : JSON.stringify(p.customer),
-      billingAddress: p.billingAddress === null ? null : JSON.stringify(p.billingAddress),
-    });
+    this.changeStmt.run({ id: p.id, ...changeable(p) });
   }
+}
+
+/** The columns a change may write, as a create writes them too. */
+function changeable(p: Omit<PreapprovalRecord, 'id'>) {
+  return {
+    merchantPreapprovalId: p.merchantPreapprovalId,
+    methodOptionId: p.methodOptionId,
+    recurringPeriod: p.recurringPeriod,
+    max: p.preapprovedMaximumAmount === null ? null : Number(p.preapprovedMaximumAmount),
+    currency: p.currency,
+    returnUrl: p.returnUrl,
+    description: p.description,
+    customer: p.customer === null ? null : JSON.stringify(p.customer),
+    billingAddress: p.billingAddress === null ? null : JSON.stringify(p.billingAddress),
+  };
 }

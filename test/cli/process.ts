@@ -88,3 +88,11 @@ export function waitForOutput(r: Run, re: RegExp): Promise<RegExpMatchArray> {
     });
   });
 }
+
+/** Resolves once `file` exists (polled on each turn of the event loop; the process writes it). */
+export async function appears(file: string, r: Run): Promise<void> {
+  while (!existsSync(file)) {
+    if (r.child.exitCode !== null) throw new Error(`exited ${r.child.exitCode}: ${r.stderr()}`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}

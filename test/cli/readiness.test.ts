@@ -5,7 +5,7 @@ import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { type Run, ensureBuilt, run, waitForOutput } from './process';
+import { type Run, appears, ensureBuilt, run, waitForOutput } from './process';
 
 /** A port nothing listens on (taken from the system, then let go). */
 async function freePort(): Promise<number> {
@@ -14,14 +14,6 @@ async function freePort(): Promise<number> {
   const { port } = s.address() as AddressInfo;
   await new Promise<void>((resolve) => s.close(() => resolve()));
   return port;
-}
-
-/** Resolves once `file` exists (polled on each turn of the event loop; the process writes it). */
-async function appears(file: string, r: Run): Promise<void> {
-  while (!existsSync(file)) {
-    if (r.child.exitCode !== null) throw new Error(`exited ${r.child.exitCode}: ${r.stderr()}`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
 }
 
 describe('readiness for scripts (built code)', () => {

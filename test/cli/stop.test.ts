@@ -6,14 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { type Run, ensureBuilt, run } from './process';
-
-async function appears(file: string, r: Run): Promise<void> {
-  while (!existsSync(file)) {
-    if (r.child.exitCode !== null) throw new Error(`exited ${r.child.exitCode}: ${r.stderr()}`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
+import { type Run, appears, ensureBuilt, run } from './process';
 
 /** The PID of a process that has ended. */
 function endedPid(): Promise<number> {
