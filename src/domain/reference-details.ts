@@ -24,13 +24,15 @@ export type ReferenceDetails = Record<(typeof REFERENCE_DETAILS_KEYS)[number], s
 const WECHAT = 1066;
 
 /**
- * The ReferenceDetails of a payment of `methodId`, or null for methods that show none. Fidelity: SDK-NET's
- * CreatePaymentTestsWeChat reads a QRCodeURL starting `weixin://wxpay/bizpayurl?pr=` from the real test
- * host; the code after it is the sandbox's own, made from the payment's ID.
+ * The ReferenceDetails of a payment of `methodId`, or null for methods that show none and payments whose
+ * create sent no Details.ReferenceNumber. Fidelity: SDK-NET's CreatePaymentTestsWeChat reads a QRCodeURL
+ * starting `weixin://wxpay/bizpayurl?pr=` from the real test host (the code after it is the sandbox's own,
+ * made from the payment's ID), and CreatePaymentTestsBankTransfer the ReferenceNumber it sent in Details.
  */
-export function referenceDetailsOf(methodId: number | null, paymentId: number): ReferenceDetails | null {
-  if (methodId !== WECHAT) return null;
+export function referenceDetailsOf(methodId: number | null, paymentId: number, referenceNumber: string | null = null): ReferenceDetails | null {
+  if (methodId !== WECHAT && referenceNumber === null) return null;
   const details = Object.fromEntries(REFERENCE_DETAILS_KEYS.map((k) => [k, null])) as ReferenceDetails;
-  details.QRCodeURL = `weixin://wxpay/bizpayurl?pr=S2P${paymentId.toString(36).toUpperCase()}`;
+  if (methodId === WECHAT) details.QRCodeURL = `weixin://wxpay/bizpayurl?pr=S2P${paymentId.toString(36).toUpperCase()}`;
+  details.ReferenceNumber = referenceNumber;
   return details;
 }

@@ -73,30 +73,33 @@ const splitsIn: Schema = { type: 'array', minItems: 1, maxItems: MAX_SPLITS, ite
 
 const methodIds: Schema = { type: ['array', 'null'], maxItems: 100, items: id32 };
 
-/** Decimal figures of an article, as the .NET SDK writes them ("1000") or as JSON numbers. */
-const articleFigure: Schema = { type: ['string', 'integer', 'null'], maxLength: 32 };
+/** Bounds of a whole JSON number the sandbox can keep and echo exactly. */
+const exactWhole = { minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER };
 
-/** An article of the basket (Klarna's methods read them on the real service; the sandbox does not). */
-const articlesIn: Schema = {
-  type: ['array', 'null'],
-  maxItems: 1000,
-  description: 'The basket; accepted and ignored by the sandbox',
-  items: {
-    type: 'object',
-    additionalProperties: false,
-    properties: {
-      MerchantArticleID: optText(255),
-      Name: optText(255),
-      Quantity: { type: ['integer', 'null'] },
-      Price: articleFigure,
-      VAT: articleFigure,
-      Discount: articleFigure,
-      DiscountValue: articleFigure,
-      Type: { type: ['integer', 'null'] },
-      TaxType: { type: ['integer', 'null'] },
-    },
+/** Decimal figures of an article, as the .NET SDK writes them ("1000") or as JSON numbers. */
+const articleFigure: Schema = { type: ['string', 'integer', 'null'], maxLength: 32, ...exactWhole };
+
+/** An article of the basket (Klarna's methods read them on the real service; the sandbox shows them back). */
+const articlesItems: Schema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    MerchantArticleID: optText(255),
+    Name: optText(255),
+    Quantity: { type: ['integer', 'null'], ...exactWhole },
+    Price: articleFigure,
+    VAT: articleFigure,
+    Discount: articleFigure,
+    DiscountValue: articleFigure,
+    Type: { type: ['integer', 'null'], ...exactWhole },
+    TaxType: { type: ['integer', 'null'], ...exactWhole },
   },
 };
+const articles = (description: string): Schema => ({ type: ['array', 'null'], maxItems: 1000, description, items: articlesItems });
+/** Articles the answer shows back as sent (a payment create, a refund on the API address). */
+const articlesEchoed = articles('The basket; shown back as sent (every member of an article, null where not sent)');
+/** Articles accepted and not kept. */
+const articlesIn = articles('The basket; accepted and ignored by the sandbox');
 
 const stringsOf = (names: string[]): Record<string, Schema> => Object.fromEntries(names.map((n) => [n, optText(1024)]));
 
@@ -104,7 +107,7 @@ const stringsOf = (names: string[]): Record<string, Schema> => Object.fromEntrie
 const paymentDetailsIn: Schema = {
   type: ['object', 'null'],
   additionalProperties: false,
-  description: "The payer's details for the method; accepted and ignored by the sandbox",
+  description: "The payer's details for the method; shown back in the payment's Details (its members of 2.6), ReferenceNumber also in ReferenceDetails",
   properties: {
     ...stringsOf(['AccountNumber', 'AccountHolder', 'IBAN', 'BIC', 'PrepaidCard', 'PrepaidCardPIN', 'SerialNumbers', 'Wallet', 'ReferenceNumber', 'PayerCountry', 'PayerEmail', 'PayerPhone', 'BankCode', 'BankName', 'BankSortCode', 'SocialSecurityNumber', 'BillingCycleStart', 'BillingCycleEnd', 'UnsubscribeInstructions', 'StoreName', 'StoreID', 'TerminalID']),
     IsOffline: { type: ['boolean', 'null'] },
@@ -136,9 +139,9 @@ const apmExtras: Record<string, Schema> = {
   PreapprovalDetails: {
     type: ['object', 'null'],
     additionalProperties: false,
-    description: 'Preapproval terms sent with a payment; accepted and ignored by the sandbox',
+    description: 'Preapproval terms sent with a payment; shown back as sent in the payment\'s PreapprovalDetails',
     properties: {
-      PreapprovedMaximumAmount: { type: ['integer', 'null'], minimum: 0 },
+      PreapprovedMaximumAmount: { type: ['integer', 'null'], minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
       MerchantPreapprovalID: optText(MTID_MAX),
       Frequency: optText(64),
       PreapprovalDescription: optText(1024),
@@ -169,7 +172,7 @@ export const paymentIn: Schema = {
     IncludeMethodIDs: methodIds,
     ExcludeMethodIDs: methodIds,
     PrioritizeMethodIDs: methodIds,
-    Articles: articlesIn,
+    Articles: articlesEchoed,
     CustomParameters: { type: ['object', 'null'], additionalProperties: { type: ['string', 'null'] }, description: 'Name/value pairs; accepted and ignored by the sandbox' },
     Capture: { type: ['boolean', 'null'], description: 'true: a two-step method captures the payment as soon as it is authorized (one capture of the whole amount); null or false: the merchant captures' },
     ...apmExtras,
@@ -317,6 +320,8 @@ export const refundRequest: Schema = {
         Amount: amountIn,
         Description: optText(1024),
         ...SDK_REFUND_FIELDS,
+        // Shown back on the refund (the card address's refunds do not keep them).
+        Articles: articlesEchoed,
       },
     },
   },

@@ -48,6 +48,24 @@ const addressFields = {
 };
 export const addressOut = exact(addressFields, ['object', 'null']);
 export const cardAddressOut = exact({ ID: int, ...addressFields }, ['object', 'null']);
+/** An API payment's address: numbered on a payment without splits, as the spec shows it (no ID) on one with splits. */
+const apiAddressOut: Schema = { anyOf: [addressOut, cardAddressOut] };
+
+/** An article as its request sent it: figures as strings or whole numbers, as they came. */
+const figureOut: Schema = { type: ['string', 'integer', 'null'] };
+const articleOut = exact({
+  MerchantArticleID: nstr,
+  Name: nstr,
+  Quantity: nint,
+  Price: figureOut,
+  VAT: figureOut,
+  Discount: figureOut,
+  Type: nint,
+  DiscountValue: figureOut,
+  TaxType: nint,
+});
+/** Null unless the request sent articles: then each as sent (every member present). */
+const articlesOut: Schema = { type: ['array', 'null'], items: articleOut, description: 'The articles the request sent, as sent; null when none were sent' };
 
 export const detailsOut = exact(
   {
@@ -116,9 +134,9 @@ const paymentFields: Record<string, Schema> = {
   SiteID: int,
   NotificationDateTime: nullableTimestampOut,
   Customer: customerOut,
-  BillingAddress: addressOut,
-  ShippingAddress: addressOut,
-  Articles: nul,
+  BillingAddress: apiAddressOut,
+  ShippingAddress: apiAddressOut,
+  Articles: articlesOut,
   Details: detailsOut,
   ReferenceDetails: { anyOf: [nul, exact(Object.fromEntries(REFERENCE_DETAILS_KEYS.map((k) => [k, nstr])))], description: 'What the payer pays with away from the payment page (WeChat Pay: QRCodeURL)' },
   CustomParameters: nul,
@@ -128,7 +146,10 @@ const paymentFields: Record<string, Schema> = {
   MethodTransactionID: nul,
   TokenLifetime: nint,
   Capture: { type: ['boolean', 'null'], description: 'true when created with Capture: true (captured as soon as authorized)' },
-  PreapprovalDetails: nul,
+  PreapprovalDetails: {
+    anyOf: [nul, exact({ PreapprovedMaximumAmount: nint, MerchantPreapprovalID: nstr, Frequency: nstr, PreapprovalDescription: nstr })],
+    description: 'The preapproval terms the create sent, as sent; null when none were sent',
+  },
   RedirectURL: nstr,
 };
 
@@ -162,7 +183,7 @@ export const refundOut = exact({
   Customer: nul,
   BillingAddress: nul,
   BankAddress: nul,
-  Articles: nul,
+  Articles: articlesOut,
   Status: statusOut,
   SplitID: int,
 });

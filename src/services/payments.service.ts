@@ -7,7 +7,8 @@ import { type Reason, reason } from '../errors/reasons';
 import { createPaymentRequest } from '../schemas/requests';
 import { validateRequest } from '../schemas/validator';
 import type { Json, PaymentRecord, SiteRecord } from '../store/records';
-import { type PaymentView, completeAddress, completeCustomer } from '../wire/serializers';
+import { type PaymentView, completeAddress, completeCustomer, completeObject } from '../wire/serializers';
+import { DETAILS_KEYS } from '../schemas/responses';
 import { recordPaymentStatus } from './changes';
 import type { ServiceContext } from './context';
 import { unavailableMethod } from './methods.service';
@@ -33,6 +34,9 @@ interface PaymentInput {
   Splits?: SplitInput[];
   PreapprovalID?: number | null;
   Capture?: boolean | null;
+  Details?: Json | null;
+  Articles?: Json[] | null;
+  PreapprovalDetails?: Json | null;
 }
 
 /** Options a create request carries besides its body (the scenario header, later). */
@@ -74,6 +78,7 @@ export function createPayment(ctx: ServiceContext, site: SiteRecord, body: unkno
     }
     if (reasons.length > 0) throw new Rejection(reasons);
     const now = ctx.clock.now();
+    const addressId = (a: Json | null | undefined) => (a && splits.length === 0 ? ctx.store.counters.next('address') : undefined);
     const customer = input.Customer ? completeCustomer(input.Customer, ctx.store.counters.next('customer')) : null;
     const record: Omit<PaymentRecord, 'id'> = {
       surface: 'api',
@@ -99,9 +104,14 @@ export function createPayment(ctx: ServiceContext, site: SiteRecord, body: unkno
       notificationAt: null,
       country: (input.BillingAddress?.Country as string | undefined) ?? null,
       customer,
-      billingAddress: completeAddress(input.BillingAddress ?? null),
-      shippingAddress: completeAddress(input.ShippingAddress ?? null),
-      details: null,
+      // Fidelity: the real host numbers the addresses of a payment without splits, as the card address
+      // does (SDK-NET's GetPaymentDetails compares BillingAddress.ID); a split payment's are shown as the spec shows them.
+      billingAddress: completeAddress(input.BillingAddress ?? null, addressId(input.BillingAddress)),
+      shippingAddress: completeAddress(input.ShippingAddress ?? null, addressId(input.ShippingAddress)),
+      // Echoed as sent, completed to the Details of a payment (2.6); null when none was sent.
+      details: input.Details ? completeObject(input.Details, DETAILS_KEYS) : null,
+      articles: input.Articles ?? null,
+      preapprovalDetails: input.PreapprovalDetails ?? null,
       card: null,
       // true: captured as soon as it is authorized (events.service); null: the merchant captures.
       capture: input.Capture === true ? true : null,

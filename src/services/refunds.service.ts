@@ -6,7 +6,7 @@ import { HttpError, Rejection, notFound } from '../errors/errors';
 import { reason } from '../errors/reasons';
 import { refundRequest } from '../schemas/requests';
 import { validateRequest } from '../schemas/validator';
-import type { PaymentRecord, RefundRecord, SiteRecord, SplitRecord, Surface } from '../store/records';
+import type { Json, PaymentRecord, RefundRecord, SiteRecord, SplitRecord, Surface } from '../store/records';
 import type { PaymentView } from '../wire/serializers';
 import { recordRefundStatus } from './changes';
 import type { ServiceContext } from './context';
@@ -19,6 +19,7 @@ interface RefundInput {
   OriginatorTransactionID?: string | null;
   Amount: number | string;
   Description?: string | null;
+  Articles?: Json[] | null;
 }
 
 /** Refunds are TypeID 1 (Native) unless a method says otherwise. */
@@ -85,6 +86,7 @@ function makeRefund(ctx: ServiceContext, view: PaymentView, split: SplitRecord |
     typeId: NATIVE_REFUND,
     statusId: Status.Open,
     createdAt: ctx.clock.now(),
+    articles: input.Articles ?? null,
   });
   // The generated MerchantTransactionID carries the refund's own ID, known only after the insert.
   if (!input.MerchantTransactionID) ctx.store.refunds.setMerchantTransactionId(id, generatedRefundMtid(p.merchantTransactionId, id));

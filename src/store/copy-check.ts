@@ -19,7 +19,8 @@ const KNOWN_STATUSES = Object.values(Status).join(', ');
 
 /** Columns holding JSON, and the kind of value the code reading them expects. */
 const JSON_COLUMNS: Readonly<Record<string, Readonly<Record<string, 'object' | 'array'>>>> = {
-  payments: { customer: 'object', billing_address: 'object', shipping_address: 'object', details: 'object', card: 'object' },
+  payments: { customer: 'object', billing_address: 'object', shipping_address: 'object', details: 'object', card: 'object', articles: 'array', preapproval_details: 'object' },
+  refunds: { articles: 'array' },
   sites: { notify_statuses: 'array', methods: 'array' },
   methods: { details_template: 'object', info: 'object' },
   notifications: { body: 'object' },

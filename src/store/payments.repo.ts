@@ -37,6 +37,8 @@ interface PaymentRow {
   scenario: string | null;
   preapproval_id: number | null;
   fraud_reason: string | null;
+  articles: string | null;
+  preapproval_details: string | null;
 }
 
 const json = (s: string | null): Json | null => (s === null ? null : (JSON.parse(s) as Json));
@@ -48,7 +50,8 @@ const bit = (b: boolean | null): number | null => (b === null ? null : b ? 1 : 0
 const WITHOUT_OBJECTS = `id, surface, owner_site_id, site_id, merchant_transaction_id, originator_transaction_id, amount,
   currency, captured_amount, return_url, description, statement_descriptor, method_id, method_option_id, skin_id,
   client_ip, token_lifetime, token, status_id, created_at, notification_at, country, NULL AS customer,
-  NULL AS billing_address, NULL AS shipping_address, NULL AS details, NULL AS card, capture, retry, has_splits, scenario, preapproval_id, fraud_reason`;
+  NULL AS billing_address, NULL AS shipping_address, NULL AS details, NULL AS card, capture, retry, has_splits, scenario, preapproval_id, fraud_reason,
+  NULL AS articles, NULL AS preapproval_details`;
 
 function toRecord(r: PaymentRow, objects = true): PaymentRecord {
   return {
@@ -85,6 +88,8 @@ function toRecord(r: PaymentRow, objects = true): PaymentRecord {
     scenario: r.scenario,
     preapprovalId: r.preapproval_id,
     fraudReason: r.fraud_reason,
+    articles: objects && r.articles !== null ? (JSON.parse(r.articles) as Json[]) : null,
+    preapprovalDetails: objects ? json(r.preapproval_details) : null,
   };
 }
 
@@ -122,6 +127,8 @@ function toRow(p: Omit<PaymentRecord, 'id'>): Omit<PaymentRow, 'id'> {
     scenario: p.scenario,
     preapproval_id: p.preapprovalId ?? null,
     fraud_reason: p.fraudReason ?? null,
+    articles: p.articles == null ? null : JSON.stringify(p.articles),
+    preapproval_details: text(p.preapprovalDetails ?? null),
   };
 }
 

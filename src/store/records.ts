@@ -95,6 +95,10 @@ export interface PaymentRecord {
   preapprovalId?: number | null;
   /** Why the card fraud check challenged it (held PendingChallengeConfirmation, 30); null: never challenged. */
   fraudReason?: string | null;
+  /** The basket the create sent, each article as sent (figures as strings or numbers); null: none sent. */
+  articles?: Json[] | null;
+  /** The preapproval terms the create sent (PreapprovalDetails); null: none sent. */
+  preapprovalDetails?: Json | null;
 }
 
 export interface SplitRecord {
@@ -125,6 +129,8 @@ export interface RefundRecord {
   createdAt: number;
   /** The capture refunded from (card refunds that name one), or null. */
   captureId?: number | null;
+  /** The articles the refund request sent, as sent; null: none sent. */
+  articles?: Json[] | null;
 }
 
 /** A capture of a card payment: the whole payment, part of it, or one split's share. */

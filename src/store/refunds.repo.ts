@@ -1,6 +1,6 @@
 // Refunds: of a split, or of a whole payment without splits (split_id NULL).
 import type { Db } from './db';
-import type { RefundRecord } from './records';
+import type { Json, RefundRecord } from './records';
 
 interface RefundRow {
   id: number;
@@ -16,6 +16,7 @@ interface RefundRow {
   status_id: number;
   created_at: number;
   capture_id: number | null;
+  articles: string | null;
 }
 
 const toRecord = (r: RefundRow): RefundRecord => ({
@@ -33,6 +34,7 @@ const toRecord = (r: RefundRow): RefundRecord => ({
   createdAt: r.created_at,
   // Only when the refund named a capture: the others read as they always did.
   ...(r.capture_id === null ? {} : { captureId: r.capture_id }),
+  ...(r.articles === null ? {} : { articles: JSON.parse(r.articles) as Json[] }),
 });
 
 export class RefundsRepo {
@@ -45,6 +47,7 @@ export class RefundsRepo {
   private readonly setStatusStmt;
   private readonly setMtidStmt;
   private setCaptureStmt?: { run(...args: unknown[]): unknown };
+  private setArticlesStmt?: { run(...args: unknown[]): unknown };
 
   constructor(private readonly db: Db) {
     this.insertStmt = db.prepare(
@@ -67,10 +70,12 @@ export class RefundsRepo {
   }
 
   insert(r: Omit<RefundRecord, 'id'>): number {
-    const { captureId, ...row } = r;
+    const { captureId, articles, ...row } = r;
     const id = (this.insertStmt.get({ ...row, amount: Number(r.amount) }) as { id: number }).id;
     // The capture a card refund names is set apart: the column came with a later migration than the rest.
     if (captureId != null) (this.setCaptureStmt ??= this.db.prepare('UPDATE refunds SET capture_id = ? WHERE id = ?')).run(captureId, id);
+    // So are the articles a refund request sent.
+    if (articles != null) (this.setArticlesStmt ??= this.db.prepare('UPDATE refunds SET articles = ? WHERE id = ?')).run(JSON.stringify(articles), id);
     return id;
   }
 

@@ -33,6 +33,10 @@ const CUSTOMER_KEYS = [
   'Company',
   'DateOfBirth',
 ] as const;
+/** Every member of an article (SDK-NET's Article), echoed as sent: figures stay strings or numbers as they came. */
+export const ARTICLE_KEYS = ['MerchantArticleID', 'Name', 'Quantity', 'Price', 'VAT', 'Discount', 'Type', 'DiscountValue', 'TaxType'] as const;
+/** Every member of a payment's preapproval terms (SDK-NET's PreapprovalDetails). */
+export const PREAPPROVAL_DETAILS_KEYS = ['PreapprovedMaximumAmount', 'MerchantPreapprovalID', 'Frequency', 'PreapprovalDescription'] as const;
 const ADDRESS_KEYS = ['City', 'ZipCode', 'State', 'Street', 'StreetNumber', 'HouseNumber', 'HouseExtension', 'Country'] as const;
 
 /** A stored customer or address with every key present; `ID` first where it has one. */
@@ -44,6 +48,11 @@ export function completeObject(input: Json | null, keys: readonly string[], id?:
 }
 export const completeCustomer = (c: Json | null, id: number) => completeObject(c, CUSTOMER_KEYS, id);
 export const completeAddress = (a: Json | null, id?: number) => completeObject(a, ADDRESS_KEYS, id);
+
+/** The articles a request sent, each with every key; null when none were sent. */
+export function articlesToWire(articles: Json[] | null | undefined): Json[] | null {
+  return articles == null ? null : articles.map((a) => completeObject(a, ARTICLE_KEYS)!);
+}
 
 /** Fidelity: the RedirectURL format of the real hosted page, `/Home?PaymentToken=<32 hex>.<ID>`. */
 export function redirectUrl(baseUrl: string, p: PaymentRecord): string | null {
@@ -90,20 +99,27 @@ function paymentFields(p: PaymentRecord, reduced: boolean) {
     Customer: reduced ? null : p.customer,
     BillingAddress: reduced ? null : p.billingAddress,
     ShippingAddress: reduced ? null : p.shippingAddress,
-    Articles: null,
+    // Fidelity: list items show no basket (spec 2.8); the payment shows the one its create sent.
+    Articles: reduced ? null : articlesToWire(p.articles),
     Details: reduced ? null : p.details,
-    ReferenceDetails: reduced ? null : referenceDetailsOf(p.methodId, p.id),
+    ReferenceDetails: reduced ? null : referenceDetailsOf(p.methodId, p.id, referenceNumberOf(p)),
     CustomParameters: null,
     PreapprovalID: p.preapprovalId ?? null,
     Status: status(p.statusId),
   };
 }
 
+/** The ReferenceNumber the create sent in Details, if any. */
+function referenceNumberOf(p: PaymentRecord): string | null {
+  const n = (p.details as { ReferenceNumber?: unknown } | null)?.ReferenceNumber;
+  return typeof n === 'string' ? n : null;
+}
+
 type PaymentTail = {
   MethodTransactionID: null;
   TokenLifetime: number | null;
   Capture: boolean | null;
-  PreapprovalDetails: null;
+  PreapprovalDetails: Json | null;
   RedirectURL: string | null;
 };
 
@@ -116,7 +132,7 @@ function withTail<T extends object>(body: T, p: PaymentRecord, o: WireOptions): 
   b.MethodTransactionID = null;
   b.TokenLifetime = p.tokenLifetime;
   b.Capture = p.capture;
-  b.PreapprovalDetails = null;
+  b.PreapprovalDetails = completeObject(p.preapprovalDetails ?? null, PREAPPROVAL_DETAILS_KEYS);
   b.RedirectURL = redirectUrl(o.baseUrl, p);
   return b;
 }
@@ -153,7 +169,7 @@ export function refundToWire(r: RefundRecord) {
     Customer: null,
     BillingAddress: null,
     BankAddress: null,
-    Articles: null,
+    Articles: articlesToWire(r.articles),
     Status: status(r.statusId),
     SplitID: r.splitId ?? 0,
   };

@@ -5,7 +5,7 @@
 import request from 'supertest';
 import { preapprovalErrorResponse, refundTypesResponse } from '../../src/schemas/preapprovals';
 import { cardRefundStatusResponse, messageResponse, methodResponse, paymentErrorResponse, paymentResponse, refundErrorResponse, refundStatusResponse } from '../../src/schemas/responses';
-import { PLAIN, type World, authorizedPayment, basic, event, expectSchema, makeWorld, snapshot } from '../helpers/world';
+import { PLAIN, type World, authorizedPayment, basic, createPayment, event, expectSchema, makeWorld, paymentBody, snapshot } from '../helpers/world';
 
 const plainAuth = basic(PLAIN.SiteID, PLAIN.APIKey);
 
@@ -458,5 +458,105 @@ describe('SDK-NET’s methods: 40 Paysafecard, 46 MercadoPago, 49 ToditoCash, 78
     const created = await api('post', '/v1/payments').send(apmCreate('sdk-todito', { Amount: 1000, Currency: 'MXN', MethodID: 49, Email: 'john@doe.com', Country: 'MX' }));
     const types = await api('get', `/v1/payments/${created.body.Payment.ID}/refunds/types`);
     expect(types.body.RefundTypes.map((t: { ID: number; Name: string }) => [t.ID, t.Name])).toEqual([[1, 'Native']]);
+  });
+});
+
+describe('SDK-NET request data the real host shows back: ReferenceDetails, PreapprovalDetails, addresses’ IDs, Articles', () => {
+  let w: World;
+  beforeEach(() => (w = makeWorld()));
+  afterEach(() => w.close());
+
+  const api = (method: 'get' | 'post', path: string) => request(w.api)[method](path).set('Authorization', w.auth);
+  // The bodies exactly as the SDK wrote them (its request classes serialised whole).
+  const send = (path: string, json: string) => api('post', path).set('Content-Type', 'application/json').send(json);
+  const KLARNA_ADDRESS = '{"City":"Varde","ZipCode":"6800","State":null,"Street":"Seffleberggate 56,1 mf","StreetNumber":null,"HouseNumber":"","HouseExtension":null,"Country":"DK"}';
+  const klarnaCreate = (mtid: string, amount: number, quantity: number) =>
+    `{"Payment":{"ID":0,"SkinID":null,"ClientIP":null,"MerchantTransactionID":"${mtid}","OriginatorTransactionID":null,"Amount":${amount},"Currency":"DKK","ReturnURL":"http://demo.smart2pay.com/redirect.php","Description":"test capture SDK","MethodID":75,"Customer":{"MerchantCustomerID":null,"Email":"youremail@email.com","FirstName":"Testperson-dk","LastName":"Approved","Gender":"1","SocialSecurityNumber":"0801363945","Phone":"20123456","Company":null,"DateOfBirth":null},"BillingAddress":${KLARNA_ADDRESS},"ShippingAddress":${KLARNA_ADDRESS},"Articles":[{"MerchantArticleID":"1231","Name":"TEST","Quantity":${quantity},"Price":"1000","VAT":"1000","Discount":"200","Type":1,"DiscountValue":"0","TaxType":0}],"TokenLifetime":10,"Capture":null}}`;
+  const SENT_ARTICLE = { MerchantArticleID: '1231', Name: 'TEST', Quantity: 1, Price: '1000', VAT: '1000', Discount: '200', Type: 1, DiscountValue: '0', TaxType: 0 };
+
+  it('CreatePaymentTestsBankTransfer.cs (1, AT, EUR): ReferenceDetails.ReferenceNumber is the Details.ReferenceNumber sent, on the create and on a read', async () => {
+    const mtid = 'ead8adb8-8fa1-4781-8437-43678609405a';
+    const res = await send(
+      '/v1/payments',
+      `{"Payment":{"ID":0,"SkinID":null,"ClientIP":null,"MerchantTransactionID":"${mtid}","OriginatorTransactionID":null,"Amount":200,"Currency":"EUR","ReturnURL":"http://demo.smart2pay.com/redirect.php","Description":"SDK Test Payment","MethodID":1,"Details":{"AccountNumber":null,"AccountHolder":null,"IBAN":null,"BIC":null,"PrepaidCard":null,"PrepaidCardPIN":null,"SerialNumbers":null,"Wallet":null,"ReferenceNumber":"${mtid}","PayerCountry":null,"PayerEmail":null,"PayerPhone":null,"BankCode":null,"BankName":null,"BankSortCode":null,"SocialSecurityNumber":null,"BillingCycleStart":null,"BillingCycleEnd":null,"UnsubscribeInstructions":null,"IsOffline":false,"StoreName":null,"StoreID":null,"TerminalID":null},"Customer":{"MerchantCustomerID":null,"Email":null,"FirstName":"SDK","LastName":"Test","Gender":null,"SocialSecurityNumber":null,"Phone":null,"Company":null,"DateOfBirth":null},"BillingAddress":{"City":null,"ZipCode":null,"State":null,"Street":null,"StreetNumber":null,"HouseNumber":null,"HouseExtension":null,"Country":"AT"},"TokenLifetime":10,"Capture":null}}`,
+    );
+    expect(res.status).toBe(201);
+    expectSchema(paymentResponse, res.body);
+    const p = res.body.Payment;
+    expect(p).toMatchObject({ MethodID: 1, Status: { ID: 1, Info: 'Open' }, Details: { ReferenceNumber: mtid, IBAN: null } });
+    expect(p.ReferenceDetails.ReferenceNumber).toBe(mtid);
+    expect(Object.entries(p.ReferenceDetails).filter(([k, v]) => k !== 'ReferenceNumber' && v !== null)).toEqual([]);
+    expect((await api('get', `/v1/payments/${p.ID}`)).body.Payment.ReferenceDetails).toEqual(p.ReferenceDetails);
+    // A list item shows none of it (spec 2.8).
+    const item = (await api('get', '/v1/payments')).body.Payments.find((x: { ID: number }) => x.ID === p.ID);
+    expect([item.Details, item.ReferenceDetails, item.Articles]).toEqual([null, null, null]);
+  });
+
+  it('CreatePaymentTestsSkrill1Tap.cs (78) with PreapprovalDetails: PreapprovedMaximumAmount 500 and MerchantPreapprovalID shown back as sent', async () => {
+    const mtid = '0fda90ed-4b20-471f-a902-0c4a5175bc83';
+    const res = await send(
+      '/v1/payments',
+      `{"Payment":{"ID":0,"SkinID":null,"ClientIP":null,"MerchantTransactionID":"${mtid}","OriginatorTransactionID":null,"Amount":200,"Currency":"EUR","ReturnURL":"http://demo.smart2pay.com/redirect.php","Description":"SDK Test Payment","MethodID":78,"Customer":{"MerchantCustomerID":null,"Email":"skrill_user_test@smart2pay.com","FirstName":null,"LastName":null,"Gender":null,"SocialSecurityNumber":null,"Phone":null,"Company":null,"DateOfBirth":null},"BillingAddress":{"City":null,"ZipCode":null,"State":null,"Street":null,"StreetNumber":null,"HouseNumber":null,"HouseExtension":null,"Country":"DE"},"TokenLifetime":10,"Capture":null,"PreapprovalDetails":{"PreapprovedMaximumAmount":500,"MerchantPreapprovalID":"${mtid}","Frequency":null,"PreapprovalDescription":"Skrill 1tap payment SDK"}}}`,
+    );
+    expect(res.status).toBe(201);
+    expectSchema(paymentResponse, res.body);
+    const sent = { PreapprovedMaximumAmount: 500, MerchantPreapprovalID: mtid, Frequency: null, PreapprovalDescription: 'Skrill 1tap payment SDK' };
+    expect(res.body.Payment.PreapprovalDetails).toEqual(sent);
+    expect((await api('get', `/v1/payments/${res.body.Payment.ID}`)).body.Payment.PreapprovalDetails).toEqual(sent);
+  });
+
+  it('GetPaymentDetails.cs (75): the read right after the create shows BillingAddress.ID > 0 (the create’s) and Articles[0].MerchantArticleID "1231", every figure as sent', async () => {
+    const created = await send('/v1/payments', klarnaCreate('3907849d-af4f-47bb-9034-b10a7c72c29f', 980, 1));
+    expect(created.status).toBe(201);
+    const c = created.body.Payment;
+    expect(c.BillingAddress.ID).toBeGreaterThan(0);
+    expect(c.ShippingAddress.ID).toBeGreaterThan(0);
+    expect(c.ShippingAddress.ID).not.toBe(c.BillingAddress.ID);
+    expect(c.Articles).toEqual([SENT_ARTICLE]);
+    const read = await api('get', `/v1/payments/${c.ID}`);
+    expect(read.status).toBe(200);
+    const r = read.body.Payment;
+    expect(r.Status).toEqual({ ID: 9, Info: 'Authorized', Reasons: null });
+    expect([r.BillingAddress.ID, r.ShippingAddress.ID, r.Customer.ID]).toEqual([c.BillingAddress.ID, c.ShippingAddress.ID, c.Customer.ID]);
+    expect(r.Articles[0].MerchantArticleID).toBe('1231');
+    expect(r.Articles).toEqual([SENT_ARTICLE]);
+  });
+
+  it('PartialRefundPaymentTests.cs: the partial refund with Articles answers 201 with Articles[0].MerchantArticleID "1231", as on a read', async () => {
+    const created = await send('/v1/payments', klarnaCreate('cde1ca1d-d3a2-4abe-9889-473db3531cf3', 1960, 2));
+    const id = created.body.Payment.ID as number;
+    expect((await api('post', `/v1/payments/${id}/capture`)).status).toBe(200);
+    const res = await send(
+      `/v1/payments/${id}/refunds`,
+      '{"Refund":{"ID":0,"MerchantTransactionID":"414a1a3e-31b7-498e-8105-b7e182846f96","OriginatorTransactionID":null,"Amount":980,"Articles":[{"MerchantArticleID":"1231","Name":null,"Quantity":1,"Price":"0","VAT":"0","Discount":"0","Type":0,"DiscountValue":"0","TaxType":0}]}}',
+    );
+    expect(res.status).toBe(201);
+    const refund = res.body.Refund;
+    expect(refund).toMatchObject({ Amount: '980', Currency: 'DKK', Status: { ID: 1, Info: 'Open' } });
+    expect(refund.Articles).toEqual([{ MerchantArticleID: '1231', Name: null, Quantity: 1, Price: '0', VAT: '0', Discount: '0', Type: 0, DiscountValue: '0', TaxType: 0 }]);
+    expect((await api('get', `/v1/payments/${id}/refunds/${refund.ID}`)).body.Refund.Articles).toEqual(refund.Articles);
+    // A refund that sent none shows none.
+    const plain = await api('post', `/v1/payments/${id}/refunds`).send(refundBody('sdk-refund-plain', 1));
+    expect(plain.body.Refund.Articles).toBeNull();
+  });
+
+  it('a payment with splits that sent none of it shows it all null, its address as the spec shows it (no ID); one that sent Articles shows them', async () => {
+    const p = await createPayment(w);
+    const read = (await api('get', `/v1/payments/${p.ID}`)).body.Payment;
+    for (const shown of [p, read] as Record<string, unknown>[]) {
+      expect([shown.Articles, shown.Details, shown.ReferenceDetails, shown.PreapprovalDetails]).toEqual([null, null, null, null]);
+      expect(shown.BillingAddress).toEqual({ City: null, ZipCode: null, State: null, Street: null, StreetNumber: null, HouseNumber: null, HouseExtension: null, Country: 'NL' });
+    }
+    const withArticles = await createPayment(w, { Articles: [{ MerchantArticleID: 'a-1', Quantity: 3, Price: 12345678901234 }] });
+    expect(withArticles.Articles).toEqual([{ MerchantArticleID: 'a-1', Name: null, Quantity: 3, Price: 12345678901234, VAT: null, Discount: null, Type: null, DiscountValue: null, TaxType: null }]);
+  });
+
+  it('refuses a figure the sandbox could not show back exactly (a whole number past 2^53) with a 400, and keeps nothing', async () => {
+    const before = snapshot(w.store);
+    const res = await api('post', '/v1/payments').set('Content-Type', 'application/json').send(
+      JSON.stringify(paymentBody({ Articles: [{ MerchantArticleID: 'big', Price: 1 }] })).replace('"Price":1', '"Price":90071992547409930'),
+    );
+    expect(res.status).toBe(400);
+    expect(snapshot(w.store)).toBe(before);
   });
 });

@@ -60,7 +60,7 @@ const customer: Net = {
   ID: 'int', MerchantCustomerID: 'string', Email: 'string', FirstName: 'string', LastName: 'string', Gender: 'string',
   SocialSecurityNumber: 'string', Phone: 'string', Company: 'string', DateOfBirth: 'string',
 };
-// The API address's addresses carry no ID (spec 2.1); a member absent leaves the property at its default.
+// A split payment's addresses carry no ID (spec 2.1), a payment's without splits do; a member absent leaves the property at its default.
 const address: Net = {
   'ID?': 'int', City: 'string', ZipCode: 'string', State: 'string', Street: 'string', StreetNumber: 'string', HouseNumber: 'string',
   HouseExtension: 'string', Country: 'string',

@@ -84,6 +84,14 @@ describe('restoring checks the snapshot first', () => {
     await refused('json', `table payments, row id ${paymentId}: customer is not a JSON object`);
     crafted('null-json', (db) => db.prepare('UPDATE payments SET details = ? WHERE id = ?').run('null', paymentId));
     await refused('null-json', `table payments, row id ${paymentId}: details is not a JSON object`);
+    crafted('articles', (db) => db.prepare(`UPDATE payments SET articles = '{"MerchantArticleID":"1"}', preapproval_details = '[]' WHERE id = ?`).run(paymentId));
+    await refused('articles', `table payments, row id ${paymentId}: articles is not a JSON array; preapproval_details is not a JSON object`);
+    crafted('refund-articles', (db) =>
+      db
+        .prepare(`INSERT INTO refunds (payment_id, split_id, site_id, merchant_transaction_id, amount, currency, description, type_id, status_id, created_at, articles) VALUES (?, NULL, 30201, 'r', 1, 'EUR', '', 1, 1, 1764000000000, 'x')`)
+        .run(paymentId),
+    );
+    await refused('refund-articles', /^Snapshot refund-articles cannot be restored: table refunds, row id \d+: articles is not a JSON array$/);
     crafted('clock', (db) => db.exec('UPDATE sandbox_clock SET sandbox_ms = -99999999999999'));
     await refused('clock', 'table sandbox_clock, row id 1: sandbox_ms -99999999999999 is not a time of years 1000 to 9999');
     expect(rig!.sb.snapshots.list().find((x) => x.Name === 'clock')).toEqual({ Name: 'clock', Created: null, Payments: 1 });

@@ -19,6 +19,7 @@ import * as m0016 from './0016-card-data';
 import * as m0017 from './0017-journal-owners';
 import * as m0019 from './0019-merchant-sites';
 import * as m0020 from './0020-challenges-payout-notifications';
+import * as m0021 from './0021-echoed-request-data';
 
 export interface Migration {
   version: number;
@@ -49,4 +50,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 17, sql: m0017.sql },
   { version: 19, sql: m0019.sql },
   { version: 20, sql: m0020.sql },
+  { version: 21, sql: m0021.sql },
 ];
