@@ -1,7 +1,7 @@
 'use strict';
-// How long a marketplace's save and restore hold the main thread (and with it the database's writer):
+// How long a marketplace's save, restore and reset hold the main thread (and with it the database's writer):
 // an embedded sandbox on a file database, one marketplace whose journal holds N (1000) entries of
-// 64 KiB bodies, one save and one restore of it. Prints, for each, the longest the event loop was held
+// 64 KiB bodies, one save and one restore of it, then its reset. Prints, for each, the longest the event loop was held
 // (perf_hooks' delay monitor: every other request waits at most that long), its steps, and its time in
 // all. Loopback only, on free ports, bounded by TIMEOUT_S (300); removes what it made. Needs
 // `npm run build` first. Run: `node bench/snapshot-steps.cjs`.
@@ -51,7 +51,9 @@ async function main() {
     const save = await measure('save', () => post(`/_sandbox/merchants/${a.SiteID}/snapshots`, JSON.stringify({ Name: 'big' })));
     const bytes = fs.statSync(path.join(dir, 'steps.db.merchant-snapshots', String(a.SiteID), 'big.db')).size;
     const restore = await measure('restore', () => post(`/_sandbox/merchants/${a.SiteID}/snapshots/big/restore`, ''));
-    console.log(JSON.stringify({ entries: N, snapshotBytes: bytes, save, restore, loadAverage: os.loadavg().map((x) => Math.round(x * 100) / 100) }, null, 2));
+    // A marketplace's reset empties its data and its journal share (some 64 MiB at the quota's default).
+    const reset = await measure('reset', () => post(`/_sandbox/merchants/${a.SiteID}/reset`, ''));
+    console.log(JSON.stringify({ entries: N, snapshotBytes: bytes, save, restore, reset, loadAverage: os.loadavg().map((x) => Math.round(x * 100) / 100) }, null, 2));
   } finally {
     await sb.stop();
     fs.rmSync(dir, { recursive: true, force: true });
