@@ -5,7 +5,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { operations } from '../openapi/document';
 import { maskCardData, maskQuery } from '../domain/card-data';
-import { authenticate } from '../services/auth.service';
+import { siteOf as credentialsSite } from '../services/auth.service';
 import type { Surface } from '../store/records';
 import type { SiteRecord } from '../store/records';
 import type { ServiceContext } from '../services/context';
@@ -172,7 +172,7 @@ function write(journal: RequestJournal, services: ServiceContext, req: Request, 
     const method = req.method.toUpperCase();
     const status = p.answered ? p.status : null;
     // A request no route took in was never authenticated: its credentials still say whose it is.
-    const site = siteOf(req) ?? (p.route === null ? siteByCredentials(services, req.get('authorization')) : undefined);
+    const site = siteOf(req) ?? (p.route === null ? credentialsSite(services, req.get('authorization')) : undefined);
     const params = p.params ?? {};
     let route = p.route;
     let siteId = site?.siteId ?? p.siteId;
@@ -318,15 +318,6 @@ function keptPart(text: string): string {
 
 /** The marketplace a site is or belongs to (null for no site). */
 const marketplaceOf = (site: SiteRecord | undefined): number | null => (site === undefined ? null : (site.marketplaceSiteId ?? site.siteId));
-
-function siteByCredentials(services: ServiceContext, header: string | undefined): SiteRecord | undefined {
-  if (header === undefined) return undefined;
-  try {
-    return authenticate(services, header);
-  } catch {
-    return undefined;
-  }
-}
 
 /** Why credentials failed, without the key. */
 export function explainCredentials(services: ServiceContext, header: string | undefined): CredentialsFinding {

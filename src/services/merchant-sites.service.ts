@@ -58,6 +58,9 @@ function details(sent: Json | null | undefined, before: Json | null): Json | nul
   return out;
 }
 
+/** The most sites one marketplace makes through `POST /v1/merchantsites`, deleted ones included. */
+export const MADE_SITES_MAX = 100;
+
 const nameOf = (i: MerchantSiteInput, fallback: string) => i.Alias || (typeof i.Details?.Name === 'string' && i.Details.Name) || fallback;
 
 export function listMerchantSites(ctx: ServiceContext, caller: SiteRecord): MerchantSiteView[] {
@@ -75,6 +78,10 @@ export function createMerchantSite(ctx: ServiceContext, caller: SiteRecord, body
   if (!i.URL) throw new Rejection([reason(1, 'MerchantSite.URL is missing')]);
   checkNotificationUrl(ctx, i.NotificationURL);
   const marketplace = ctx.store.sites.get(caller.marketplaceSiteId ?? caller.siteId)!;
+  // A shared instance's rows are everybody's disk: one marketplace makes so many sites and no more.
+  if (ctx.store.sites.madeFor(marketplace.siteId) >= MADE_SITES_MAX) {
+    throw new Rejection([reason(11, `Action is invalid: marketplace ${marketplace.siteId} has made ${MADE_SITES_MAX} sites through this API (deleted ones count), the most a marketplace makes here`)]);
+  }
   return ctx.store.tx(() => {
     const siteId = ctx.store.nextSiteId();
     ctx.store.sites.insert({

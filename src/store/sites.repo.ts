@@ -59,6 +59,7 @@ export class SitesRepo {
   private readonly saveProfileStmt;
   private readonly setKeyStmt;
   private readonly setNameStmt;
+  private readonly madeStmt;
   private readonly linkedCache = new Map<number, SiteRecord[]>();
   private readonly siteCache = new Map<number, SiteRecord>();
 
@@ -70,6 +71,9 @@ export class SitesRepo {
       'SELECT * FROM sites WHERE marketplace_site_id = ? AND site_id NOT IN (SELECT site_id FROM merchant_sites WHERE deleted_at IS NOT NULL) ORDER BY site_id',
     );
     this.profileStmt = db.prepare<[number], ProfileRow>('SELECT * FROM merchant_sites WHERE site_id = ?');
+    this.madeStmt = db
+      .prepare<[number], number>('SELECT count(*) FROM sites s JOIN merchant_sites m ON m.site_id = s.site_id WHERE s.marketplace_site_id = ?')
+      .pluck();
     this.saveProfileStmt = db.prepare(
       `INSERT INTO merchant_sites (site_id, created_at, url, active, alias, ip_list, details, deleted_at)
        VALUES (@siteId, @createdAt, @url, @active, @alias, @ipList, @details, @deletedAt)
@@ -105,6 +109,11 @@ export class SitesRepo {
   }
 
   /** Read on every split request, changed only by fixtures and resets: cached per marketplace. */
+  /** How many sites the merchant sites API made for a marketplace, deleted ones included (each keeps its row). */
+  madeFor(marketplaceSiteId: number): number {
+    return this.madeStmt.get(marketplaceSiteId)!;
+  }
+
   linkedTo(marketplaceSiteId: number): SiteRecord[] {
     let linked = this.linkedCache.get(marketplaceSiteId);
     if (!linked) {

@@ -3,6 +3,7 @@
 // at once (and the old one not after a regenerate or a delete), and isolation between marketplaces.
 import request from 'supertest';
 import { merchantSiteErrorResponse, merchantSiteResponse, merchantSitesResponse } from '../../src/schemas/merchant-sites';
+import { MADE_SITES_MAX } from '../../src/services/merchant-sites.service';
 import { LINKED, MARKETPLACE, PLAIN, START_STAMP, type World, basic, expectSchema, makeWorld, paymentBody, snapshot } from '../helpers/world';
 
 const UNAUTHORIZED = { Message: 'Authorization has been denied for this request.' };
@@ -188,6 +189,22 @@ describe('merchant sites API', () => {
     expect(self.status).toBe(400);
     expect(self.body.MerchantSite.Reasons[0].Code).toBe(11);
     expect(snapshot(w.store)).toBe(before);
+  });
+
+  it(`makes ${MADE_SITES_MAX} sites for a marketplace at most, deleted ones counted; one more is refused with reason 11 and nothing is made; another marketplace is not held to it`, async () => {
+    for (let i = 0; i < MADE_SITES_MAX; i++) {
+      const made = await create(MARKET_AUTH, JSON.stringify({ MerchantSite: { URL: `http://shop-${i}.example` } }));
+      expect(made.status).toBe(201);
+      // Deleting a made site does not give its place back: its row stays.
+      if (i % 2 === 0) expect((await call('delete', `/v1/merchantsites/${made.body.MerchantSite.ID}`, MARKET_AUTH)).status).toBe(200);
+    }
+    const before = snapshot(w.store);
+    const over = await create(MARKET_AUTH, JSON.stringify({ MerchantSite: { URL: 'http://one-more.example' } }));
+    expect(over.status).toBe(400);
+    expectSchema(merchantSiteErrorResponse, over.body);
+    expect(over.body.MerchantSite.Reasons).toEqual([{ Code: 11, Info: `Action is invalid: marketplace ${MARKETPLACE.SiteID} has made ${MADE_SITES_MAX} sites through this API (deleted ones count), the most a marketplace makes here` }]);
+    expect(snapshot(w.store)).toBe(before);
+    expect((await create(basic(PLAIN.SiteID, PLAIN.APIKey), JSON.stringify({ MerchantSite: { URL: 'http://plain.example' } }))).status).toBe(201);
   });
 
   it('answers 401 without valid credentials on every route', async () => {
