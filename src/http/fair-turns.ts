@@ -33,7 +33,7 @@ export class FairTurns {
     this.atTurnEnd();
   }
 
-  /** Requests waiting for a later turn (for the tests and health). */
+  /** Requests waiting for a later turn. */
   get waitingCount(): number {
     let n = 0;
     for (const q of this.waiting.values()) n += q.length;
