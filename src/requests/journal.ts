@@ -28,7 +28,7 @@ export interface JournalQuotas {
   fileBytes: number;
 }
 
-/** The quotas' defaults (README, "The request journal"): a shared QA instance of some twenty teams. */
+/** The quotas' defaults (docs/journal.md, "Quotas"): a shared QA instance of some twenty teams. */
 export const DEFAULT_JOURNAL_QUOTAS: JournalQuotas = {
   marketplace: { entries: DEFAULT_REQUEST_JOURNAL, bytes: 64 * MiB },
   unauthenticated: { entries: 2_000, bytes: 8 * MiB },
