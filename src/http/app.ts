@@ -17,7 +17,7 @@ import { type HttpContext, authenticatedSite, bodyErrors } from './pipeline';
 import { answerAfterCommit, readCommitted } from './after-commit';
 import { faultsOnRequests } from './faults.middleware';
 import { answerReleased, nearMissOf, noteRequests } from '../requests/capture';
-import { mountRequestRoutes, mountScopedRequestRoutes } from '../requests/routes';
+import { mountRequestRoutes, mountScopedRequestRoutes } from './control/requests.routes';
 import { readBody } from './body';
 import { maskUrl } from '../domain/card-data';
 import { waitWhileRestoring } from './restoring.middleware';

@@ -3,7 +3,7 @@
 // the answer leaves (after its write committed, with the answer that left: a 503 if the commit failed),
 // or when its connection closes with no answer leaving (a lost answer, a reset).
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { operations } from '../openapi/document';
+import { operations } from '../routes/catalogue';
 import { maskCardData, maskQuery } from '../domain/card-data';
 import { siteOf as credentialsSite } from '../services/auth.service';
 import type { Surface } from '../store/records';

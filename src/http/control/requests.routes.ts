@@ -1,14 +1,14 @@
 // The request journal on the control API (`/_sandbox/requests`), and the same scoped to one
 // marketplace (`/_sandbox/merchants/{SiteID}/requests`) as a router to mount behind whoever guards it.
 import type { Request, Router } from 'express';
-import { HttpError, notFound } from '../errors/errors';
-import type { HttpContext } from '../http/pipeline';
-import { route } from '../http/pipeline';
-import { journalPaging } from '../http/control/control.routes';
-import { type JournalPaging, checkedPaging } from '../services/journal.service';
-import type { RequestFilter } from '../store/requests.repo';
-import { marketplaceOf } from '../marketplaces/marketplace.service';
-import { type RequestJournal, type RequestQuery, filterOf, requestView } from './journal';
+import { HttpError, notFound } from '../../errors/errors';
+import type { HttpContext } from '../pipeline';
+import { route } from '../pipeline';
+import { journalPaging } from './control.routes';
+import { type JournalPaging, checkedPaging } from '../../services/journal.service';
+import type { RequestFilter } from '../../store/requests.repo';
+import { marketplaceOf } from '../../marketplaces/marketplace.service';
+import { type RequestJournal, type RequestQuery, filterOf, requestView } from '../../requests/journal';
 
 /** The query names the journal is filtered by (any case), and how each is read. */
 const INTEGERS = ['SiteID', 'PaymentID', 'RefundID', 'Status', 'ReasonCode'] as const;
