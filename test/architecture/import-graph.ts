@@ -49,15 +49,12 @@ function exportIsTypeOnly(node: ts.ExportDeclaration): boolean {
   return clause !== undefined && ts.isNamedExports(clause) && clause.elements.length > 0 && clause.elements.every((e) => e.isTypeOnly);
 }
 
-function edgesOf(file: string): Edge[] {
-  const text = fs.readFileSync(file, 'utf8');
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
-  const from = moduleName(file);
-  const edges: Edge[] = [];
+/** The modules a source text imports, each with whether only types cross (specifiers as written). */
+export function importsOf(text: string): { specifier: string; typeOnly: boolean }[] {
+  const source = ts.createSourceFile('x.ts', text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const found: { specifier: string; typeOnly: boolean }[] = [];
   const add = (specifier: ts.Expression | undefined, typeOnly: boolean) => {
-    if (!specifier || !ts.isStringLiteralLike(specifier)) return;
-    const to = resolve(file, specifier.text);
-    if (to !== undefined) edges.push({ from, to, typeOnly });
+    if (specifier && ts.isStringLiteralLike(specifier)) found.push({ specifier: specifier.text, typeOnly });
   };
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node)) add(node.moduleSpecifier, importIsTypeOnly(node));
@@ -70,7 +67,15 @@ function edgesOf(file: string): Edge[] {
     ts.forEachChild(node, visit);
   };
   visit(source);
-  return edges;
+  return found;
+}
+
+function edgesOf(file: string): Edge[] {
+  const from = moduleName(file);
+  return importsOf(fs.readFileSync(file, 'utf8')).flatMap(({ specifier, typeOnly }) => {
+    const to = resolve(file, specifier);
+    return to === undefined ? [] : [{ from, to, typeOnly }];
+  });
 }
 
 /** Every import between modules of src/. */
