@@ -157,7 +157,8 @@ const CONTROL: Operation[] = [
     responses: { 201: merchantResponse, 400: messageResponse },
     control: true,
   },
-  { method: 'get', path: '/_sandbox/merchants/{siteId}', operationId: 'getMerchant', summary: 'One merchant with its credentials', responses: { 200: merchantResponse, 404: messageResponse }, control: true },
+  // Also the marketplace's own (its Basic credentials open them, as its other own routes).
+  { method: 'get', path: '/_sandbox/merchants/{siteId}', operationId: 'getMerchant', summary: 'One merchant with its credentials', responses: { 200: merchantResponse, 404: messageResponse }, control: true, guard: 'own' },
   {
     method: 'patch',
     path: '/_sandbox/merchants/{siteId}',
@@ -166,6 +167,7 @@ const CONTROL: Operation[] = [
     request: merchantPatchRequest,
     responses: { 200: merchantResponse, 400: messageResponse, 404: messageResponse },
     control: true,
+    guard: 'own',
   },
   // A marketplace's own routes: the control API's clients, or the marketplace's own Basic credentials (another's: 404).
   {
