@@ -67,7 +67,8 @@ describe('split-sandbox snapshot, story and trigger with --site-id and --api-key
     const none = await cli(['story', String(id), '--base-url', api]);
     expect(none.code).toBe(1);
     expect(none.err).toContain('wants its control token');
-  });
+    // Six processes, one after another: more than the default time on a busy machine.
+  }, 90_000);
 
   it("trigger replays a story file as the marketplace's own payment", async () => {
     const api = await sandbox();
