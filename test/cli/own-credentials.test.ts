@@ -26,8 +26,7 @@ describe('split-sandbox snapshot, story and trigger with --site-id and --api-key
     return (await waitForOutput(r, /API {2}(\S+)\n/))[1]!;
   }
   async function cli(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-    // Nothing of the control token reaches the command from the environment.
-    const r = run(args, { SANDBOX_CONTROL_TOKEN: '' });
+    const r = run(args);
     running.push(r);
     const { code } = await r.exited;
     return { code, out: r.stdout(), err: r.stderr() };
