@@ -71,6 +71,12 @@ describe("a marketplace's own payment routes", () => {
     expect(story.body.Story.PaymentID).toBe(p.ID);
     expect(story.body.Request.Payment.MerchantTransactionID).toBe('order-1');
 
+    // Its settings with its credentials too (what trigger reads its linked sites from).
+    const settings = await api().get(`/_sandbox/merchants/${a.SiteID}`).set('Authorization', a.auth);
+    expect(settings.status).toBe(200);
+    expect(settings.body.Merchant.LinkedSiteIDs).toEqual(a.LinkedSiteIDs);
+    expect((await api().get(`/_sandbox/merchants/${a.SiteID}`).set('Authorization', b.auth)).status).toBe(404);
+
     await refusedEverywhere('get', (m) => own(m, `/payments/${p.ID}`), (m) => own(m, '/payments/99999999'));
     await refusedEverywhere('get', (m) => own(m, `/payments/${p.ID}/story`), (m) => own(m, '/payments/99999999/story'));
   });
