@@ -120,8 +120,9 @@ export class SandboxClient {
     }
     if (a.status === 401) {
       return this.controlToken === undefined
-        ? `the sandbox at ${this.base} wants its control token for ${method} ${path}: pass --control-token <token> or set SANDBOX_CONTROL_TOKEN` +
-            (this.site ? " (a marketplace's --site-id and --api-key open only its own routes)" : '')
+        ? this.site
+          ? `the sandbox at ${this.base} wants its control token for ${method} ${path} (a marketplace's --site-id and --api-key open only its own routes): pass --control-token <token> or set SANDBOX_CONTROL_TOKEN`
+          : `the sandbox at ${this.base} wants its control token: pass --control-token <token> or set SANDBOX_CONTROL_TOKEN`
         : `the sandbox at ${this.base} refused the control token given (--control-token or SANDBOX_CONTROL_TOKEN)`;
     }
     if (a.status === 403) {
