@@ -66,6 +66,9 @@ async function main() {
     const installed = path.join(project, 'node_modules');
     check(!fs.existsSync(path.join(installed, 'typescript')), 'installing brought TypeScript');
     check(fs.existsSync(path.join(installed, '.bin', 'split-sandbox')), 'no split-sandbox in node_modules/.bin');
+    // npm 11.16+ would ask every project that installs it to approve a prepare script (pack-manifest.cjs leaves it out).
+    const shipped = JSON.parse(fs.readFileSync(path.join(installed, 'split-sandbox', 'package.json'), 'utf8'));
+    check(shipped.scripts?.prepare === undefined, 'the installed package.json has a prepare script');
     const version = require(path.join(ROOT, 'package.json')).version;
     check(sh(NPX, ['split-sandbox', '--version'], { cwd: project, timeout: 60_000 }).trim() === version, 'npx split-sandbox --version');
 

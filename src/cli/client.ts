@@ -1,6 +1,6 @@
-// Talking to a running sandbox from the CLI: its address, the control token, and every refusal
-// turned into a sentence a person can act on (never a stack trace).
-import { Option } from 'commander';
+// Talking to a running sandbox from the CLI: its address, the control token or a marketplace's own
+// credentials, and every refusal turned into a sentence a person can act on (never a stack trace).
+import { type Command, InvalidArgumentError, Option } from 'commander';
 
 /** A failure the CLI reports as one line on stderr, exit code 1. */
 export class CliError extends Error {}
@@ -15,14 +15,57 @@ export function controlTokenOption(): Option {
   return new Option('--control-token <token>', 'the control token the sandbox was started with').env('SANDBOX_CONTROL_TOKEN');
 }
 
+/** A marketplace's SiteID and APIKey, as the API takes them. */
+export interface SiteCredentials {
+  siteId: number;
+  apiKey: string;
+}
+
+export interface ClientOptions {
+  baseUrl: string;
+  controlToken?: string;
+  siteId?: number;
+  apiKey?: string;
+}
+
+/** `--site-id` and `--api-key`: a marketplace's own credentials, for its own routes (`/_sandbox/merchants/{SiteID}/…`). */
+export function withSiteCredentials(cmd: Command): Command {
+  return cmd
+    .option('--site-id <id>', "a marketplace's SiteID: with --api-key, use its own routes instead of the control token's", (v: string) => {
+      if (!/^[0-9]{1,10}$/.test(v) || Number(v) < 1) throw new InvalidArgumentError('expected a SiteID (a positive whole number)');
+      return Number(v);
+    })
+    .option('--api-key <key>', "that marketplace's APIKey");
+}
+
+/** The client the options name: the control token, a marketplace's credentials, or both. */
+export function clientOf(o: ClientOptions): SandboxClient {
+  if ((o.siteId === undefined) !== (o.apiKey === undefined)) {
+    throw new CliError(o.siteId === undefined ? '--api-key needs --site-id (the SiteID whose APIKey it is)' : '--site-id needs --api-key (its APIKey)');
+  }
+  return new SandboxClient(o.baseUrl, o.controlToken, o.siteId === undefined ? undefined : { siteId: o.siteId, apiKey: o.apiKey! });
+}
+
 export class SandboxClient {
   readonly base: string;
 
   constructor(
     baseUrl: string,
     private readonly controlToken?: string,
+    /** With them, the marketplace's own routes answer its Basic credentials; the others still want the control token (or a trusted client). */
+    readonly site?: SiteCredentials,
   ) {
     this.base = baseUrl.replace(/\/+$/, '');
+  }
+
+  /** `Basic base64(SiteID:APIKey)` of the marketplace's credentials. */
+  get basic(): string | undefined {
+    return this.site && 'Basic ' + Buffer.from(`${this.site.siteId}:${this.site.apiKey}`, 'utf8').toString('base64');
+  }
+
+  /** Whether `path` is one of the marketplace's own routes, which its credentials open. */
+  private ownRoute(path: string): boolean {
+    return this.site !== undefined && new RegExp(`^/_sandbox/merchants/${this.site.siteId}(?:[/?]|$)`).test(path);
   }
 
   /**
@@ -64,17 +107,22 @@ export class SandboxClient {
 
   /** A control API call (`/_sandbox/...`) that must succeed: its body, or a CliError saying why not. */
   async control<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const headers: Record<string, string> = this.controlToken === undefined ? {} : { Authorization: `Bearer ${this.controlToken}` };
-    const answer = await this.call<T>(method, path, body, headers);
+    const authorization = this.ownRoute(path) ? this.basic : this.controlToken === undefined ? undefined : `Bearer ${this.controlToken}`;
+    const answer = await this.call<T>(method, path, body, authorization === undefined ? {} : { Authorization: authorization });
     if (answer.status >= 200 && answer.status < 300) return answer.body;
     throw new CliError(this.refusal(method, path, answer));
   }
 
   private refusal(method: string, path: string, a: Answer<unknown>): string {
     const message = messageOf(a.body);
+    if (this.ownRoute(path) && a.status === 404 && message === 'Merchant not found.') {
+      return `the sandbox at ${this.base} has no marketplace ${this.site!.siteId} with the APIKey given (--site-id, --api-key): a marketplace's own SiteID and APIKey, as the API takes them`;
+    }
     if (a.status === 401) {
       return this.controlToken === undefined
-        ? `the sandbox at ${this.base} wants its control token: pass --control-token <token> or set SANDBOX_CONTROL_TOKEN`
+        ? this.site
+          ? `the sandbox at ${this.base} wants its control token for ${method} ${path} (a marketplace's --site-id and --api-key open only its own routes): pass --control-token <token> or set SANDBOX_CONTROL_TOKEN`
+          : `the sandbox at ${this.base} wants its control token: pass --control-token <token> or set SANDBOX_CONTROL_TOKEN`
         : `the sandbox at ${this.base} refused the control token given (--control-token or SANDBOX_CONTROL_TOKEN)`;
     }
     if (a.status === 403) {

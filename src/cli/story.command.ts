@@ -3,12 +3,12 @@
 import { writeFileSync } from 'node:fs';
 import { type Command, InvalidArgumentError } from 'commander';
 import { DEFAULT_CONFIG } from '../config';
-import { SandboxClient, controlTokenOption } from './client';
+import { type ClientOptions, clientOf, controlTokenOption, withSiteCredentials } from './client';
 import { httpUrl } from './options';
 import { span, storyFileName } from './story-file';
 
 export function registerStory(program: Command): void {
-  program
+  const command = program
     .command('story')
     .argument('<paymentId>', 'the payment', (v: string) => {
       if (!/^[0-9]{1,16}$/.test(v)) throw new InvalidArgumentError('expected a payment ID');
@@ -17,10 +17,16 @@ export function registerStory(program: Command): void {
     .description('write the story of a payment (what happened to it, as a scenario file with its create request) to a file')
     .option('--out <file>', 'where to write it ("-" for standard output)', undefined)
     .option('--base-url <url>', 'the running sandbox', httpUrl, `http://${DEFAULT_CONFIG.host}:${DEFAULT_CONFIG.port}`)
-    .addOption(controlTokenOption())
-    .addHelpText('after', '\nExamples:\n  $ split-sandbox story 3005042                 (writes story-3005042.json)\n  $ split-sandbox story 3005042 --out - | less')
-    .action(async (id: string, o: { out?: string; baseUrl: string; controlToken?: string }) => {
-      const story = await new SandboxClient(o.baseUrl, o.controlToken).control<{ Name: string; Steps: unknown[] }>('GET', `/_sandbox/payments/${id}/story`);
+    .addOption(controlTokenOption());
+  withSiteCredentials(command)
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ split-sandbox story 3005042                 (writes story-3005042.json)\n  $ split-sandbox story 3005042 --out - | less\n  $ split-sandbox story 3005042 --site-id 30201 --api-key "$API_KEY"   (a payment of that marketplace)',
+    )
+    .action(async (id: string, o: ClientOptions & { out?: string }) => {
+      const client = clientOf(o);
+      const path = client.site ? `/_sandbox/merchants/${client.site.siteId}/payments/${id}/story` : `/_sandbox/payments/${id}/story`;
+      const story = await client.control<{ Name: string; Steps: unknown[] }>('GET', path);
       const text = JSON.stringify(story, null, 2) + '\n';
       if (o.out === '-') return void process.stdout.write(text);
       const file = o.out ?? storyFileName(story.Name, id);

@@ -87,6 +87,9 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   'POST /_sandbox/merchants/{siteId}/clock/advance control': { Seconds: 2 },
   'POST /_sandbox/merchants/{siteId}/snapshots control': { Name: 'baseline' },
   'POST /_sandbox/merchants/{siteId}/faults control': { Channel: 'notifications', Action: { Drop: true }, Times: 1 },
+  'POST /_sandbox/merchants/{siteId}/payments/{id}/events control': { Event: 'authorize' },
+  'POST /_sandbox/merchants/{siteId}/refunds/{id}/events control': { Event: 'succeed' },
+  'POST /_sandbox/merchants/{siteId}/disputes/{id}/events control': { Event: 'win' },
   'POST /_sandbox/replay control': {
     Name: 'story-3005042',
     Description: 'What happened to payment 3005042 (order-1001): Open → Authorized → PartiallyCaptured; refund 1 Success.',
@@ -114,3 +117,5 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
     Story: { PaymentID: 3005042, SiteID: 30201 },
   },
 };
+// A marketplace replays the same story as its own payment.
+REQUEST_EXAMPLES['POST /_sandbox/merchants/{siteId}/replay control'] = REQUEST_EXAMPLES['POST /_sandbox/replay control'];

@@ -16,6 +16,7 @@ import { createMerchant, getMerchant, listMerchants, updateMerchant } from '../.
 import { applyRefundEvent } from '../../services/refunds.service';
 import { resetSandbox } from '../../services/reset.service';
 import { databaseHealth } from '../../services/health.service';
+import type { ServiceContext } from '../../services/context';
 import type { NotificationFilter, NotificationState } from '../../store/notifications.repo';
 import { type PaymentView, cardPaymentToWire, paymentToWire, refundToWire } from '../../wire/serializers';
 import { waitForNotification, whatWasFound } from '../../notifications/wait';
@@ -95,6 +96,39 @@ function quotaHealth(ctx: HttpContext) {
     MerchantSnapshots: { Count: used.count, Bytes: used.bytes, QuotaCount: snapshots?.quota.count ?? 0, QuotaBytes: snapshots?.quota.bytes ?? 0 },
     MerchantFaultRules: { Count: faults?.ownedByMarketplaces() ?? 0, Quota: faults?.perMarketplace ?? 0 },
   };
+}
+
+/** A payment as the control API inspects it: the payment with its scenario, refunds, history and steps (a card payment's captures and disputes too). */
+export function inspectedPayment(ctx: HttpContext, req: Request, id: number) {
+  const s = ctx.services;
+  const payment = s.store.payments.getAny(id)!;
+  const view = reload(s, id);
+  return {
+    Payment: paymentToWire(view, wireOf(ctx, req)),
+    Scenario: payment.scenario,
+    Refunds: s.store.refunds.ofPayment(id).map(refundToWire),
+    ...(payment.surface === 'card'
+      ? {
+          Captures: s.store.captures.ofPayment(id).map(captureToWire),
+          Disputes: s.store.disputes.ofPayment(id).map((d) => disputeToWire(d, payment.methodId)),
+        }
+      : {}),
+    ...paymentStory(s, id),
+  };
+}
+
+/** A provider event on payment `id`, run by `services` (its marketplace's, on its clock), and the answer's body. */
+export function paymentEventAnswer(ctx: HttpContext, req: Request, services: ServiceContext, id: number, event: PaymentEvent | 'dispute' | 'challenge') {
+  // A card payment is answered as the card address shows it.
+  const shown = (view: PaymentView) => ({
+    Payment: view.payment.surface === 'card' ? cardPaymentToWire(view.payment, wireOf(ctx, req), view.splits) : paymentToWire(view, wireOf(ctx, req)),
+  });
+  if (event === 'challenge') return shown(holdForChallenge(services, id));
+  if (event === 'dispute') {
+    const opened = openDispute(services, id);
+    return { Dispute: disputeToWire(opened.dispute, opened.view.payment.methodId) };
+  }
+  return shown(applyPaymentEvent(services, id, event));
 }
 
 export function mountControlRoutes(router: Router, ctx: HttpContext): void {
@@ -179,25 +213,8 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
     '/_sandbox/payments/:id',
     route(ctx, 'message', (req) => {
       const id = idParam(req, 'id', 'Payment');
-      const payment = s.store.payments.getAny(id);
-      if (!payment) throw notFound('Payment');
-      const view = reload(s, id);
-      return {
-        status: 200,
-        body: {
-          Payment: paymentToWire(view, wireOf(ctx, req)),
-          Scenario: payment.scenario,
-          Refunds: s.store.refunds.ofPayment(id).map(refundToWire),
-          // A card payment's captures and disputes too.
-          ...(payment.surface === 'card'
-            ? {
-                Captures: s.store.captures.ofPayment(id).map(captureToWire),
-                Disputes: s.store.disputes.ofPayment(id).map((d) => disputeToWire(d, payment.methodId)),
-              }
-            : {}),
-          ...paymentStory(s, id),
-        },
-      };
+      if (!s.store.payments.getAny(id)) throw notFound('Payment');
+      return { status: 200, body: inspectedPayment(ctx, req, id) };
     }),
   );
 
@@ -215,16 +232,7 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
     route(ctx, 'message', (req, body) => {
       const { Event } = checked<{ Event: PaymentEvent | 'dispute' | 'challenge' }>(paymentEventRequest, body);
       const id = idParam(req, 'id', 'Payment');
-      // A card payment is answered as the card address shows it.
-      const shown = (view: PaymentView) => ({
-        Payment: view.payment.surface === 'card' ? cardPaymentToWire(view.payment, wireOf(ctx, req), view.splits) : paymentToWire(view, wireOf(ctx, req)),
-      });
-      if (Event === 'challenge') return { status: 200, body: shown(holdForChallenge(ofPayment(id), id)) };
-      if (Event === 'dispute') {
-        const opened = openDispute(ofPayment(id), id);
-        return { status: 200, body: { Dispute: disputeToWire(opened.dispute, opened.view.payment.methodId) } };
-      }
-      return { status: 200, body: shown(applyPaymentEvent(ofPayment(id), id, Event)) };
+      return { status: 200, body: paymentEventAnswer(ctx, req, ofPayment(id), id, Event) };
     }),
   );
 

@@ -1,6 +1,6 @@
 // A marketplace's own routes ({base_url}/_sandbox/merchants/{SiteID}/…): its reset and removal, its
-// journal and fault rules. The guard lets in the control API's clients and the marketplace's own
-// Basic credentials; what a route reaches is that marketplace alone.
+// journal, fault rules and payments (own-payments.routes.ts). The guard lets in the control API's
+// clients and the marketplace's own Basic credentials; what a route reaches is that marketplace alone.
 import type { Request, Router } from 'express';
 import { formatTimestamp } from '../../domain/time';
 import { HttpError, notFound } from '../../errors/errors';
@@ -12,11 +12,13 @@ import { notificationPage } from '../../services/journal.service';
 import { parseId } from '../../services/lookup';
 import { type HttpContext, route, routeAsync } from '../pipeline';
 import { checked, idParam, journalPaging, notificationFilter } from './control.routes';
+import { mountOwnPaymentRoutes } from './own-payments.routes';
 
 export function mountMarketplaceRoutes(router: Router, ctx: HttpContext): void {
   const s = ctx.services;
   /** The marketplace the path names: a 404 for an unknown one, a linked site or a plain number that is no marketplace. */
-  const siteOf = (req: Request): number => marketplaceOf(s, idParam(req, 'siteId', 'Merchant')).siteId;
+  const marketplace = (req: Request) => marketplaceOf(s, idParam(req, 'siteId', 'Merchant'));
+  const siteOf = (req: Request): number => marketplace(req).siteId;
   const faults = () => {
     if (!s.faults) throw new HttpError(400, 'this sandbox runs without faults');
     return s.faults;
@@ -141,4 +143,6 @@ export function mountMarketplaceRoutes(router: Router, ctx: HttpContext): void {
       return { status: 204 };
     }),
   );
+
+  mountOwnPaymentRoutes(router, ctx, marketplace);
 }
