@@ -5,7 +5,7 @@ import { statusInfo } from '../../domain/statuses';
 import { formatTimestamp } from '../../domain/time';
 import type { PayoutRecord } from '../../store/records';
 import type { PaymentDetail } from '../../services/dashboard.service';
-import { actionButton, eventButtons } from './views';
+import { actionButton, eventButtons } from './parts';
 
 const CARD_EVENT_LABELS: Record<string, string> = { authorize: 'Card entered', fail: 'Fail', expire: 'Expire', settle: 'Settle' };
 

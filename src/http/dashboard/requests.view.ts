@@ -1,7 +1,9 @@
 // The requests the merchant's integration sent, as the dashboard lists them: in order, with the
-// status, the reason codes, what a near miss came nearest to, and the bodies to unfold.
+// status, the reasons (each code with its catalogue text), what a near miss came nearest to, and the
+// bodies to unfold.
 import type { RequestEntry } from '../../requests/journal';
 import { escape } from '../html';
+import { reasonText } from './parts';
 
 const body = (label: string, b: RequestEntry['Request']) =>
   b.Body === null
@@ -18,7 +20,7 @@ export function requestsTable(entries: readonly RequestEntry[], withPayment: boo
       const bodies = body('Request', r.Request) + body('Response', r.Response);
       return `<tr class="request${r.NearMiss ? ' near-miss' : ''}" data-request-id="${escape(r.ID)}"><td>${escape(r.At.replace(/^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/, '$1-$2-$3 $4:$5:$6'))}</td>
 <td><code>${escape(r.Method)} ${escape(r.Path)}${r.Query === null ? '' : `?${escape(r.Query)}`}</code><div class="note">${escape(r.Address === 'card' ? 'card address' : 'API address')}${r.Route ? ` · ${escape(r.Route)}` : ''}</div></td>${payment}
-<td class="num status">${escape(r.Status ?? 'no answer')}</td><td class="reasons">${escape(r.ReasonCodes.join(', '))}</td><td class="what">${escape(what)}</td><td class="num">${escape(r.DurationMs ?? '')} ms</td>
+<td class="num status">${escape(r.Status ?? 'no answer')}</td><td class="reasons">${r.ReasonCodes.map((c) => `<div>${escape(reasonText(c))}</div>`).join('')}</td><td class="what">${escape(what)}</td><td class="num">${escape(r.DurationMs ?? '')} ms</td>
 <td>${bodies ? `<details><summary>Bodies</summary>${bodies}</details>` : ''}</td></tr>`;
     })
     .join('');

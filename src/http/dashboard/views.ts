@@ -3,25 +3,13 @@ import { escape, money } from '../html';
 import { faultRulesSection } from './faults.view';
 import { requestsTable } from './requests.view';
 import type { RequestEntry } from '../../requests/journal';
-import { statusInfo, isKnownStatus } from '../../domain/statuses';
-import { formatTimestamp } from '../../domain/time';
 import type { MerchantView } from '../../services/merchants.service';
 import type { Catalogue, PaymentDetail } from '../../services/dashboard.service';
-import type { Offer, Offers } from '../../services/dashboard-offers.service';
 import { cardActions, cardTables, wholeRefundForm } from './card.views';
+import { actionButton, csrfField, eventButtons, stamp, status } from './parts';
 import type { PaymentRecord, SiteRecord } from '../../store/records';
 import type { ListPage } from '../../wire/serializers';
 
-
-/** A 14-digit sandbox timestamp as "2026-01-15 10:00:00". */
-export function stamp(value: string | number | null): string {
-  if (value === null) return '—';
-  const s = typeof value === 'number' ? formatTimestamp(value) : value;
-  const m = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/.exec(s);
-  return m ? `${m[1]}-${m[2]}-${m[3]} ${m[4]}:${m[5]}:${m[6]}` : s;
-}
-
-const status = (id: number) => (isKnownStatus(id) ? `${statusInfo(id)} (${id})` : String(id));
 
 const STYLE = `*{box-sizing:border-box}body{font-family:system-ui,sans-serif;margin:0;color:#1d2430;background:#f6f7f9}
 header{background:#1d2430;color:#fff;padding:.6rem 1.5rem;display:flex;gap:1.5rem;align-items:center}
@@ -55,24 +43,6 @@ function errorBox(lines: string[] | undefined): string {
   return `<div class="error" role="alert"><strong>That did not work.</strong>${lines.map((l) => `<div>${escape(l)}</div>`).join('')}</div>`;
 }
 
-/** A form's submit button; when the payment's state does not allow it, disabled with why not beside it. */
-export function actionButton(label: string, o: Offer, attrs = ''): string {
-  if (o.ok) return `<button${attrs} type="submit">${escape(label)}</button>`;
-  return `<button${attrs} type="submit" disabled>${escape(label)}</button> <span class="why">Not now: ${escape(o.why)}</span>`;
-}
-
-/** The provider events the state allows, as buttons, and a line naming the others with why not. */
-export function eventButtons(events: Offers['events'], label: (event: string) => string): string {
-  const allowed = events.filter((e) => e.offer.ok);
-  const not = events.filter((e) => !e.offer.ok);
-  return (
-    (allowed.length ? allowed.map((e) => `<button type="submit" name="Event" value="${e.event}">${escape(label(e.event))}</button>`).join('') : '<span class="why">No event applies now.</span>') +
-    (not.length ? `<p class="note why">Not offered now: ${not.map((e) => `${escape(label(e.event))} (${escape((e.offer as { why: string }).why)})`).join('; ')}.</p>` : '')
-  );
-}
-
-export const csrfField = (token: string | undefined) => (token ? `<input type="hidden" name="csrf" value="${escape(token)}">` : '');
-
 export function layout(title: string, chrome: Chrome, body: string): string {
   const nav = chrome.site
     ? `<header><strong>split-sandbox dashboard</strong><a href="/dashboard">Payments</a><a href="/dashboard/preapprovals">Preapprovals</a><a href="/dashboard/payouts">Card payouts</a><a href="/dashboard/requests">Requests</a><a href="/dashboard/settings">Settings</a>
@@ -105,11 +75,11 @@ function inEffectRows(m: MerchantView): string {
   const urlText =
     url.From === 'none'
       ? 'none: notifications are journaled as no-url, not sent (no NotificationURL here, and the sandbox was started without --notify-url)'
-      : `${url.Value} (${url.From === 'merchant' ? "the merchant's own" : "the sandbox's default, from its start (--notify-url)"})`;
+      : `${url.Value} (${url.From === 'merchant' ? "the merchant's own" : "the sandbox's default, from its start: --notify-url"})`;
   const scenarioText =
     scenario.From === 'method'
       ? "none: each payment follows its method's flow (no default scenario here, and the sandbox was started without --scenario)"
-      : `${scenario.Value} (${scenario.From === 'merchant' ? "the merchant's own" : "the sandbox's default, from its start (--scenario)"})`;
+      : `${scenario.Value} (${scenario.From === 'merchant' ? "the merchant's own" : "the sandbox's default, from its start: --scenario"})`;
   return `<tr><th>Notifications go to</th><td data-from="${url.From}">${escape(urlText)}</td></tr>
 <tr><th>Default scenario</th><td data-from="${scenario.From}">${escape(scenarioText)}</td></tr>`;
 }
@@ -129,7 +99,10 @@ function emptyMeans(m: MerchantView): string {
 export function settingsPage(chrome: Chrome, m: MerchantView, cat: Catalogue, values?: { notificationUrl: string; defaultScenario: string }): string {
   const url = values?.notificationUrl ?? m.NotificationURL ?? '';
   const chosen = values?.defaultScenario ?? m.DefaultScenario ?? '';
-  const options = [`<option value="">(none: the method's flow)</option>`]
+  // The empty choice says what an empty field gives: the sandbox's default when it was started with one.
+  const fallback = m.InEffect.DefaultScenario.SandboxDefault;
+  const none = fallback === null ? "(none: each payment follows its method's flow)" : `(none: the sandbox's default, ${fallback}, from --scenario)`;
+  const options = [`<option value="">${escape(none)}</option>`]
     .concat(cat.scenarios.map((s) => `<option value="${escape(s.name)}"${s.name === chosen ? ' selected' : ''}>${escape(s.name)}</option>`))
     .join('');
   return layout(
@@ -159,8 +132,8 @@ function filterForm(f: ListFilters, cat: Catalogue): string {
 <label>Status <select name="statusID"><option value="">any</option>${cat.statuses.map((s) => opt(s.id, `${s.name} (${s.id})`, f.statusID)).join('')}</select></label>
 <label>Method <select name="methodID"><option value="">any</option>${cat.methods.map((m) => opt(m.methodId, `${m.name} (${m.methodId})`, f.methodID)).join('')}</select></label>
 <label>MerchantTransactionID <input name="merchantTransactionID" value="${escape(f.merchantTransactionID ?? '')}"></label>
-<label>From <input name="startDate" placeholder="yyyyMMddHHmmss" size="15" value="${escape(f.startDate ?? '')}"></label>
-<label>To <input name="endDate" placeholder="yyyyMMddHHmmss" size="15" value="${escape(f.endDate ?? '')}"></label>
+<label>From <input name="startDate" placeholder="2026-01-15 10:00:00" size="19" value="${escape(f.startDate ?? '')}"></label>
+<label>To <input name="endDate" placeholder="2026-01-15 10:00:00" size="19" value="${escape(f.endDate ?? '')}"></label>
 <button type="submit">Apply</button> <a href="/dashboard">Clear</a></fieldset></form>`;
 }
 
