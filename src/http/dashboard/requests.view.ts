@@ -10,8 +10,11 @@ const body = (label: string, b: RequestEntry['Request']) =>
     ? ''
     : `<div class="note">${escape(label)} · ${escape(b.Bytes)} bytes${b.CappedAt === null ? '' : ` (kept up to ${escape(b.CappedAt)})`}</div><pre class="body">${escape(b.Body)}</pre>`;
 
-/** A table of entries; `withPayment` adds the payment column (the merchant's list of all requests). */
-export function requestsTable(entries: readonly RequestEntry[], withPayment: boolean): string {
+/**
+ * A table of entries; `withPayment` adds the payment column (the merchant's list of all requests).
+ * `clock` names the clock their times are on (clockName).
+ */
+export function requestsTable(entries: readonly RequestEntry[], withPayment: boolean, clock: string): string {
   if (entries.length === 0) return '<p class="note">No requests kept.</p>';
   const rows = entries
     .map((r) => {
@@ -24,5 +27,5 @@ export function requestsTable(entries: readonly RequestEntry[], withPayment: boo
 <td>${bodies ? `<details><summary>Bodies</summary>${bodies}</details>` : ''}</td></tr>`;
     })
     .join('');
-  return `<table class="requests"><thead><tr><th>At (sandbox time)</th><th>Request</th>${withPayment ? '<th>Payment</th>' : ''}<th class="num">Status</th><th>Reasons</th><th>Near miss or fault</th><th class="num">Took</th><th></th></tr></thead><tbody>${rows}</tbody></table>`;
+  return `<table class="requests"><thead><tr><th>At (${escape(clock)})</th><th>Request</th>${withPayment ? '<th>Payment</th>' : ''}<th class="num">Status</th><th>Reasons</th><th>Near miss or fault</th><th class="num">Took</th><th></th></tr></thead><tbody>${rows}</tbody></table>`;
 }

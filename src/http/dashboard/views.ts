@@ -38,6 +38,12 @@ export interface Chrome {
   ownTime?: number | undefined;
 }
 
+/**
+ * The clock a page's times are on: a marketplace with a clock of its own sees every time on it (its
+ * payments', their steps' and notifications', and its requests').
+ */
+export const clockName = (chrome: Chrome) => (chrome.ownTime === undefined ? 'sandbox time' : 'its own time');
+
 function errorBox(lines: string[] | undefined): string {
   if (!lines || lines.length === 0) return '';
   return `<div class="error" role="alert"><strong>That did not work.</strong>${lines.map((l) => `<div>${escape(l)}</div>`).join('')}</div>`;
@@ -177,7 +183,7 @@ export function requestsPage(chrome: Chrome, entries: readonly RequestEntry[], k
   const intro = kept
     ? `<p class="note">The newest ${entries.length} requests your credentials made (and your payment pages' buttons), newest first, refused ones and near misses (a path that missed) included. A request whose key failed is no one's and is not here: <code>/_sandbox/merchants/{SiteID}/requests?Unauthenticated=true</code> lists those that named your SiteID.</p>`
     : '<p class="note">This sandbox keeps no requests (it was started with <code>--request-journal 0</code>).</p>';
-  return layout('Requests', chrome, `<h1>Requests</h1>${intro}${requestsTable(entries, true)}`);
+  return layout('Requests', chrome, `<h1>Requests</h1>${intro}${requestsTable(entries, true, clockName(chrome))}`);
 }
 
 export function paymentPage(chrome: Chrome, d: PaymentDetail): string {
@@ -223,12 +229,12 @@ export function paymentPage(chrome: Chrome, d: PaymentDetail): string {
         .join('')}</tbody></table>`
     : '<p class="note">No refunds.</p>';
 
-  const history = `<table><thead><tr><th>At (sandbox time)</th><th>Status</th><th>Refund</th><th>Cause</th></tr></thead><tbody>${d.story.History.map(
+  const history = `<table><thead><tr><th>At (${escape(clockName(chrome))})</th><th>Status</th><th>Refund</th><th>Cause</th></tr></thead><tbody>${d.story.History.map(
     (h) => `<tr><td>${escape(stamp(h.At))}</td><td>${escape(`${h.StatusInfo} (${h.StatusID})`)}</td><td>${escape(h.RefundID ?? '')}</td><td>${escape(h.Cause)}</td></tr>`,
   ).join('')}</tbody></table>`;
 
   const steps = d.story.Steps.length
-    ? `<table><thead><tr><th>Step</th><th>Do</th><th>Refund</th><th>Due (sandbox time)</th><th>Ran</th><th>State</th><th>Outcome</th></tr></thead><tbody>${d.story.Steps.map(
+    ? `<table><thead><tr><th>Step</th><th>Do</th><th>Refund</th><th>Due (${escape(clockName(chrome))})</th><th>Ran</th><th>State</th><th>Outcome</th></tr></thead><tbody>${d.story.Steps.map(
         (s) => `<tr><td>${escape(s.Step ?? '—')}</td><td>${escape(s.Do)}</td><td>${escape(s.RefundID ?? '')}</td><td>${escape(stamp(s.Due))}</td><td>${escape(s.Ran ? stamp(s.Ran) : '—')}</td><td>${escape(s.State)}</td><td>${escape(s.Outcome ?? '')}</td></tr>`,
       ).join('')}</tbody></table>`
     : '<p class="note">No scenario steps.</p>';
@@ -295,7 +301,7 @@ a snapshot is the whole sandbox as it is now, to go back to with <code>split-san
     chrome,
     `<p><a href="/dashboard">« Payments</a></p><h1>Payment ${escape(p.id)} · ${escape(money(p.amount, cur))} · ${escape(status(p.statusId))}</h1>
 ${info}<h2>Splits</h2>${splits}<h2>Refunds</h2>${refunds}${p.surface === 'card' ? cardTables(d) : ''}${actions}
-<h2>Requests</h2>${requestsTable(d.requests, false)}
+<h2>Requests</h2>${requestsTable(d.requests, false, clockName(chrome))}
 <h2>Status history</h2>${history}<h2>Scenario steps</h2>${steps}<h2>Notifications</h2>${notifications}${faultRulesSection(d.faults)}`,
   );
 }
