@@ -3,7 +3,7 @@
 // bodies to unfold.
 import type { RequestEntry } from '../../requests/journal';
 import { escape } from '../html';
-import { reasonText } from './parts';
+import { reasonText, stamp } from './parts';
 
 const body = (label: string, b: RequestEntry['Request']) =>
   b.Body === null
@@ -19,12 +19,13 @@ export function requestsTable(entries: readonly RequestEntry[], withPayment: boo
   const rows = entries
     .map((r) => {
       const what = r.NearMiss ?? r.Fault ?? '';
-      const payment = withPayment ? `<td>${r.PaymentID === null ? '' : `<a href="/dashboard/payments/${escape(r.PaymentID)}">${escape(r.PaymentID)}</a>`}</td>` : '';
+      const payment = withPayment ? `<td data-label="Payment">${r.PaymentID === null ? '' : `<a href="/dashboard/payments/${escape(r.PaymentID)}">${escape(r.PaymentID)}</a>`}</td>` : '';
       const bodies = body('Request', r.Request) + body('Response', r.Response);
-      return `<tr class="request${r.NearMiss ? ' near-miss' : ''}" data-request-id="${escape(r.ID)}"><td>${escape(r.At.replace(/^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/, '$1-$2-$3 $4:$5:$6'))}</td>
+      // The labels head each cell where a narrow window shows a row as a block (the header row hidden).
+      return `<tr class="request${r.NearMiss ? ' near-miss' : ''}" data-request-id="${escape(r.ID)}"><td class="at">${escape(stamp(r.At))}</td>
 <td><code>${escape(r.Method)} ${escape(r.Path)}${r.Query === null ? '' : `?${escape(r.Query)}`}</code><div class="note">${escape(r.Address === 'card' ? 'card address' : 'API address')}${r.Route ? ` · ${escape(r.Route)}` : ''}</div></td>${payment}
-<td class="num status">${escape(r.Status ?? 'no answer')}</td><td class="reasons">${r.ReasonCodes.map((c) => `<div>${escape(reasonText(c))}</div>`).join('')}</td><td class="what">${escape(what)}</td><td class="num">${escape(r.DurationMs ?? '')} ms</td>
-<td>${bodies ? `<details><summary>Bodies</summary>${bodies}</details>` : ''}</td></tr>`;
+<td class="num status" data-label="Status">${escape(r.Status ?? 'no answer')}</td><td class="reasons" data-label="Reasons">${r.ReasonCodes.map((c) => `<div>${escape(reasonText(c))}</div>`).join('')}</td><td class="what" data-label="Near miss or fault">${escape(what)}</td><td class="num took" data-label="Took">${escape(r.DurationMs ?? '')} ms</td>
+<td class="bodies">${bodies ? `<details><summary>Bodies</summary>${bodies}</details>` : ''}</td></tr>`;
     })
     .join('');
   return `<table class="requests"><thead><tr><th>At (${escape(clock)})</th><th>Request</th>${withPayment ? '<th>Payment</th>' : ''}<th class="num">Status</th><th>Reasons</th><th>Near miss or fault</th><th class="num">Took</th><th></th></tr></thead><tbody>${rows}</tbody></table>`;

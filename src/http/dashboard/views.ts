@@ -12,12 +12,12 @@ import type { ListPage } from '../../wire/serializers';
 
 
 const STYLE = `*{box-sizing:border-box}body{font-family:system-ui,sans-serif;margin:0;color:#1d2430;background:#f6f7f9}
-header{background:#1d2430;color:#fff;padding:.6rem 1.5rem;display:flex;gap:1.5rem;align-items:center}
+header{background:#1d2430;color:#fff;padding:.6rem 1.5rem;display:flex;flex-wrap:wrap;gap:.4rem 1.5rem;align-items:center}
 header a{color:#fff;text-decoration:none}header .who{margin-left:auto;color:#c6ccd6;font-size:.9rem}
 main{max-width:76rem;margin:1.5rem auto;padding:0 1.5rem}h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:2rem}
 table{width:100%;border-collapse:collapse;background:#fff;margin:.5rem 0 1rem}th,td{padding:.35rem .5rem;border-bottom:1px solid #e3e6eb;text-align:left;vertical-align:top;font-size:.92rem}
 th{background:#eef0f4;font-weight:600}td.num,th.num{text-align:right}table.fields th{width:14rem;background:#fff}
-form{margin:0}form.inline{display:inline}fieldset{border:1px solid #d5d9e0;background:#fff;border-radius:.4rem;margin:0 0 1rem;padding:.7rem 1rem}
+form{margin:0}form.inline{display:inline}fieldset{border:1px solid #d5d9e0;background:#fff;border-radius:.4rem;margin:0 0 1rem;padding:.7rem 1rem;min-width:0}
 legend{font-weight:600}label{display:inline-block;margin:.2rem .8rem .2rem 0;font-size:.9rem}
 input,select{font:inherit;padding:.3rem .4rem;border:1px solid #b8c0cc;border-radius:.3rem}
 button{font:inherit;padding:.35rem .9rem;margin:.15rem .3rem .15rem 0;border-radius:.3rem;border:1px solid #8a94a6;background:#fff;cursor:pointer}
@@ -27,7 +27,13 @@ button.primary{background:#1d5bd6;color:#fff;border-color:#1d5bd6}button.link{bo
 .note{color:#5b6575;font-size:.85rem}.pager{display:flex;gap:1rem;align-items:center}.login{max-width:24rem;margin:4rem auto}
 pre.body{white-space:pre-wrap;word-break:break-all;background:#f6f7f9;padding:.4rem;margin:.2rem 0;font-size:.8rem;max-height:24rem;overflow:auto}
 tr.near-miss td.what{color:#8a1c1c}.login label{display:block}.login input{width:100%}ul.attempts{margin:0;padding-left:1.1rem;font-size:.85rem}code{font-size:.85rem}
-.why{color:#8a4b00;font-size:.85rem}button[disabled]{opacity:.5;cursor:not-allowed}`;
+.why{color:#8a4b00;font-size:.85rem}button[disabled]{opacity:.5;cursor:not-allowed}ul.why{margin:.2rem 0;padding-left:1.1rem}
+input,select{max-width:100%}td code,table.fields td{overflow-wrap:anywhere}td.at,td.took{white-space:nowrap}table.requests td.bodies{width:40%}td.reasons{min-width:9rem}
+@media (max-width:60rem){header,main{padding-left:.75rem;padding-right:.75rem}label{display:block;margin-right:0}label input,label select{display:block;width:100%}
+table{display:block;overflow-x:auto}table.fields{display:table}table.fields th{width:auto}
+table.requests{display:table}table.requests thead{display:none}table.requests tr,table.requests td{display:block}
+table.requests tr{border-bottom:2px solid #d5d9e0}table.requests td{border:none;padding:.15rem .5rem}table.requests td.bodies,table.requests td.reasons{width:auto;min-width:0}
+table.requests td[data-label]:not(:empty)::before{content:attr(data-label) ": ";font-weight:600}table.requests td.num{text-align:left}}`;
 
 export interface Chrome {
   site?: SiteRecord;
