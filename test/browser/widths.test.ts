@@ -94,7 +94,6 @@ maybe('the dashboard’s pages fit the window, in Chromium', () => {
         // Bodies unfolded: the widest a page gets.
         await unfold(page);
         pages.set(path, await overflow(page));
-        if (process.env.SHOT) await page.screenshot({ path: `/tmp/dash41/${width}${path.replace(/[/?=]/g, '_')}.png`, fullPage: true });
       }
       expect([...pages].filter(([, o]) => o.scrollWidth > o.innerWidth || o.wide.length > 0)).toEqual([]);
       expect(pages.size).toBeGreaterThanOrEqual(10);
