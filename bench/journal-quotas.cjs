@@ -3,7 +3,7 @@
 // of a 64 KiB body from 8 connections (400, whose answer echoes the body: ~128 KiB entries), then
 // POOL (300) the same with a wrong key (401), into a file database whose journal file is bounded at
 // FILE_MIB (128) MiB. Prints after each flood the journal's health figures and the file's size, and
-// the file on disk at the end: what the README's figures are. Needs `npm run build` first. In-process,
+// the file on disk at the end: what docs/journal.md's figures are. Needs `npm run build` first. In-process,
 // loopback only; removes what it made. Run: `node bench/journal-quotas.cjs`.
 const fs = require('node:fs');
 const http = require('node:http');

@@ -48,9 +48,11 @@ async function main() {
       'fixtures/merchants.json', 'fixtures/methods.json', 'scenarios/two-step.json']) {
       check(files.includes(needed), `the tarball lacks ${needed}`);
     }
-    // The README's images (docs/*.png) ship with it, so that it shows them where it is read from the package.
-    const readmeImage = (f) => /^docs\/[^/]+\.png$/.test(f);
-    const stray = files.filter((f) => (/^(src|test|bench|examples|docs|scripts|\.ci)\//.test(f) && !readmeImage(f)) || /\.map$/.test(f) || (/\.ts$/.test(f) && !/\.d\.ts$/.test(f)) || /^tsconfig/.test(f));
+    // The README's pages and their images (docs/*.md, docs/*.png), and the bench reports and CI files they link to,
+    // ship with it, so that its links work where it is read from the package.
+    const linkedFromReadme = (f) => /^docs\/[^/]+\.(md|png)$/.test(f) || /^bench\/[^/]+\.md$/.test(f) || /^examples\/ci\/[^/]+\.yml$/.test(f);
+    for (const needed of ['docs/api.md', 'docs/payer-page.png']) check(files.includes(needed), `the tarball lacks ${needed}`);
+    const stray = files.filter((f) => (/^(src|test|bench|examples|docs|scripts|\.ci)\//.test(f) && !linkedFromReadme(f)) || /\.map$/.test(f) || (/\.ts$/.test(f) && !/\.d\.ts$/.test(f)) || /^tsconfig/.test(f));
     check(stray.length === 0, `the tarball holds what users do not need: ${stray.join(', ')}`);
     step(`${packed.filename}: ${files.length} files, ${(packed.size / 1024).toFixed(0)} kB`);
 

@@ -8,6 +8,7 @@ import { createApp } from './http/app';
 import { serverFor } from './http/server';
 import { AnswerUrls } from './http/answer-urls';
 import type { HttpContext } from './http/pipeline';
+import { openApiDocument } from './openapi/document';
 import { createIds } from './ids';
 import { createOutbox } from './notifications/outbox';
 import { NotificationWorker } from './notifications/worker';
@@ -267,7 +268,7 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
   }
   // A server commits each turn's writes together (fixtures above were committed on their own).
   store.groupCommits();
-  const ctx: HttpContext = { services, urls: { baseUrl: '', cardBaseUrl: '' }, log, controlToken: config.controlToken, controlFrom: config.controlFrom };
+  const ctx: HttpContext = { services, urls: { baseUrl: '', cardBaseUrl: '' }, log, controlToken: config.controlToken, controlFrom: config.controlFrom, openApi: openApiDocument };
   const scheduler = createLifecycle(config, services, () => ctx.urls.baseUrl, log, () => ctx.urls.cardBaseUrl);
   ctx.scheduler = scheduler;
   const snapshots = new Snapshots(store, config.db, services.clock);

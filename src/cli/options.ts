@@ -40,7 +40,7 @@ export function byteSize(min: number) {
   };
 }
 
-/** A size in bytes as the help and the README write it: 67108864 → "64MiB". */
+/** A size in bytes as the help and docs/configuration.md write it: 67108864 → "64MiB". */
 export function mebibytes(bytes: number): string {
   return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)}MiB` : `${bytes}`;
 }
@@ -130,7 +130,7 @@ export function networks(value: string): string[] {
   return entries;
 }
 
-/** A duration in milliseconds as the help and the README write it: 30000 → "30s". */
+/** A duration in milliseconds as the help and docs/configuration.md write it: 30000 → "30s". */
 export function seconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
 }

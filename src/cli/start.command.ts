@@ -52,7 +52,7 @@ interface StartOptions {
 
 /**
  * Option, its parser and default; the environment variable is SANDBOX_ + the name in upper snake case.
- * `shown` is the default as the help and the README write it (30s, not 30000).
+ * `shown` is the default as the help and docs/configuration.md write it (30s, not 30000).
  */
 function opt(flags: string, description: string, parse?: (v: string, prev: never) => unknown, fallback?: unknown, shown?: string): Option {
   const o = new Option(flags, description);

@@ -3,7 +3,7 @@
 // rules of its own site and at those for every site. With no rule, the request path checks one count.
 import { EventEmitter } from 'node:events';
 import { HttpError } from '../errors/errors';
-import { operations } from '../openapi/document';
+import { operations } from '../routes/catalogue';
 import { faultRequest } from '../schemas/control';
 import { validate } from '../schemas/validator';
 import type { FaultRecord } from '../store/faults.repo';

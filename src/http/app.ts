@@ -16,8 +16,8 @@ import { controlGuard, refuseOwnRequests } from './control/guard';
 import { type HttpContext, authenticatedSite, bodyErrors } from './pipeline';
 import { answerAfterCommit, readCommitted } from './after-commit';
 import { faultsOnRequests } from './faults.middleware';
-import { answerReleased, nearMissOf, noteRequests } from '../requests/capture';
-import { mountRequestRoutes, mountScopedRequestRoutes } from '../requests/routes';
+import { answerReleased, nearMissOf, noteRequests, noteUnrouted } from '../requests/capture';
+import { mountRequestRoutes, mountScopedRequestRoutes } from './control/requests.routes';
 import { readBody } from './body';
 import { maskUrl } from '../domain/card-data';
 import { waitWhileRestoring } from './restoring.middleware';
@@ -92,6 +92,7 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
 
   // Fidelity: the real service is ASP.NET Web API; its unmatched routes answer with this text.
   app.use((req: Request, res: Response) => {
+    noteUnrouted(res);
     sendJson(res, 404, { Message: `No HTTP resource was found that matches the request URI '${req.originalUrl}'.` });
   });
   app.use(bodyErrors(ctx));

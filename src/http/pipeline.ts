@@ -52,6 +52,11 @@ export interface HttpContext {
   siteSnapshots?: SiteSnapshots;
   /** How long a request waits for a restore under way before a 503 (restoring.middleware.ts). */
   restoreWaitMs?: number;
+  /**
+   * The OpenAPI document of an address, as `/_sandbox/openapi.json` serves it: handed in by whoever
+   * builds the apps, since the document (which describes this layer) sits above it.
+   */
+  openApi: (surface: 'api' | 'card', serverUrl: string) => Record<string, unknown>;
 }
 
 /** The addresses an answer to `req` names (RedirectURL, BaseURL…). */

@@ -3,19 +3,25 @@
 // the answer leaves (after its write committed, with the answer that left: a 503 if the commit failed),
 // or when its connection closes with no answer leaving (a lost answer, a reset).
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { operations } from '../openapi/document';
+import { operations } from '../routes/catalogue';
 import { maskCardData, maskQuery } from '../domain/card-data';
 import { siteOf as credentialsSite } from '../services/auth.service';
 import type { Surface } from '../store/records';
 import type { SiteRecord } from '../store/records';
 import type { ServiceContext } from '../services/context';
 import { BODY_CAP, type RequestJournal } from './journal';
-import { type CredentialsFinding, type RouteEntry, credentialsNote, noRouteNote, otherAddressNote, routeOf } from './near-miss';
+import { type CredentialsFinding, type RouteEntry, bodyAddressNote, credentialsNote, noRouteNote, notAnIdNote, notYoursNote, otherAddressNote, routeOf } from './near-miss';
 
 /** The requests kept: the API of both addresses (the card form is under it) and the payment page's buttons. */
 const API_PATH = /^\/v1(\/|$)/i;
 const PAYER_BUTTON = /^\/home\//i;
 const kept = (method: string, path: string) => API_PATH.test(path) || (method === 'POST' && PAYER_BUTTON.test(path));
+/**
+ * Outside those, a request is kept only if no route takes it in (a wrong base path, `/v2/payments/5`):
+ * never the control API's, the dashboard's or the payment page's, which are people's and the sandbox's
+ * own, nor the icon a browser asks every host for.
+ */
+const NOT_STRAY = /^\/(_sandbox|dashboard|home)(\/|$)|^\/favicon\.ico$/i;
 
 interface Pending {
   surface: Surface;
@@ -33,6 +39,9 @@ interface Pending {
   params: Record<string, string> | null;
   written: boolean;
   nearMiss: string | null;
+  /** Off the API's paths: written only once the app's last handler says no route took it in. */
+  stray: boolean;
+  unrouted: boolean;
 }
 
 // On the response itself, not in a WeakMap: an ephemeron per request in flight made every scavenge slower.
@@ -59,7 +68,8 @@ function routesOf(surface: Surface): RouteEntry[] {
 /** Mount first of all: it notes the start, and catches answers that never reach answerAfterCommit. */
 export function noteRequests(journal: RequestJournal, services: ServiceContext, surface: Surface, siteOf: SiteOf): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
-    if (!kept(req.method, req.path)) return next();
+    const stray = !kept(req.method, req.path);
+    if (stray && NOT_STRAY.test(req.path)) return next();
     const p: Pending = {
       surface,
       started: performance.now(),
@@ -75,6 +85,8 @@ export function noteRequests(journal: RequestJournal, services: ServiceContext, 
       params: null,
       written: false,
       nearMiss: null,
+      stray,
+      unrouted: false,
     };
     (res as Noted)[PENDING] = p;
     const end = res.end;
@@ -109,6 +121,12 @@ export function noteFault(res: Response, text: string): void {
 export function noteNearMiss(res: Response, text: string): void {
   const p = pendingOf(res);
   if (p) p.nearMiss = text;
+}
+
+/** No route took the request in (the app's last handler, before its 404). */
+export function noteUnrouted(res: Response): void {
+  const p = pendingOf(res);
+  if (p) p.unrouted = true;
 }
 
 /** The payment a request without an ID in its path acted on (the payer's buttons), and its site. */
@@ -159,6 +177,9 @@ function capped(body: string | Buffer, bytes: number): string | Buffer {
 
 const byteLength = (body: string | Buffer) => (typeof body === 'string' ? Buffer.byteLength(body) : body.length);
 
+/** The path parameters that name something by a whole number. */
+const ID_PARAMS = ['id', 'refundId', 'splitId', 'captureId', 'methodId'] as const;
+
 function idParam(v: string | undefined): number | null {
   return v !== undefined && /^[0-9]{1,15}$/.test(v) ? Number(v) : null;
 }
@@ -166,6 +187,11 @@ function idParam(v: string | undefined): number | null {
 function write(journal: RequestJournal, services: ServiceContext, req: Request, p: Pending, siteOf: SiteOf): void {
   if (p.written) return;
   p.written = true;
+  if (p.stray && !p.unrouted) {
+    p.body = null;
+    p.params = null;
+    return;
+  }
   try {
     const queryAt = req.originalUrl.indexOf('?');
     const path = queryAt < 0 ? req.originalUrl : req.originalUrl.slice(0, queryAt);
@@ -189,9 +215,19 @@ function write(journal: RequestJournal, services: ServiceContext, req: Request, 
     let paymentId = (route?.startsWith('/v1/payments/') ? idParam(params.id) : null) ?? p.paymentId;
     let refundId = idParam(params.refundId);
     let splitId = idParam(params.splitId);
-    if (status === 404 && paymentId !== null && site && route?.startsWith('/v1/payments/')) {
-      const payment = services.store.payments.getAny(paymentId);
-      if (payment && payment.ownerSiteId === site.siteId && payment.surface !== p.surface) nearMiss = otherAddressNote(method, path, p.surface, payment.surface);
+    if (status === 404 && route !== null && p.fault === null) {
+      const notId = ID_PARAMS.find((name) => params[name] !== undefined && idParam(params[name]) === null);
+      if (notId !== undefined) nearMiss = notAnIdNote(method, path, route, notId, params[notId]!);
+      else if (paymentId !== null && site && route.startsWith('/v1/payments/')) {
+        const payment = services.store.payments.getAny(paymentId);
+        if (payment && payment.ownerSiteId === site.siteId) {
+          if (payment.surface !== p.surface) nearMiss = otherAddressNote(method, path, p.surface, payment.surface);
+        } else nearMiss = notYoursNote(method, path, paymentId);
+      }
+    }
+    // A create body sent to the other address: read only when refused, or when it carried a card the API ignored.
+    if (method === 'POST' && route === '/v1/payments' && (status === 400 || (status === 201 && nearMiss?.includes('Payment.Card') === true))) {
+      nearMiss = bodyAddressNote(method, path, p.surface, req.body) ?? nearMiss;
     }
     // The journal keeps no key: the merchant sites API's answers carry them, kept here as "…".
     const answer = p.body !== null && route !== null && route.startsWith('/v1/merchantsites') ? withoutApiKeys(p.body.toString()) : p.body;

@@ -1,17 +1,19 @@
 // The request journal: entries written (each owner's oldest dropped first past its quota), read by
-// filter, counted, cleared and waited for, and each entry as the control API and the embedded sandbox show it.
+// filter, counted, cleared and waited for.
 import { EventEmitter } from 'node:events';
-import { formatTimestamp, parseTimestamp } from '../domain/time';
+import { parseTimestamp } from '../domain/time';
 import { HttpError } from '../errors/errors';
 import type { Clock } from '../scheduler/clock';
 import type { Surface } from '../store/records';
 import type { NewRequest, RequestFilter, RequestRecord, Share } from '../store/requests.repo';
 import type { Store } from '../store/store';
+import { BODY_CAP, type RequestEntry, requestView } from '../wire/requests';
 
 /** Entries each marketplace keeps when `--request-journal` names no number: a long QA day of a busy test suite. */
 export const DEFAULT_REQUEST_JOURNAL = 20_000;
-/** A request or answer body longer than this is kept up to it, and the entry says so. */
-export const BODY_CAP = 64 * 1024;
+
+// Each entry's view is the wire's (a floor below): the journal's readers find it here as before.
+export { BODY_CAP, type RequestEntry, requestView };
 
 const MiB = 1024 * 1024;
 
@@ -28,7 +30,7 @@ export interface JournalQuotas {
   fileBytes: number;
 }
 
-/** The quotas' defaults (README, "The request journal"): a shared QA instance of some twenty teams. */
+/** The quotas' defaults (docs/journal.md, "Quotas"): a shared QA instance of some twenty teams. */
 export const DEFAULT_JOURNAL_QUOTAS: JournalQuotas = {
   marketplace: { entries: DEFAULT_REQUEST_JOURNAL, bytes: 64 * MiB },
   unauthenticated: { entries: 2_000, bytes: 8 * MiB },
@@ -64,56 +66,6 @@ export interface RequestQuery {
   Since?: string | number;
   /** Sandbox time up to (inclusive): yyyyMMddHHmmss, or epoch ms. */
   Until?: string | number;
-}
-
-/** The filters' names, as the control API's query takes them (in any case). */
-export const REQUEST_FILTERS: readonly (keyof RequestQuery)[] = ['SiteID', 'PaymentID', 'RefundID', 'Method', 'Route', 'Path', 'Status', 'ReasonCode', 'Address', 'NearMiss', 'Unauthenticated', 'Since', 'Until'];
-
-export type RequestEntry = ReturnType<typeof requestView>;
-
-const body = (text: string | null, bytes: number) => ({
-  /** The body as it was sent (a card's number masked), up to the cap. */
-  Body: text,
-  /** Its full size in bytes. */
-  Bytes: bytes,
-  /** The cap it was cut at, or null when it is whole. */
-  CappedAt: bytes > BODY_CAP ? BODY_CAP : null,
-});
-
-export function requestView(r: RequestRecord) {
-  return {
-    ID: r.id,
-    /** Sandbox time: its marketplace's own clock's, when it has one (as its payments' times are). */
-    At: formatTimestamp(r.at),
-    AtMs: r.at,
-    /** Real time, ISO 8601. */
-    WallTime: new Date(r.wallAt).toISOString(),
-    Address: r.address,
-    Method: r.method,
-    Path: r.path,
-    Query: r.query,
-    Route: r.route,
-    /** The site it authenticated as, or tried to (Authenticated false). */
-    SiteID: r.siteId,
-    Authenticated: r.authenticated,
-    /** It failed authentication (or named no marketplace): it belongs to no one, and is kept in the unauthenticated pool. */
-    Unauthenticated: r.ownerSiteId === null,
-    /** What it counts against its quota: its texts as UTF-8 bytes (bodies as kept) and 256 for the rest. */
-    StoredBytes: r.storedBytes,
-    PaymentID: r.paymentId,
-    RefundID: r.refundId,
-    SplitID: r.splitId,
-    /** Null when no answer left (a reset connection). */
-    Status: r.status,
-    ReasonCodes: r.reasons,
-    DurationMs: r.durationMs,
-    /** The fault that shaped the answer ("answer lost after the commit by X-Sandbox-Fault"), or null. */
-    Fault: r.fault,
-    /** What a request that matched no route, or failed to authenticate, came nearest to. */
-    NearMiss: r.nearMiss,
-    Request: body(r.requestBody, r.requestBytes),
-    Response: body(r.responseBody, r.responseBytes),
-  };
 }
 
 const SURFACES: readonly Surface[] = ['api', 'card'];

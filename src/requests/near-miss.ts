@@ -65,16 +65,89 @@ export function nearestRoute(routes: readonly RouteEntry[], method: string, path
 }
 
 /**
+ * The path with the API's base put right, when it has another: whatever stands before a version
+ * segment (`/api/v1/…`, `/v2/…`) becomes `/v1`, and a path with no version gets one (`/payments/5`).
+ */
+export function withApiBase(path: string): string | undefined {
+  const parts = path.split('/').filter((s) => s !== '');
+  const version = parts.findIndex((s) => /^v[0-9]+$/i.test(s));
+  const rest = version < 0 ? parts : parts.slice(version + 1);
+  if (rest.length === 0) return undefined;
+  const fixed = `/v1/${rest.join('/')}`;
+  return fixed.toLowerCase() === `/${parts.join('/')}`.toLowerCase() ? undefined : fixed;
+}
+
+/**
  * Why a request matched no route of its address: `POST /v1/payment: no such route; nearest POST
- * /v1/payments`, or the route is on the other address.
+ * /v1/payments`, the route is on the other address, or the path's base is not the API's (`GET
+ * /v2/payments/5 matches no route; did you mean GET /v1/payments/{id}?`).
  */
 export function noRouteNote(method: string, path: string, address: Surface, own: readonly RouteEntry[], other: readonly RouteEntry[]): string {
   const asked = `${method} ${path}`;
-  const elsewhere = routeOf(other, method, path);
   const otherAddress: Surface = address === 'api' ? 'card' : 'api';
+  // A wrong base URL is the commonest slip of a client's configuration: said first, with the route meant.
+  const based = withApiBase(path);
+  if (based !== undefined) {
+    const meant = routeOf(own, method, based);
+    if (meant) return `${asked} matches no route; did you mean ${meant.method} ${meant.path}? Paths begin /v1, right after the host`;
+    const there = routeOf(other, method, based);
+    if (there) return `${asked} on the ${ADDRESS[address]} address matches no route; did you mean ${there.method} ${there.path} on the ${ADDRESS[otherAddress]} address?`;
+  }
+  const elsewhere = routeOf(other, method, path);
   if (elsewhere) return `${asked} on the ${ADDRESS[address]} address: no such route; ${elsewhere.method} ${elsewhere.path} is on the ${ADDRESS[otherAddress]} address`;
-  const near = nearestRoute(own, method, path);
+  const near = nearestRoute(own, method, based ?? path);
   return near ? `${asked}: no such route; nearest ${near.method} ${near.path}` : `${asked}: no such route`;
+}
+
+/** The card method, the one the card address takes (MethodID 6, or none). */
+const CARD_METHOD = 6;
+
+/**
+ * A create body sent to the wrong address, told by its own members: a card's (Payment.Card or
+ * Payment.CreditCardToken) on the API address, another method's (split payments' among them) on the card
+ * address. `body` is the request's text; anything but a JSON object with a Payment says nothing.
+ */
+export function bodyAddressNote(method: string, path: string, address: Surface, body: unknown): string | undefined {
+  let payment: unknown;
+  try {
+    payment = typeof body === 'string' ? (JSON.parse(body) as { Payment?: unknown })?.Payment : undefined;
+  } catch {
+    return undefined;
+  }
+  if (payment === null || typeof payment !== 'object' || Array.isArray(payment)) return undefined;
+  const p = payment as Record<string, unknown>;
+  const asked = `${method} ${path} on the ${ADDRESS[address]} address`;
+  if (address === 'api') {
+    const card = ['Card', 'CreditCardToken'].find((k) => p[k] !== undefined && p[k] !== null);
+    return card === undefined ? undefined : `${asked}: Payment.${card} makes it a card payment's body; send card payments to the card address`;
+  }
+  if (typeof p.MethodID === 'number' && p.MethodID !== CARD_METHOD) {
+    return `${asked}: Payment.MethodID ${p.MethodID} is not the card method (6): this looks like a body for the API address (split payments and every other method); send it there`;
+  }
+  return undefined;
+}
+
+/** A path parameter that cannot be an ID (`/v1/payments/abc`): IDs are whole numbers. */
+export function notAnIdNote(method: string, path: string, route: string, param: string, value: string): string {
+  const parts = route.split('/');
+  const at = parts.indexOf(`{${param}}`);
+  const noun = at > 0 ? parts[at - 1]!.toLowerCase().replace(/s$/, '') : 'resource';
+  return `${method} ${path}: ${JSON.stringify(value)} is not a ${noun} ID; ${noun} IDs are whole numbers`;
+}
+
+/**
+ * A payment that is not the caller's, or none at all: said alike, so that a marketplace never
+ * learns whether another's payment exists.
+ */
+export function notYoursNote(method: string, path: string, paymentId: number): string {
+  return `${method} ${path}: no payment ${paymentId} of yours`;
+}
+
+/** Whose the payment of a `notYoursNote` is, for the whole sandbox's journal only (the control API). */
+export function ownerNote(note: string, paymentId: number | null, owner: { siteId: number; ownerSiteId: number } | undefined): string {
+  if (paymentId === null || !note.endsWith(`: no payment ${paymentId} of yours`)) return note;
+  if (owner === undefined) return `${note}; there is no payment ${paymentId} at all`;
+  return `${note}; payment ${paymentId} is marketplace ${owner.ownerSiteId}'s${owner.siteId === owner.ownerSiteId ? '' : ` (SiteID ${owner.siteId})`}`;
 }
 
 /** A payment asked for on the address it was not made on (its own site's, so nothing is disclosed). */

@@ -1,12 +1,10 @@
 // What a scenario is, and the pure rules of when its steps are due. No I/O here.
 
-/** What a step does: a provider or payer event, or an action of the merchant through the API. */
-export const PROVIDER_ACTIONS = ['authorize', 'succeed', 'fail', 'expire', 'cancel', 'settle', 'refund-succeed', 'refund-fail'] as const;
-export const MERCHANT_ACTIONS = ['capture', 'capture-splits', 'capture-split', 'merchant-cancel', 'refund', 'add-splits'] as const;
-export type StepAction = (typeof PROVIDER_ACTIONS)[number] | (typeof MERCHANT_ACTIONS)[number];
+import { MERCHANT_ACTIONS, PROVIDER_ACTIONS, TRIGGERS } from '../schemas/scenario';
 
-/** What a step waits for: the payment's creation, the step before it, or a merchant action through the API. */
-export const TRIGGERS = ['created', 'previous', 'capture', 'cancel', 'refund', 'add-splits'] as const;
+// The words of the file format live with its schema (a floor below); the rules read them from here.
+export { MERCHANT_ACTIONS, PROVIDER_ACTIONS, TRIGGERS };
+export type StepAction = (typeof PROVIDER_ACTIONS)[number] | (typeof MERCHANT_ACTIONS)[number];
 export type TriggerName = (typeof TRIGGERS)[number];
 
 /** An amount in a step: minor units, or a percentage of the split ("50%"). */

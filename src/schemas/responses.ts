@@ -614,7 +614,7 @@ export const notificationsResponse = exact({
 
 /** A request journal entry (src/requests/journal.ts requestView). */
 const requestBodyOut = exact({
-  Body: { type: ['string', 'null'], description: 'The body as sent, card numbers masked and security codes replaced by *** (README: Card data), up to the cap' },
+  Body: { type: ['string', 'null'], description: 'The body as sent, card numbers masked and security codes replaced by *** (docs/journal.md: Card data), up to the cap' },
   Bytes: { type: 'integer', minimum: 0, description: 'Its full size in bytes' },
   CappedAt: { type: ['integer', 'null'], description: 'The cap it was cut at, or null when it is whole' },
 });

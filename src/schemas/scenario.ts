@@ -1,6 +1,12 @@
 // The schema of scenario files (scenarios/*.json).
-import { MERCHANT_ACTIONS, PROVIDER_ACTIONS, TRIGGERS } from '../scenarios/scenario';
 import type { Schema } from './common';
+
+/** What a step does: a provider or payer event, or an action of the merchant through the API. */
+export const PROVIDER_ACTIONS = ['authorize', 'succeed', 'fail', 'expire', 'cancel', 'settle', 'refund-succeed', 'refund-fail'] as const;
+export const MERCHANT_ACTIONS = ['capture', 'capture-splits', 'capture-split', 'merchant-cancel', 'refund', 'add-splits'] as const;
+
+/** What a step waits for: the payment's creation, the step before it, or a merchant action through the API. */
+export const TRIGGERS = ['created', 'previous', 'capture', 'cancel', 'refund', 'add-splits'] as const;
 
 // At most 9 digits before the point: any such duration is a whole number of ms that the store holds.
 const duration: Schema = { type: 'string', pattern: '^[0-9]{1,9}(\\.[0-9]{1,3})?(ms|s|m|h)$', description: 'e.g. "2s", "500ms", "1m"' };

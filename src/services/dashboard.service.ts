@@ -1,6 +1,6 @@
 // What the merchant dashboard needs besides the API's own services: sign-in with a form, one
 // payment with everything known about it, provider events and redelivery scoped to the merchant.
-import { type RequestEntry, requestView } from '../requests/journal';
+import { type RequestEntry, requestView } from '../wire/requests';
 import { timingSafeEqual } from 'node:crypto';
 import type { PaymentEvent } from '../domain/payment.machine';
 import { Status } from '../domain/statuses';

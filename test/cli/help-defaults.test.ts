@@ -1,7 +1,10 @@
-// The defaults `--help` shows are the ones the README's tables write, option by option, and --quiet
+// The defaults `--help` shows are the ones the tables of docs/configuration.md (options) and docs/cli.md (commands) write, option by option, and --quiet
 // does what both say: no log lines, the three address lines still printed.
 import request from 'supertest';
-import { README } from '../readme/readme';
+import { doc } from '../readme/readme';
+
+const OPTIONS = doc('docs/configuration.md');
+const COMMANDS = doc('docs/cli.md');
 import { type Run, ensureBuilt, run, waitForOutput } from './process';
 
 /** `--name` → the default its help entry shows (undefined: none), from a command's --help. */
@@ -23,7 +26,7 @@ async function helpOf(command: string): Promise<string> {
   return r.stdout();
 }
 
-describe('help and README agree (built code)', () => {
+describe('help and the docs agree (built code)', () => {
   const running: Run[] = [];
   beforeAll(() => ensureBuilt(), 120_000);
   afterEach(async () => {
@@ -33,9 +36,9 @@ describe('help and README agree (built code)', () => {
     }
   });
 
-  it("start --help shows every default of the README's options table, as the table writes it", async () => {
+  it("start --help shows every default of docs/configuration.md's options table, as the table writes it", async () => {
     const help = helpDefaults(await helpOf('start'));
-    const table = README.slice(README.indexOf('`npx split-sandbox start` options'), README.indexOf('Byte-identical runs on free ports'));
+    const table = OPTIONS.slice(OPTIONS.indexOf('`npx split-sandbox start` options'), OPTIONS.indexOf('Byte-identical runs on free ports'));
     const rows = table.split('\n').filter((l) => l.startsWith('| `--'));
     expect(rows.length).toBeGreaterThan(20);
     const compared: string[] = [];
@@ -58,13 +61,13 @@ describe('help and README agree (built code)', () => {
   it.each([
     ['wait', '30s'],
     ['trigger', '60s'],
-  ])("%s --timeout's default is the README's", async (command, shown) => {
+  ])("%s --timeout's default is docs/cli.md's", async (command, shown) => {
     expect(helpDefaults(await helpOf(command)).get('timeout')).toBe(shown);
-    const row = README.split('\n').find((l) => l.startsWith(`| \`split-sandbox ${command} `))!;
+    const row = COMMANDS.split('\n').find((l) => l.startsWith(`| \`split-sandbox ${command} `))!;
     expect(row).toContain(`[--timeout ${shown}]`);
   });
 
-  it('--quiet: the three address lines the README names, and no log line, even for requests', async () => {
+  it('--quiet: the three address lines docs/configuration.md names, and no log line, even for requests', async () => {
     const r = run(['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--quiet']);
     running.push(r);
     const m = await waitForOutput(r, /Listening on (\S+) \(API\)/);
@@ -72,7 +75,7 @@ describe('help and README agree (built code)', () => {
     expect((await request(m[1]!).get('/v1/payments')).status).toBe(401);
     expect(r.stdout()).toMatch(/^API {2}\S+\nCard \S+\nListening on \S+ \(API\) and \S+ \(card API\)\n$/);
     expect(r.stderr()).toBe('');
-    expect(README).toContain('| `--quiet` | | no log lines (the `API`, `Card` and `Listening on` lines still print: scripts read them) |');
+    expect(OPTIONS).toContain('| `--quiet` | | no log lines (the `API`, `Card` and `Listening on` lines still print: scripts read them) |');
     expect((await helpOf('start')).replace(/\s+/g, ' ')).toContain('--quiet no log lines (the API, Card and Listening on lines still print: scripts read them)');
   });
 });

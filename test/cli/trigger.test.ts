@@ -59,7 +59,7 @@ describe('split-sandbox trigger (built code)', () => {
     expect(t.stderr()).not.toContain('story');
   });
 
-  it('--help says the clock is moved and the payer page waits for a press, with the timeout default as the README writes it', async () => {
+  it('--help says the clock is moved and the payer page waits for a press, with the timeout default as docs/cli.md writes it', async () => {
     const h = spawnRun(['trigger', '--help']);
     expect((await h.exited).code).toBe(0);
     const help = h.stdout().replace(/\s+/g, ' ');

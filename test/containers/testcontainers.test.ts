@@ -151,8 +151,8 @@ maybe('SplitSandboxContainer on the image', () => {
     await expect(sandbox.clock.advance(-1)).rejects.toThrow(/answered 400/);
   });
 
-  test("the README's Testcontainers snippet runs as written (on this image)", async () => {
-    const code = block('Testcontainers', 'ts');
+  test("docs/testing.md's Testcontainers snippet runs as written (on this image)", async () => {
+    const code = block('docs/testing.md', 'Testcontainers', 'ts');
     const imports = ["import { createServer } from 'node:http';", "import { SplitSandboxContainer, notificationUrlOnHost } from 'split-sandbox/testcontainers';"];
     for (const line of imports) expect(code).toContain(line);
     const js = ts.transpileModule(imports.reduce((c, line) => c.replace(line, ''), code), { compilerOptions: { target: ts.ScriptTarget.ES2022 } }).outputText;

@@ -5,6 +5,7 @@ import { DEFAULT_CONFIG, type Config } from '../../src/config';
 import { createApp } from '../../src/http/app';
 import { silentLogger } from '../../src/log';
 import type { HttpContext } from '../../src/http/pipeline';
+import { openApiDocument } from '../../src/openapi/document';
 import { createServices } from '../../src/main';
 import { ManualClock } from '../../src/scheduler/clock';
 import type { ServiceContext } from '../../src/services/context';
@@ -43,6 +44,7 @@ export function makeWorld(overrides: Partial<Config> = {}, store: Store = Store.
     services,
     urls: { baseUrl: 'http://sandbox.test', cardBaseUrl: 'http://card.sandbox.test' },
     log: silentLogger,
+    openApi: openApiDocument,
   };
   return {
     store,

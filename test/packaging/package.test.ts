@@ -1,20 +1,25 @@
-// What `npm pack` ships and what package.json says of the package: the README's images travel with
-// it, the tarball is not left for git to see, and the install scripts of the dependencies are
+// What `npm pack` ships and what package.json says of the package: the README's pages, and what they
+// link to or show, travel with it, the tarball is not left for git to see, and the install scripts of the dependencies are
 // reviewed in allowScripts (npm 11.16+ warns about the others; npm 12 will not run them).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DOCS, LINKS } from '../readme/readme';
 
 const ROOT = join(__dirname, '..', '..');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 const npm = (args: string[]) => execFileSync('npm', args, { cwd: ROOT, encoding: 'utf8', env: { ...process.env, npm_config_offline: 'true' } });
 
 describe('the npm package', () => {
-  it('ships every image the README shows', () => {
-    const packed = JSON.parse(npm(['pack', '--dry-run', '--json', '--ignore-scripts']))[0].files.map((f: { path: string }) => f.path);
-    const images = [...readFileSync(join(ROOT, 'README.md'), 'utf8').matchAll(/!\[[^\]]*\]\(([^)]+)\)/g)].map((m) => m[1]!);
-    expect(images).toEqual(['docs/payer-page.png', 'docs/payment-page.png']);
-    for (const image of images) expect([image, packed.includes(image)]).toEqual([image, true]);
+  it('ships the README, its docs pages, and every file they link to or show', () => {
+    const packed: string[] = JSON.parse(npm(['pack', '--dry-run', '--json', '--ignore-scripts']))[0].files.map((f: { path: string }) => f.path);
+    const pages = Object.keys(DOCS);
+    expect(pages.length).toBeGreaterThan(10);
+    for (const page of pages) expect([page, packed.includes(page)]).toEqual([page, true]);
+    // Links and images alike, as paths from the package's root: the README's relative links work from node_modules/split-sandbox.
+    const linked = [...new Set(LINKS.map((l) => l.path))];
+    expect(linked).toEqual(expect.arrayContaining(['docs/payer-page.png', 'docs/payment-page.png', 'docs/api.md', 'bench/findings.md', 'examples/ci/gitlab-ci.yml']));
+    expect(linked.filter((f) => !packed.includes(f))).toEqual([]);
     expect(packed).toEqual(expect.arrayContaining(['README.md', 'LICENSE', 'bin/split-sandbox', 'dist/index.js']));
   });
 

@@ -1,10 +1,10 @@
-// The README's disputed card payment with curl, run as written in bash against a sandbox: the payment
+// docs/card-payments.md's disputed card payment with curl, run as written in bash against a sandbox: the payment
 // ends Captured with a refund taken from its capture and a lost dispute; a payout and a cancelled token.
 import { execFile } from 'node:child_process';
 import request from 'supertest';
 import { type Sandbox, startSandbox } from 'split-sandbox';
 import { MARKETPLACE, START, basic } from '../helpers/world';
-import { README, block } from './readme';
+import { block } from './readme';
 
 function bash(script: string, env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -14,14 +14,14 @@ function bash(script: string, env: Record<string, string>): Promise<{ code: numb
   });
 }
 
-describe("the README's disputed card payment with curl", () => {
+describe("docs/card-payments.md's disputed card payment with curl", () => {
   let sb: Sandbox;
   afterEach(() => sb?.stop());
 
   it('runs as written: captured, refunded from its capture, disputed and lost; a payout; a token made and cancelled', async () => {
-    const auth = /export AUTH="([^"]+)"/.exec(README)![1]!;
+    const auth = /export AUTH="([^"]+)"/.exec(block('docs/fixtures.md', 'Fixture credentials', 'bash'))![1]!;
     sb = await startSandbox({ port: 0, cardPort: 0, db: ':memory:', clock: 'manual', startTime: START, quiet: true });
-    const run = await bash(block('A disputed card payment with curl', 'bash'), { API: sb.baseUrl, CARD: sb.cardBaseUrl, AUTH: auth });
+    const run = await bash(block('docs/card-payments.md', 'A disputed card payment with curl', 'bash'), { API: sb.baseUrl, CARD: sb.cardBaseUrl, AUTH: auth });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const AUTH = basic(MARKETPLACE.SiteID, MARKETPLACE.APIKey);

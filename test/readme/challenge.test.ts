@@ -1,10 +1,10 @@
-// The README's fraud challenge with curl, run as written in bash against a sandbox: one payment held by
+// docs/card-payments.md's fraud challenge with curl, run as written in bash against a sandbox: one payment held by
 // the challenge e-mail and accepted, another held through the control API and rejected.
 import { execFile } from 'node:child_process';
 import request from 'supertest';
 import { type Sandbox, startSandbox } from 'split-sandbox';
 import { MARKETPLACE, START, basic } from '../helpers/world';
-import { README, block } from './readme';
+import { block } from './readme';
 
 function bash(script: string, env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -14,14 +14,14 @@ function bash(script: string, env: Record<string, string>): Promise<{ code: numb
   });
 }
 
-describe("the README's fraud challenge with curl", () => {
+describe("docs/card-payments.md's fraud challenge with curl", () => {
   let sb: Sandbox;
   afterEach(() => sb?.stop());
 
   it('runs as written: the held payment accepted (Authorized), the other held and rejected (Cancelled, answered with code 118)', async () => {
-    const auth = /export AUTH="([^"]+)"/.exec(README)![1]!;
+    const auth = /export AUTH="([^"]+)"/.exec(block('docs/fixtures.md', 'Fixture credentials', 'bash'))![1]!;
     sb = await startSandbox({ port: 0, cardPort: 0, db: ':memory:', clock: 'manual', startTime: START, quiet: true });
-    const run = await bash(block('A fraud challenge with curl', 'bash'), { API: sb.baseUrl, CARD: sb.cardBaseUrl, AUTH: auth });
+    const run = await bash(block('docs/card-payments.md', 'A fraud challenge with curl', 'bash'), { API: sb.baseUrl, CARD: sb.cardBaseUrl, AUTH: auth });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const cards = (await request(sb.cardBaseUrl).get('/v1/payments').set('Authorization', basic(MARKETPLACE.SiteID, MARKETPLACE.APIKey))).body.Payments;

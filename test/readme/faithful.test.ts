@@ -2,9 +2,9 @@
 // site for a payment with splits, the marketplace's for one without; the payment is the marketplace's either way.
 import request from 'supertest';
 import { MARKETPLACE, type World, makeWorld, paymentBody } from '../helpers/world';
-import { README } from './readme';
+import { section as sectionOf } from './readme';
 
-const section = README.slice(README.indexOf('\n## What is faithful\n')).split(/\n## /)[1]!;
+const section = sectionOf('docs/faithful.md', 'What is faithful');
 
 describe('"What is faithful": a payment\'s SiteID', () => {
   let w: World;

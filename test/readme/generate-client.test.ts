@@ -1,4 +1,4 @@
-// The README's "Generate a client", run as written: the document from the CLI and from a running
+// docs/openapi.md's "Generate a client", run as written: the document from the CLI and from a running
 // sandbox, types from it with openapi-typescript, and the walkthrough through openapi-fetch,
 // type-checked with `strict` (no casts in it) before it runs against the sandbox.
 import { execFile } from 'node:child_process';
@@ -55,7 +55,7 @@ function typeErrors(file: string): string[] {
   });
 }
 
-describe("the README's typed client", () => {
+describe("docs/openapi.md's typed client", () => {
   let sb: Sandbox;
   let dir: string;
   beforeAll(async () => {
@@ -69,7 +69,7 @@ describe("the README's typed client", () => {
   });
 
   it('generates types from the served document, type-checks the walkthrough with strict, and runs it', async () => {
-    const shell = block(SECTION, 'bash');
+    const shell = block('docs/openapi.md', SECTION, 'bash');
     const made = await run('bash', ['-euo', 'pipefail', '-c', shell], dir, { API: sb.baseUrl });
     expect({ code: made.code, stderr: made.stderr.replace(/^npm warn .*\n/gm, '') }).toEqual({ code: 0, stderr: expect.not.stringMatching(/error/i) });
     // The types come from the served document (the last command wins), which the CLI prints alike.
@@ -78,7 +78,7 @@ describe("the README's typed client", () => {
     const types = readFileSync(join(dir, 'split-sandbox.d.ts'), 'utf8');
     expect(types).toContain('createPayment: {');
 
-    const code = block(SECTION, 'ts');
+    const code = block('docs/openapi.md', SECTION, 'ts');
     // As written, but at this sandbox's address.
     expect(code).toContain("baseUrl: 'http://127.0.0.1:8080'");
     // No casts: the generated types carry the walkthrough on their own.

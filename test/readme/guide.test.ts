@@ -1,4 +1,4 @@
-// The README's "Getting started" and "The npm package" snippets, run as written: in bash, in a folder
+// The README's "Getting started" and docs/cli.md's "The npm package" snippets, run as written: in bash, in a folder
 // where `npx split-sandbox` finds the package as it does once installed, and the test file as jest runs it.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
@@ -55,7 +55,7 @@ function bash(script: string, cwd: string, groups: ChildProcess[]): Promise<Ran>
 /** What stderr says besides npm's own warnings and the sandbox's log lines (info: one per request). */
 const npmNoise = (stderr: string) => stderr.split('\n').filter((l) => l !== '' && !l.startsWith('npm warn') && !/^\d\d:\d\d:\d\d\.\d{3} info /.test(l));
 
-describe("the README's guide", () => {
+describe("the README's guide, and the npm package in docs/cli.md", () => {
   const groups: ChildProcess[] = [];
   const dirs: string[] = [];
   beforeAll(() => ensureBuilt(), 120_000);
@@ -71,7 +71,7 @@ describe("the README's guide", () => {
   });
 
   it('"A payment and its notification": the receiver prints the Authorized notification of the payment created', async () => {
-    const script = block('A payment and its notification', 'bash');
+    const script = block('README.md', 'A payment and its notification', 'bash');
     // The receiver's port is the one thing changed: 9999 may be taken on the machine running the tests.
     expect(script.match(/9999/g)).toHaveLength(2);
     const port = await freePort();
@@ -98,7 +98,7 @@ describe("the README's guide", () => {
   }, 60_000);
 
   it('"A test": the test file passes as jest runs it, and fails when what it expects is not so', async () => {
-    const code = block('A test', 'ts');
+    const code = block('README.md', 'A test', 'ts');
     const importLine = "import { startSandbox, type Sandbox } from 'split-sandbox';";
     expect(code.startsWith(importLine)).toBe(true);
     const js = ts.transpileModule(code, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS } }).outputText;
@@ -148,7 +148,7 @@ describe("the README's guide", () => {
   });
 
   it('"The npm package": start --ready-file in the background, then wait --ready-file, works as written', async () => {
-    const [install, script] = blocks('The npm package', 'bash');
+    const [install, script] = blocks('docs/cli.md', 'The npm package', 'bash');
     // The install line is what the folder below stands for.
     expect(install).toBe('npm install --save-dev ./split-sandbox-0.1.0.tgz');
     const dir = project();

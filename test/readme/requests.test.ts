@@ -1,10 +1,10 @@
-// The README's "What did my integration send?": its curl lines and its test, run as written.
+// docs/journal.md's "What did my integration send?": its curl lines and its test, run as written.
 import { execFile } from 'node:child_process';
 import request from 'supertest';
 import ts from 'typescript';
 import { type Sandbox, startSandbox } from 'split-sandbox';
 import { MARKETPLACE, START, basic, paymentBody } from '../helpers/world';
-import { README, block } from './readme';
+import { block } from './readme';
 
 const SECTION = 'What did my integration send?';
 const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...args: string[]) => (...a: unknown[]) => Promise<void>;
@@ -17,16 +17,16 @@ function bash(script: string, env: Record<string, string>): Promise<{ code: numb
   });
 }
 
-describe(`the README's "${SECTION}"`, () => {
+describe(`docs/journal.md's "${SECTION}"`, () => {
   let sb: Sandbox | undefined;
   afterEach(() => sb?.stop());
 
   it('curl: counts the two captures, the one refused with 17, lists the payment’s requests and the near miss', async () => {
-    const auth = /export AUTH="([^"]+)"/.exec(README)![1]!;
+    const auth = /export AUTH="([^"]+)"/.exec(block('docs/fixtures.md', 'Fixture credentials', 'bash'))![1]!;
     sb = await startSandbox({ port: 0, cardPort: 0, db: ':memory:', clock: 'manual', startTime: START, quiet: true });
     const created = await request(sb.baseUrl).post('/v1/payments').set('Authorization', basic(MARKETPLACE.SiteID, MARKETPLACE.APIKey)).set('X-Sandbox-Scenario', 'payer-decides').send(paymentBody());
     const id = created.body.Payment.ID as number;
-    const run = await bash(block(SECTION, 'bash'), { API: sb.baseUrl, AUTH: auth, ID: String(id) });
+    const run = await bash(block('docs/journal.md', SECTION, 'bash'), { API: sb.baseUrl, AUTH: auth, ID: String(id) });
     expect([run.code, run.stderr]).toEqual([0, '']);
     const [captures, refused, mine, misses] = run.stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(captures).toEqual({ Count: 2 });
@@ -40,7 +40,7 @@ describe(`the README's "${SECTION}"`, () => {
   });
 
   it('the test in it runs as written and passes, and would fail on a second capture', async () => {
-    const code = block(SECTION, 'ts');
+    const code = block('docs/journal.md', SECTION, 'ts');
     const js = ts.transpileModule(code, { compilerOptions: { target: ts.ScriptTarget.ES2022 } }).outputText;
     const tests: { name: string; fn: () => Promise<void> }[] = [];
     new AsyncFunction('test', 'startSandbox', 'expect', js)((name: string, fn: () => Promise<void>) => tests.push({ name, fn }), startSandbox, expect);

@@ -1,9 +1,9 @@
-// The README's "The official SDK's calls" example, run as written in bash: a preapproval opened,
+// docs/api.md's preapproval example, run as written in bash: a preapproval opened,
 // charged once, listed with its payment and closed, and an exchange rate.
 import { execFile } from 'node:child_process';
 import { type Sandbox, startSandbox } from 'split-sandbox';
 import { MARKETPLACE, START, basic } from '../helpers/world';
-import { README, block } from './readme';
+import { block } from './readme';
 
 function bash(script: string, env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -13,15 +13,15 @@ function bash(script: string, env: Record<string, string>): Promise<{ code: numb
   });
 }
 
-describe("the README's preapproval example", () => {
+describe("docs/api.md's preapproval example", () => {
   let sb: Sandbox;
   afterEach(() => sb?.stop());
 
   it('runs as written: Open, a recurring payment under it, its payments, ClosedByCustomer, a rate', async () => {
-    const auth = /export AUTH="([^"]+)"/.exec(README)![1]!;
+    const auth = /export AUTH="([^"]+)"/.exec(block('docs/fixtures.md', 'Fixture credentials', 'bash'))![1]!;
     expect(auth).toBe(`Authorization: ${basic(MARKETPLACE.SiteID, MARKETPLACE.APIKey)}`);
     sb = await startSandbox({ port: 0, cardPort: 0, db: ':memory:', clock: 'manual', startTime: START, quiet: true });
-    const run = await bash(block('Preapprovals and recurring payments', 'bash'), { API: sb.baseUrl, AUTH: auth });
+    const run = await bash(block('docs/api.md', 'Preapprovals and recurring payments', 'bash'), { API: sb.baseUrl, AUTH: auth });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     // curl prints each answer with no newline after it: one JSON value after the other.

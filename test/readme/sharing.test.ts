@@ -1,4 +1,4 @@
-// The README's "Sharing one instance": its curl flow run as written in bash against a sandbox that
+// docs/sharing.md's "Sharing one instance": its curl flow run as written in bash against a sandbox that
 // needs a control token (the token once, then only the marketplace's credentials), and its embedded
 // snippet run as written.
 import { execFile } from 'node:child_process';
@@ -18,7 +18,7 @@ function bash(script: string, env: Record<string, string>): Promise<{ code: numb
   });
 }
 
-describe("the README's Sharing one instance", () => {
+describe("docs/sharing.md's Sharing one instance", () => {
   let sb: Sandbox | undefined;
   afterEach(async () => {
     await sb?.stop();
@@ -34,7 +34,7 @@ describe("the README's Sharing one instance", () => {
     });
     const theirs = (await request(sb.baseUrl).get('/v1/payments').set('Authorization', fixture)).text;
 
-    const run = await bash(block('Sharing one instance', 'bash'), { API: sb.baseUrl, TOKEN: token });
+    const run = await bash(block('docs/sharing.md', 'Sharing one instance', 'bash'), { API: sb.baseUrl, TOKEN: token });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const answers = run.stdout.split(/(?<=\})(?=\{)/).map((line) => JSON.parse(line));
@@ -53,7 +53,7 @@ describe("the README's Sharing one instance", () => {
   });
 
   it('runs the embedded snippet as written', async () => {
-    const code = block('Sharing one instance', 'ts');
+    const code = block('docs/sharing.md', 'Sharing one instance', 'ts');
     const importLine = "import { startSandbox } from 'split-sandbox';";
     expect(code.startsWith(importLine)).toBe(true);
     const js = ts.transpileModule(code.replace(importLine, ''), { compilerOptions: { target: ts.ScriptTarget.ES2022 } }).outputText;

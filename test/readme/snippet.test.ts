@@ -1,4 +1,4 @@
-// The README's "From a test file" snippet, run as written: with the fixture merchant, which has no
+// docs/testing.md's "From a test file" snippet, run as written: with the fixture merchant, which has no
 // notification URL, its wait resolves with the notification journaled without being sent.
 import request from 'supertest';
 import ts from 'typescript';
@@ -7,9 +7,9 @@ import { block } from './readme';
 
 const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...args: string[]) => (...a: unknown[]) => Promise<void>;
 
-describe("the README's embedded snippet", () => {
+describe("docs/testing.md's embedded snippet", () => {
   it('runs as written: creates a payment, advances the clock, its wait resolves, lists, resets and stops', async () => {
-    const code = block('From a test file', 'ts');
+    const code = block('docs/testing.md', 'From a test file', 'ts');
     const importLine = "import { startSandbox } from 'split-sandbox';";
     expect(code.startsWith(importLine)).toBe(true);
     // The import becomes a parameter; types are stripped as TypeScript strips them.

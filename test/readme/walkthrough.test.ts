@@ -1,10 +1,10 @@
-// The README's curl walkthrough, run as written in bash against a sandbox, top to bottom: the payment
+// docs/api.md's curl walkthrough, run as written in bash against a sandbox, top to bottom: the payment
 // it follows ends PartiallyCaptured with a refund, and the "or instead" and refused calls say why.
 import { execFile } from 'node:child_process';
 import request from 'supertest';
 import { type Sandbox, startSandbox } from 'split-sandbox';
 import { MARKETPLACE, START, basic } from '../helpers/world';
-import { README, block } from './readme';
+import { block } from './readme';
 
 function bash(script: string, env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -14,16 +14,16 @@ function bash(script: string, env: Record<string, string>): Promise<{ code: numb
   });
 }
 
-describe("the README's curl walkthrough", () => {
+describe("docs/api.md's curl walkthrough", () => {
   let sb: Sandbox;
   afterEach(() => sb?.stop());
 
-  it('runs as written, from creation to refund, with the credentials the README gives', async () => {
-    const auth = /export AUTH="([^"]+)"/.exec(README)![1]!;
+  it('runs as written, from creation to refund, with the fixture credentials docs/fixtures.md gives', async () => {
+    const auth = /export AUTH="([^"]+)"/.exec(block('docs/fixtures.md', 'Fixture credentials', 'bash'))![1]!;
     expect(auth).toBe(`Authorization: ${basic(MARKETPLACE.SiteID, MARKETPLACE.APIKey)}`);
     // Nothing in the walkthrough waits for time: the manual clock keeps the run the same every time.
     sb = await startSandbox({ port: 0, cardPort: 0, db: ':memory:', clock: 'manual', startTime: START, quiet: true });
-    const run = await bash(block('A split payment with curl, from creation to refund', 'bash'), { API: sb.baseUrl, CARD: sb.cardBaseUrl, AUTH: auth });
+    const run = await bash(block('docs/api.md', 'A split payment with curl, from creation to refund', 'bash'), { API: sb.baseUrl, CARD: sb.cardBaseUrl, AUTH: auth });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
 

@@ -3,7 +3,6 @@ import type { Request, Router } from 'express';
 import type { PaymentEvent } from '../../domain/payment.machine';
 import { formatTimestamp } from '../../domain/time';
 import { RealClock } from '../../scheduler/clock';
-import { openApiDocument } from '../../openapi/document';
 import { HttpError, Rejection, notFound } from '../../errors/errors';
 import { disputeEventRequest, notificationWaitQuery, paymentEventRequest, refundEventRequest, clockAdvanceRequest, merchantCreateRequest, merchantPatchRequest } from '../../schemas/control';
 import { validate } from '../../schemas/validator';
@@ -131,7 +130,7 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
       const surface = queryValue(req, 'surface') ?? 'api';
       if (surface !== 'api' && surface !== 'card') throw new HttpError(400, 'surface must be api or card');
       const urls = wireOf(ctx, req);
-      return { status: 200, body: openApiDocument(surface, surface === 'api' ? urls.baseUrl : (urls.cardBaseUrl ?? urls.baseUrl)) };
+      return { status: 200, body: ctx.openApi(surface, surface === 'api' ? urls.baseUrl : (urls.cardBaseUrl ?? urls.baseUrl)) };
     }),
   );
 

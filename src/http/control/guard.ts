@@ -9,9 +9,8 @@ import { authenticate } from '../../services/auth.service';
 import type { ServiceContext } from '../../services/context';
 import { madeByThisProcess } from '../../notifications/own-listeners';
 import { clientTest } from './networks';
+import { UNGUARDED_CONTROL_PATH } from '../../routes/catalogue';
 
-/** The control path anyone may call: health, for readiness checks (the document marks it open). */
-export const UNGUARDED_CONTROL_PATH = /^\/_sandbox\/health\/?$/i;
 
 function sameText(a: string, b: string): boolean {
   const x = Buffer.from(a);

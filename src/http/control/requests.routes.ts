@@ -1,14 +1,16 @@
 // The request journal on the control API (`/_sandbox/requests`), and the same scoped to one
 // marketplace (`/_sandbox/merchants/{SiteID}/requests`) as a router to mount behind whoever guards it.
 import type { Request, Router } from 'express';
-import { HttpError, notFound } from '../errors/errors';
-import type { HttpContext } from '../http/pipeline';
-import { route } from '../http/pipeline';
-import { journalPaging } from '../http/control/control.routes';
-import { type JournalPaging, checkedPaging } from '../services/journal.service';
-import type { RequestFilter } from '../store/requests.repo';
-import { marketplaceOf } from '../marketplaces/marketplace.service';
-import { type RequestJournal, type RequestQuery, filterOf, requestView } from './journal';
+import { HttpError, notFound } from '../../errors/errors';
+import type { HttpContext } from '../pipeline';
+import { route } from '../pipeline';
+import { journalPaging } from './control.routes';
+import { type JournalPaging, checkedPaging } from '../../services/journal.service';
+import type { RequestFilter } from '../../store/requests.repo';
+import { marketplaceOf } from '../../marketplaces/marketplace.service';
+import { type RequestEntry, type RequestJournal, type RequestQuery, filterOf, requestView } from '../../requests/journal';
+import { ownerNote } from '../../requests/near-miss';
+import type { RequestRecord } from '../../store/requests.repo';
 
 /** The query names the journal is filtered by (any case), and how each is read. */
 const INTEGERS = ['SiteID', 'PaymentID', 'RefundID', 'Status', 'ReasonCode'] as const;
@@ -43,12 +45,12 @@ export function requestQuery(req: Request): RequestQuery {
 }
 
 /** One page of entries in the notification journal's envelope: newest first unless asked otherwise. */
-export function requestPage(journal: RequestJournal, f: RequestFilter, paging: JournalPaging = {}) {
+export function requestPage(journal: RequestJournal, f: RequestFilter, paging: JournalPaging = {}, view: (r: RequestRecord) => RequestEntry = requestView) {
   const p = checkedPaging(paging);
   const items = journal.find(f, { limit: p.PageSize, offset: (p.PageIndex - 1) * p.PageSize, descending: p.SortDirection === 'desc' });
   const total = journal.count(f);
   return {
-    Requests: items.map(requestView),
+    Requests: items.map((r) => view(r)),
     Count: items.length,
     TotalPages: Math.ceil(total / p.PageSize),
     TotalCount: total,
@@ -92,12 +94,14 @@ function scoped(f: RequestFilter, scope: Scope): RequestFilter {
  * may see, or none for the whole journal).
  */
 function mountJournal(router: Router, ctx: HttpContext, prefix: string, scope: (req: Request) => Scope | undefined): void {
+  // The whole sandbox's journal may say whose a payment refused as "not yours" is; a marketplace's never does.
+  const view = (req: Request) => (scope(req) === undefined ? (r: RequestRecord) => wholeView(ctx, r) : requestView);
   const filter = (req: Request): RequestFilter => {
     const f = filterOf(requestQuery(req));
     const s = scope(req);
     return s ? scoped(f, s) : f;
   };
-  router.get(`${prefix}/requests`, route(ctx, 'message', (req) => ({ status: 200, body: requestPage(journalOf(ctx), filter(req), journalPaging(req)) })));
+  router.get(`${prefix}/requests`, route(ctx, 'message', (req) => ({ status: 200, body: requestPage(journalOf(ctx), filter(req), journalPaging(req), view(req)) })));
   router.get(`${prefix}/requests/count`, route(ctx, 'message', (req) => ({ status: 200, body: { Count: journalOf(ctx).count(filter(req)) } })));
   router.get(
     `${prefix}/requests/:requestId`,
@@ -107,7 +111,7 @@ function mountJournal(router: Router, ctx: HttpContext, prefix: string, scope: (
       const unauthenticated = requestQuery(req).Unauthenticated === true;
       const [entry] = journalOf(ctx).find(s ? scoped({ id, ...(unauthenticated ? { unowned: true } : {}) }, s) : { id }, { limit: 1, offset: 0, descending: false });
       if (!entry) throw notFound('Request');
-      return { status: 200, body: { Request: requestView(entry) } };
+      return { status: 200, body: { Request: view(req)(entry) } };
     }),
   );
   router.delete(
@@ -119,6 +123,14 @@ function mountJournal(router: Router, ctx: HttpContext, prefix: string, scope: (
       return { status: 204 };
     }),
   );
+}
+
+/** An entry as the whole sandbox's journal shows it: a refused read of a payment names its owner. */
+function wholeView(ctx: HttpContext, r: RequestRecord): RequestEntry {
+  const entry = requestView(r);
+  if (entry.NearMiss === null || entry.PaymentID === null || !entry.NearMiss.endsWith(' of yours')) return entry;
+  const payment = ctx.services.store.payments.getAny(entry.PaymentID);
+  return { ...entry, NearMiss: ownerNote(entry.NearMiss, entry.PaymentID, payment) };
 }
 
 /** `/_sandbox/requests`: the whole journal (behind the control guard). */
