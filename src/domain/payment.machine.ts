@@ -75,8 +75,8 @@ export function canCancel(status: number, allowOpen: boolean): Decision<true> {
 }
 
 /** Splits can be added in any state, unless a refund was made on the payment. */
-export function canAddSplits(hasRefund: boolean): Decision<true> {
-  if (hasRefund) return no(11, 'Action is invalid');
+export function canAddSplits(paymentId: number, hasRefund: boolean): Decision<true> {
+  if (hasRefund) return no(11, `Action is invalid: payment ${paymentId} has a refund, so splits can no longer be added`);
   return ok(true);
 }
 

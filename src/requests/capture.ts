@@ -250,8 +250,10 @@ function write(journal: RequestJournal, services: ServiceContext, req: Request, 
     p.nearMiss = nearMiss;
     // Whose it is: the credentials' marketplace, or a payer press's payment's; a refused claim is no one's.
     const ownerSiteId = site ? marketplaceOf(site) : p.siteId === null ? null : marketplaceOf(services.store.sites.get(p.siteId));
+    // Its time is its marketplace's, as its payments' are: on the marketplace's own clock when it has one.
+    const ownClock = ownerSiteId === null ? undefined : services.siteClocks?.get(ownerSiteId);
     journal.add({
-      at: p.at,
+      at: ownClock ? ownClock.now() : p.at,
       wallAt: p.wallAt,
       address: p.surface,
       method,

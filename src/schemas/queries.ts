@@ -73,8 +73,8 @@ export const QUERY_PARAMETERS: Record<string, QueryParameter> = {
     description:
       'true: only the unauthenticated pool’s entries (their credentials failed: they belong to no one); false: none of them. A marketplace’s own journal lists its own entries, and with true only the pool’s that named one of its SiteIDs',
   },
-  Since: stamp('Made at or after this sandbox time: yyyyMMddHHmmss, UTC'),
-  Until: stamp('Made at or before this sandbox time: yyyyMMddHHmmss, UTC'),
+  Since: stamp("Made at or after this sandbox time (the marketplace's own clock's, when it has one): yyyyMMddHHmmss, UTC"),
+  Until: stamp("Made at or before this sandbox time (the marketplace's own clock's, when it has one): yyyyMMddHHmmss, UTC"),
   // The document itself.
   surface: { schema: { type: 'string', enum: ['api', 'card'] }, description: 'Which address’s document: api (default) or card' },
 };

@@ -620,7 +620,7 @@ const requestBodyOut = exact({
 });
 const requestOut = exact({
   ID: int,
-  At: timestampOut,
+  At: { ...timestampOut, description: "Sandbox time, yyyyMMddHHmmss (UTC): its marketplace's own clock's when it has one, as its payments' times are" },
   AtMs: int,
   WallTime: { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z$', description: 'Real time, ISO 8601 (UTC)' },
   Address: { type: 'string', enum: ['api', 'card'] },

@@ -49,7 +49,7 @@ export function offersFor(ctx: ServiceContext, site: SiteRecord, view: PaymentVi
     capture: offer(card ? cardCapture(status, p.amount, p.amount) : canCapture(status)),
     cancel: offer(card ? cardCancel(status, p.amount, ctx.settings.cancelOpen) : canCancel(status, ctx.settings.cancelOpen)),
     refund,
-    addSplit: card ? { ok: false, why: 'card payments take no added splits' } : offer(canAddSplits(ctx.store.refunds.existForPayment(p.id))),
+    addSplit: card ? { ok: false, why: 'card payments take no added splits' } : offer(canAddSplits(p.id, ctx.store.refunds.existForPayment(p.id))),
     redeliver: url === null ? { ok: false, why: 'no notification URL: set one in Settings (or start the sandbox with --notify-url)' } : { ok: true },
     challenge: card ? offer(cardChallenge(status)) : { ok: false, why: 'fraud challenges hold card payments' },
     challengeAnswer: card ? offer(challengeAnswered(status, p.amount, p.capture ?? true, true)) : { ok: false, why: 'fraud challenges hold card payments' },

@@ -17,10 +17,8 @@ export function addSplits(ctx: ServiceContext, site: SiteRecord, rawId: string, 
     const view = loadPayment(ctx, site, rawId);
     const schemaReasons = validateRequest(addSplitsRequest, body, ctx.settings.strictFields === true);
     if (schemaReasons.length > 0) throw new Rejection(schemaReasons);
-    const allowed = canAddSplits(ctx.store.refunds.existForPayment(view.payment.id));
-    if (!allowed.ok) {
-      throw new Rejection([reason(11, `${allowed.info}: payment ${view.payment.id} has a refund, so splits can no longer be added`)]);
-    }
+    const allowed = canAddSplits(view.payment.id, ctx.store.refunds.existForPayment(view.payment.id));
+    if (!allowed.ok) throw new Rejection([reason(11, allowed.info)]);
     const input = (body as { Splits: SplitInput[] }).Splits;
     const reasons: Reason[] = [];
     if (view.payment.methodId === null) reasons.push(reason(1, 'Payment.MethodID is missing: a payment with splits needs a method'));

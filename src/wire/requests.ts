@@ -19,7 +19,7 @@ const body = (text: string | null, bytes: number) => ({
 export function requestView(r: RequestRecord) {
   return {
     ID: r.id,
-    /** Sandbox time. */
+    /** Sandbox time: its marketplace's own clock's, when it has one (as its payments' times are). */
     At: formatTimestamp(r.at),
     AtMs: r.at,
     /** Real time, ISO 8601. */

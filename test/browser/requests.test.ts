@@ -44,7 +44,7 @@ maybe('the request journal in the dashboard, in Chromium', () => {
         `POST /v1/payments/${p.ID}/capture`,
       ]);
       expect(await rows.locator('td.status').allInnerTexts()).toEqual(['201', '200', '400']);
-      expect(await rows.locator('td.reasons').allInnerTexts()).toEqual(['', '', '17']);
+      expect(await rows.locator('td.reasons').allInnerTexts()).toEqual(['', '', '17 Payment is invalid']);
       // The bodies are folded until asked for, and then exactly what was sent.
       const first = rows.first().locator('details');
       await expect(first.locator('pre').first().isVisible()).resolves.toBe(false);

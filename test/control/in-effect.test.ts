@@ -38,8 +38,10 @@ describe('settings in effect', () => {
 
     const agent = await signedIn({ api: sb.baseUrl } as unknown as World);
     const page = (await agent.get('/dashboard/settings')).text;
-    expect(page).toContain(`<th>Notifications go to</th><td data-from="sandbox">${rx.url} (the sandbox&#39;s default, from its start (--notify-url))</td>`);
-    expect(page).toContain(`<th>Default scenario</th><td data-from="sandbox">two-step (the sandbox&#39;s default, from its start (--scenario))</td>`);
+    expect(page).toContain(`<th>Notifications go to</th><td data-from="sandbox">${rx.url} (the sandbox&#39;s default, from its start: --notify-url)</td>`);
+    expect(page).toContain(`<th>Default scenario</th><td data-from="sandbox">two-step (the sandbox&#39;s default, from its start: --scenario)</td>`);
+    // The empty choice of the dropdown names what applies when it is chosen: the sandbox's default.
+    expect(page).toContain('<option value="">(none: the sandbox&#39;s default, two-step, from --scenario)</option>');
     expect(page).toContain(`Empty fields take the sandbox&#39;s defaults: notifications go to ${rx.url} (--notify-url); payments follow two-step (--scenario).`);
     expect(page).not.toContain('no notifications are sent');
 
@@ -70,6 +72,7 @@ describe('settings in effect', () => {
     const page = (await (await signedIn({ api: sb.baseUrl } as unknown as World)).get('/dashboard/settings')).text;
     expect(page).toContain('<td data-from="none">none: notifications are journaled as no-url, not sent');
     expect(page).toContain('<td data-from="method">none: each payment follows its method&#39;s flow');
+    expect(page).toContain('<option value="">(none: each payment follows its method&#39;s flow)</option>');
     expect(page).toContain('Empty fields take the sandbox&#39;s defaults: no notifications are sent (they are journaled as no-url); payments follow their method&#39;s flow.');
   });
 });

@@ -75,14 +75,14 @@ describe('dashboard payment actions', () => {
 
   it('refuses the capture of an Open payment with its reason, changing nothing', async () => {
     const p = await createPayment(w);
-    await refused(p.ID, '/capture', {}, 'Payment is invalid: only an Authorized payment can be captured, once (it is Open) (reason 17)');
+    await refused(p.ID, '/capture', {}, 'Reason 17: Payment is invalid: only an Authorized payment can be captured, once (it is Open)');
     expect(statusOf(p.ID)).toBe(1);
   });
 
   it('refuses a second capture (reason 17)', async () => {
     const p = await authorizedPayment(w);
     await done(p.ID, '/capture');
-    await refused(p.ID, '/capture', {}, '(reason 17)');
+    await refused(p.ID, '/capture', {}, 'Reason 17: ');
   });
 
   it('captures one split, with an amount or whole', async () => {
@@ -104,7 +104,7 @@ describe('dashboard payment actions', () => {
     const id = String(p.Splits[0]!.ID);
     await refused(p.ID, '/capture-split', { SplitID: id, Amount: '601' }, 'amount is invalid: 601 is more than the authorized 600');
     await refused(p.ID, '/capture-split', { SplitID: '1', Amount: '1' }, 'Split not found.');
-    await refused(p.ID, '/capture-split', { SplitID: id, Amount: '1.50' }, '(reason 118)');
+    await refused(p.ID, '/capture-split', { SplitID: id, Amount: '1.50' }, 'Reason 118: ');
     expect(statusOf(p.ID)).toBe(9);
   });
 
@@ -129,7 +129,7 @@ describe('dashboard payment actions', () => {
     const page = await done(p.ID, '/cancel');
     expect(statusOf(p.ID)).toBe(3);
     expect(page).toContain(`Payment ${p.ID} cancelled.`);
-    await refused(p.ID, '/cancel', {}, '(reason 122)');
+    await refused(p.ID, '/cancel', {}, 'Reason 122: ');
   });
 
   it('refunds a split with an amount and a description', async () => {
@@ -147,10 +147,10 @@ describe('dashboard payment actions', () => {
   it('refuses a refund of an uncaptured split, one too large, or without an amount', async () => {
     const p = await authorizedPayment(w);
     const split = String(p.Splits[0]!.ID);
-    await refused(p.ID, '/refund', { SplitID: split, Amount: '100' }, 'has nothing captured or paid left to refund (reason 18)');
+    await refused(p.ID, '/refund', { SplitID: split, Amount: '100' }, 'Reason 18: ');
     await done(p.ID, '/capture');
     await refused(p.ID, '/refund', { SplitID: split, Amount: '601' }, 'Refund.Amount 601 is more than the 600 left to refund');
-    await refused(p.ID, '/refund', { SplitID: split, Amount: '' }, '(reason 118)');
+    await refused(p.ID, '/refund', { SplitID: split, Amount: '' }, 'Reason 118: ');
   });
 
   it('adds a split', async () => {
@@ -164,12 +164,12 @@ describe('dashboard payment actions', () => {
 
   it('refuses a split over the payment amount, of a foreign site, or after a refund', async () => {
     const p = await authorizedPayment(w, { Splits: [{ SiteID: 30202, Amount: '600', MerchantTransactionID: 'a' }] });
-    await refused(p.ID, '/splits', { SiteID: '30203', Amount: '401', MerchantTransactionID: 'x' }, '(reason 118)');
+    await refused(p.ID, '/splits', { SiteID: '30203', Amount: '401', MerchantTransactionID: 'x' }, 'Reason 118: ');
     await refused(p.ID, '/splits', { SiteID: '30300', Amount: '1', MerchantTransactionID: 'x' }, 'SiteID');
     await refused(p.ID, '/splits', { SiteID: 'abc', Amount: '1', MerchantTransactionID: 'x' }, 'SiteID');
     await done(p.ID, '/capture');
     await done(p.ID, '/refund', { SplitID: String(p.Splits[0]!.ID), Amount: '1' });
-    await refused(p.ID, '/splits', { SiteID: '30203', Amount: '1', MerchantTransactionID: 'x' }, '(reason 11)');
+    await refused(p.ID, '/splits', { SiteID: '30203', Amount: '1', MerchantTransactionID: 'x' }, 'Reason 11: ');
   });
 
   it('redelivers a notification of the payment, and no other', async () => {
@@ -192,7 +192,7 @@ describe('dashboard payment actions', () => {
 
   it('escapes what a refused action echoes', async () => {
     const p = await authorizedPayment(w);
-    const text = await refused(p.ID, '/capture-split', { SplitID: String(p.Splits[0]!.ID), Amount: '<script>x</script>' }, '(reason 118)');
+    const text = await refused(p.ID, '/capture-split', { SplitID: String(p.Splits[0]!.ID), Amount: '<script>x</script>' }, 'Reason 118: ');
     expect(text).not.toContain('<script>x');
   });
 });

@@ -87,9 +87,9 @@ describe('dashboard: card payments and whole refunds', () => {
     const c = await card();
     await done(c.ID, '/card-capture', { Amount: '' });
     expect(statusOf(c.ID)).toBe(11);
-    await refused(c.ID, '/card-capture', { Amount: '' }, '(reason 4997)');
-    await refused(c.ID, '/card-cancel', {}, '(reason 4997)');
-    await refused(c.ID, '/card-refund', { MerchantTransactionID: 'x', Amount: '9001' }, '(reason 2206)');
+    await refused(c.ID, '/card-capture', { Amount: '' }, 'Reason 4997: ');
+    await refused(c.ID, '/card-cancel', {}, 'Reason 4997: ');
+    await refused(c.ID, '/card-refund', { MerchantTransactionID: 'x', Amount: '9001' }, 'Reason 2206: ');
     const d = await card({ Amount: 10006 });
     const page = await done(d.ID, '/card-cancel');
     expect(statusOf(d.ID)).toBe(34);
@@ -102,7 +102,7 @@ describe('dashboard: card payments and whole refunds', () => {
     const c = await card({ Splits: [{ SiteID: 30202, Amount: 6000, MerchantTransactionID: 's1' }, { SiteID: 30203, Amount: 3000, MerchantTransactionID: 's2' }] });
     await done(c.ID, '/card-capture');
     const split = c.Splits![1]!.ID;
-    await refused(c.ID, '/card-refund', { MerchantTransactionID: 'w', Amount: '1', SplitID: '' }, '(reason 11)');
+    await refused(c.ID, '/card-refund', { MerchantTransactionID: 'w', Amount: '1', SplitID: '' }, 'Reason 11: ');
     await done(c.ID, '/card-refund', { MerchantTransactionID: 'sr', Amount: '3000', SplitID: String(split) });
     expect(w.store.refunds.ofPayment(c.ID)[0]).toMatchObject({ splitId: split, amount: 3000n });
   });
@@ -125,7 +125,7 @@ describe('dashboard: card payments and whole refunds', () => {
     const id = res.body.Payment.ID as number;
     let page = (await agent.get(`/dashboard/payments/${id}`)).text;
     expect(page).toContain(`action="/dashboard/payments/${id}/refund-payment"`);
-    await refused(id, '/refund-payment', { Amount: '100' }, 'has nothing captured or paid left to refund (reason 18)');
+    await refused(id, '/refund-payment', { Amount: '100' }, 'Reason 18: ');
     await event(w, id, 'succeed');
     page = await done(id, '/refund-payment', { Amount: '400', Description: 'half' });
     const [r] = w.store.refunds.ofPayment(id);

@@ -33,14 +33,14 @@ describe('dashboard: the actions a payment is offered', () => {
 
     // Once refunded, added splits are no longer offered.
     expect((await submit(agent, `/dashboard/payments/${p.ID}/refund`, { SplitID: String(split), Amount: '100' })).status).toBe(303);
-    expect(await page(p.ID)).toContain(disabled('Add split', 'Action is invalid'));
+    expect(await page(p.ID)).toContain(disabled('Add split', `Action is invalid: payment ${p.ID} has a refund, so splits can no longer be added`));
   });
 
   it('Open: events offered, capture and refund not (with why), cancel offered', async () => {
     const p = await createPayment(w);
     const t = await page(p.ID);
     for (const e of ['authorize', 'fail', 'expire']) expect(t).toContain(`name="Event" value="${e}"`);
-    expect(t).toContain('Not offered now: Succeed (');
+    expect(t).toContain('<li>Succeed: ');
     expect(t).toContain(disabled('Capture split', 'Payment is invalid: only an Authorized payment can be captured, once (it is Open)'));
     expect(t).toContain(disabled('Refund', 'nothing to refund: no money taken and not yet refunded on any split (it is Open)'));
     expect(t).toContain('<button type="submit">Cancel payment</button>');
@@ -77,14 +77,14 @@ describe('dashboard: the actions a payment is offered', () => {
     expect(t).toContain('<button type="submit">Refund</button>');
     // A Captured card payment takes no provider event: none is offered, and each says why.
     expect(t).toContain('<span class="why">No event applies now.</span>');
-    expect(t).toContain('Not offered now: Card entered (only an Open card payment waits for its card (it is Captured))');
+    expect(t).toContain('Not offered now:<ul class="why"><li>Card entered: only an Open card payment waits for its card (it is Captured)</li>');
   });
 
   it('a reload after a refused action shows the page, not the action again', async () => {
     const p = await createPayment(w);
     const res = await submit(agent, `/dashboard/payments/${p.ID}/capture`);
     expect([res.status, res.headers.location]).toEqual([303, `/dashboard/payments/${p.ID}`]);
-    expect(await page(p.ID)).toContain('only an Authorized payment can be captured, once (it is Open) (reason 17)');
+    expect(await page(p.ID)).toContain('Reason 17: Payment is invalid: only an Authorized payment can be captured, once (it is Open)');
     expect(await page(p.ID)).not.toContain('class="error"');
   });
 });

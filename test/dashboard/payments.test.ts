@@ -43,6 +43,30 @@ describe('dashboard payment list', () => {
     expect(filtered.text).toContain('<option value="9" selected>');
   });
 
+  it('From and To take a time as the table shows it, shorter ones and the wire form', async () => {
+    const p = await createPayment(w);
+    const agent = await signedIn(w);
+    const list = (await agent.get('/dashboard')).text;
+    const shown = /<td>(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})<\/td>/.exec(list)![1]!;
+    expect(shown).toBe('2026-01-15 10:00:00');
+    const found = async (query: Record<string, string>) => {
+      const res = await agent.get('/dashboard').query(query);
+      expect(res.status).toBe(200);
+      return rows(res.text);
+    };
+    // The table's own text, pasted into both.
+    expect(await found({ startDate: shown, endDate: shown })).toEqual([p.ID]);
+    expect(await found({ startDate: '2026-01-15T10:00:00Z', endDate: '2026-01-15 10:00:00 UTC' })).toEqual([p.ID]);
+    // A missing part is the start of it for From, its end for To.
+    expect(await found({ startDate: '2026-01-15', endDate: '2026-01-15' })).toEqual([p.ID]);
+    expect(await found({ startDate: '2026-01-15 10:00', endDate: '2026-01-15 10' })).toEqual([p.ID]);
+    expect(await found({ startDate: '2026-01-15 10:00:01' })).toEqual([]);
+    expect(await found({ endDate: '2026-01-15 09:59' })).toEqual([]);
+    expect(await found({ startDate: '20260115100000', endDate: '20260115100000' })).toEqual([p.ID]);
+    // What was typed stays in the field.
+    expect((await agent.get('/dashboard').query({ startDate: shown })).text).toContain('name="startDate" placeholder="2026-01-15 10:00:00" size="19" value="2026-01-15 10:00:00"');
+  });
+
   it('pages, keeping the filters in the links', async () => {
     const ids: number[] = [];
     for (let i = 0; i < 5; i++) ids.push((await createPayment(w)).ID);
@@ -58,8 +82,10 @@ describe('dashboard payment list', () => {
   });
 
   it.each([
-    ['startDate=yesterday', 'Invalid startDate: expected yyyyMMddHHmmss (14 digits, UTC)'],
-    ['endDate=20261340000000', 'Invalid endDate'],
+    ['startDate=yesterday', 'From: yesterday is not a time: give a time as the table shows it (2026-01-15 10:00:00, UTC)'],
+    ['endDate=20261340000000', 'To: 20261340000000 is not a time'],
+    ['startDate=2026-13-40%2010:00:00', 'From: 2026-13-40 10:00:00 is not a time'],
+    ['startDate=15.01.2026', 'From: 15.01.2026 is not a time'],
     ['statusID=abc', 'Invalid statusID'],
     ['statusID=20', 'Invalid statusID: 20 is not a status'],
     ['methodID=-1', 'Invalid methodID'],
@@ -120,7 +146,7 @@ describe('dashboard payment page', () => {
     // An Authorized two-step payment: the events it can take are buttons, the others are named with why not.
     expect(t).toContain('<button type="submit" name="Event" value="fail">Fail</button>');
     for (const e of ['authorize', 'succeed', 'expire', 'settle']) expect(t).not.toContain(`name="Event" value="${e}"`);
-    expect(t).toContain('Not offered now: Authorize (only an Open payment can be authorized (it is Authorized)); Succeed (');
+    expect(t).toContain('Not offered now:<ul class="why"><li>Authorize: only an Open payment can be authorized (it is Authorized)</li><li>Succeed: ');
     expect(t).toContain('name="csrf"');
     expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(res.headers['cache-control']).toBe('no-store');

@@ -2,10 +2,9 @@
 // for the refund of a whole payment without splits. Every value escaped.
 import { escape, money } from '../html';
 import { statusInfo } from '../../domain/statuses';
-import { formatTimestamp } from '../../domain/time';
 import type { PayoutRecord } from '../../store/records';
 import type { PaymentDetail } from '../../services/dashboard.service';
-import { actionButton, eventButtons } from './views';
+import { actionButton, eventButtons, stamp } from './parts';
 
 const CARD_EVENT_LABELS: Record<string, string> = { authorize: 'Card entered', fail: 'Fail', expire: 'Expire', settle: 'Settle' };
 
@@ -47,7 +46,8 @@ ${d.disputes
 <span class="note">as the card holder’s bank would; each step is notified as {"Dispute": …}</span></fieldset></form>`;
 }
 
-const when = (ms: number) => escape(formatTimestamp(ms));
+// As every other time of the dashboard, in the form its From and To filters take.
+const when = (ms: number) => escape(stamp(ms));
 
 /** A card payment's captures and disputes, as tables. */
 export function cardTables(d: PaymentDetail): string {

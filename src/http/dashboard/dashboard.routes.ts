@@ -27,7 +27,8 @@ import { addSplits } from '../../services/splits.service';
 import type { SiteRecord } from '../../store/records';
 import type { HttpContext } from '../pipeline';
 import { type Session, Sessions, clearSessionCookie, sameToken, sessionId, setSessionCookie } from './session';
-import { type Chrome, LIST_FILTERS, type ListFilters, layout, listPage, loginPage, messagePage, paymentPage, requestsPage, settingsPage, stamp } from './views';
+import { type Chrome, LIST_FILTERS, type ListFilters, layout, listPage, loginPage, messagePage, paymentPage, requestsPage, settingsPage } from './views';
+import { FILTER_TIME_EXPECTED, filterTime, refusal, stamp } from './parts';
 import { payoutsTable } from './card.views';
 import { sendHtml, sendJsonText } from '../reply';
 import { storyOf } from '../../stories/story.service';
@@ -57,7 +58,7 @@ const formOf = (req: Request) => new URLSearchParams(typeof req.body === 'string
 
 /** What a refused action says, line by line; undefined for an error that is not the merchant's. */
 function readable(e: unknown): string[] | undefined {
-  if (e instanceof Rejection) return e.reasons.map((r) => `${r.Info} (reason ${r.Code})`);
+  if (e instanceof Rejection) return e.reasons.map(refusal);
   if (e instanceof ListRejected) return [e.message];
   if (e instanceof HttpError) return [e.message];
   return undefined;
@@ -187,13 +188,22 @@ export function mountDashboardRoutes(router: Router, ctx: HttpContext): void {
     signed((req, res, a) => {
       const raw: Record<string, unknown> = {};
       const shown: ListFilters = {};
+      const refused: string[] = [];
       for (const [k, v] of Object.entries(req.query)) {
         const name = LIST_FILTERS.find((n) => n.toLowerCase() === k.toLowerCase());
         if (!name || v === '') continue; // an empty form field filters nothing
         raw[k] = v;
-        if (typeof v === 'string') shown[name] = v;
+        if (typeof v !== 'string') continue;
+        shown[name] = v;
+        // From and To take the times as the table shows them, not only the API's wire form.
+        if (name === 'startDate' || name === 'endDate') {
+          const wire = filterTime(v, name === 'endDate');
+          if (wire === null) refused.push(`${name === 'startDate' ? 'From' : 'To'}: ${v} is not a time: ${FILTER_TIME_EXPECTED}.`);
+          else raw[k] = wire;
+        }
       }
       const cat = catalogue(s);
+      if (refused.length > 0) return send(res, 400, listPage(chromeOf(a, { error: refused }), shown, cat, undefined));
       try {
         send(res, 200, listPage(chromeOf(a), shown, cat, listPayments(s, a.site, raw, shown.surface === 'card' ? 'card' : 'api')));
       } catch (e) {

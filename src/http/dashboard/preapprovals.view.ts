@@ -3,7 +3,8 @@
 import { preapprovalStatusInfo } from '../../domain/preapproval.machine';
 import { escape, money } from '../html';
 import type { Store } from '../../store/store';
-import { type Chrome, layout, stamp } from './views';
+import { type Chrome, layout } from './views';
+import { stamp } from './parts';
 
 export function preapprovalsPage(chrome: Chrome, store: Store, siteId: number): string {
   const rows = store.preapprovals

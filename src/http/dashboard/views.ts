@@ -3,33 +3,21 @@ import { escape, money } from '../html';
 import { faultRulesSection } from './faults.view';
 import { requestsTable } from './requests.view';
 import type { RequestEntry } from '../../requests/journal';
-import { statusInfo, isKnownStatus } from '../../domain/statuses';
-import { formatTimestamp } from '../../domain/time';
 import type { MerchantView } from '../../services/merchants.service';
 import type { Catalogue, PaymentDetail } from '../../services/dashboard.service';
-import type { Offer, Offers } from '../../services/dashboard-offers.service';
 import { cardActions, cardTables, wholeRefundForm } from './card.views';
+import { actionButton, csrfField, eventButtons, stamp, status } from './parts';
 import type { PaymentRecord, SiteRecord } from '../../store/records';
 import type { ListPage } from '../../wire/serializers';
 
 
-/** A 14-digit sandbox timestamp as "2026-01-15 10:00:00". */
-export function stamp(value: string | number | null): string {
-  if (value === null) return '—';
-  const s = typeof value === 'number' ? formatTimestamp(value) : value;
-  const m = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/.exec(s);
-  return m ? `${m[1]}-${m[2]}-${m[3]} ${m[4]}:${m[5]}:${m[6]}` : s;
-}
-
-const status = (id: number) => (isKnownStatus(id) ? `${statusInfo(id)} (${id})` : String(id));
-
 const STYLE = `*{box-sizing:border-box}body{font-family:system-ui,sans-serif;margin:0;color:#1d2430;background:#f6f7f9}
-header{background:#1d2430;color:#fff;padding:.6rem 1.5rem;display:flex;gap:1.5rem;align-items:center}
+header{background:#1d2430;color:#fff;padding:.6rem 1.5rem;display:flex;flex-wrap:wrap;gap:.4rem 1.5rem;align-items:center}
 header a{color:#fff;text-decoration:none}header .who{margin-left:auto;color:#c6ccd6;font-size:.9rem}
 main{max-width:76rem;margin:1.5rem auto;padding:0 1.5rem}h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:2rem}
 table{width:100%;border-collapse:collapse;background:#fff;margin:.5rem 0 1rem}th,td{padding:.35rem .5rem;border-bottom:1px solid #e3e6eb;text-align:left;vertical-align:top;font-size:.92rem}
 th{background:#eef0f4;font-weight:600}td.num,th.num{text-align:right}table.fields th{width:14rem;background:#fff}
-form{margin:0}form.inline{display:inline}fieldset{border:1px solid #d5d9e0;background:#fff;border-radius:.4rem;margin:0 0 1rem;padding:.7rem 1rem}
+form{margin:0}form.inline{display:inline}fieldset{border:1px solid #d5d9e0;background:#fff;border-radius:.4rem;margin:0 0 1rem;padding:.7rem 1rem;min-width:0}
 legend{font-weight:600}label{display:inline-block;margin:.2rem .8rem .2rem 0;font-size:.9rem}
 input,select{font:inherit;padding:.3rem .4rem;border:1px solid #b8c0cc;border-radius:.3rem}
 button{font:inherit;padding:.35rem .9rem;margin:.15rem .3rem .15rem 0;border-radius:.3rem;border:1px solid #8a94a6;background:#fff;cursor:pointer}
@@ -39,7 +27,13 @@ button.primary{background:#1d5bd6;color:#fff;border-color:#1d5bd6}button.link{bo
 .note{color:#5b6575;font-size:.85rem}.pager{display:flex;gap:1rem;align-items:center}.login{max-width:24rem;margin:4rem auto}
 pre.body{white-space:pre-wrap;word-break:break-all;background:#f6f7f9;padding:.4rem;margin:.2rem 0;font-size:.8rem;max-height:24rem;overflow:auto}
 tr.near-miss td.what{color:#8a1c1c}.login label{display:block}.login input{width:100%}ul.attempts{margin:0;padding-left:1.1rem;font-size:.85rem}code{font-size:.85rem}
-.why{color:#8a4b00;font-size:.85rem}button[disabled]{opacity:.5;cursor:not-allowed}`;
+.why{color:#8a4b00;font-size:.85rem}button[disabled]{opacity:.5;cursor:not-allowed}ul.why{margin:.2rem 0;padding-left:1.1rem}
+input,select{max-width:100%}td code,table.fields td{overflow-wrap:anywhere}td.at,td.took{white-space:nowrap}table.requests td.bodies{width:40%}td.reasons{min-width:9rem}
+@media (max-width:60rem){header,main{padding-left:.75rem;padding-right:.75rem}label{display:block;margin-right:0}label input,label select{display:block;width:100%}
+table{display:block;overflow-x:auto}table.fields{display:table}table.fields th{width:auto}
+table.requests{display:table}table.requests thead{display:none}table.requests tr,table.requests td{display:block}
+table.requests tr{border-bottom:2px solid #d5d9e0}table.requests td{border:none;padding:.15rem .5rem}table.requests td.bodies,table.requests td.reasons{width:auto;min-width:0}
+table.requests td[data-label]:not(:empty)::before{content:attr(data-label) ": ";font-weight:600}table.requests td.num{text-align:left}}`;
 
 export interface Chrome {
   site?: SiteRecord;
@@ -50,28 +44,16 @@ export interface Chrome {
   ownTime?: number | undefined;
 }
 
+/**
+ * The clock a page's times are on: a marketplace with a clock of its own sees every time on it (its
+ * payments', their steps' and notifications', and its requests').
+ */
+export const clockName = (chrome: Chrome) => (chrome.ownTime === undefined ? 'sandbox time' : 'its own time');
+
 function errorBox(lines: string[] | undefined): string {
   if (!lines || lines.length === 0) return '';
   return `<div class="error" role="alert"><strong>That did not work.</strong>${lines.map((l) => `<div>${escape(l)}</div>`).join('')}</div>`;
 }
-
-/** A form's submit button; when the payment's state does not allow it, disabled with why not beside it. */
-export function actionButton(label: string, o: Offer, attrs = ''): string {
-  if (o.ok) return `<button${attrs} type="submit">${escape(label)}</button>`;
-  return `<button${attrs} type="submit" disabled>${escape(label)}</button> <span class="why">Not now: ${escape(o.why)}</span>`;
-}
-
-/** The provider events the state allows, as buttons, and a line naming the others with why not. */
-export function eventButtons(events: Offers['events'], label: (event: string) => string): string {
-  const allowed = events.filter((e) => e.offer.ok);
-  const not = events.filter((e) => !e.offer.ok);
-  return (
-    (allowed.length ? allowed.map((e) => `<button type="submit" name="Event" value="${e.event}">${escape(label(e.event))}</button>`).join('') : '<span class="why">No event applies now.</span>') +
-    (not.length ? `<p class="note why">Not offered now: ${not.map((e) => `${escape(label(e.event))} (${escape((e.offer as { why: string }).why)})`).join('; ')}.</p>` : '')
-  );
-}
-
-export const csrfField = (token: string | undefined) => (token ? `<input type="hidden" name="csrf" value="${escape(token)}">` : '');
 
 export function layout(title: string, chrome: Chrome, body: string): string {
   const nav = chrome.site
@@ -105,11 +87,11 @@ function inEffectRows(m: MerchantView): string {
   const urlText =
     url.From === 'none'
       ? 'none: notifications are journaled as no-url, not sent (no NotificationURL here, and the sandbox was started without --notify-url)'
-      : `${url.Value} (${url.From === 'merchant' ? "the merchant's own" : "the sandbox's default, from its start (--notify-url)"})`;
+      : `${url.Value} (${url.From === 'merchant' ? "the merchant's own" : "the sandbox's default, from its start: --notify-url"})`;
   const scenarioText =
     scenario.From === 'method'
       ? "none: each payment follows its method's flow (no default scenario here, and the sandbox was started without --scenario)"
-      : `${scenario.Value} (${scenario.From === 'merchant' ? "the merchant's own" : "the sandbox's default, from its start (--scenario)"})`;
+      : `${scenario.Value} (${scenario.From === 'merchant' ? "the merchant's own" : "the sandbox's default, from its start: --scenario"})`;
   return `<tr><th>Notifications go to</th><td data-from="${url.From}">${escape(urlText)}</td></tr>
 <tr><th>Default scenario</th><td data-from="${scenario.From}">${escape(scenarioText)}</td></tr>`;
 }
@@ -129,7 +111,10 @@ function emptyMeans(m: MerchantView): string {
 export function settingsPage(chrome: Chrome, m: MerchantView, cat: Catalogue, values?: { notificationUrl: string; defaultScenario: string }): string {
   const url = values?.notificationUrl ?? m.NotificationURL ?? '';
   const chosen = values?.defaultScenario ?? m.DefaultScenario ?? '';
-  const options = [`<option value="">(none: the method's flow)</option>`]
+  // The empty choice says what an empty field gives: the sandbox's default when it was started with one.
+  const fallback = m.InEffect.DefaultScenario.SandboxDefault;
+  const none = fallback === null ? "(none: each payment follows its method's flow)" : `(none: the sandbox's default, ${fallback}, from --scenario)`;
+  const options = [`<option value="">${escape(none)}</option>`]
     .concat(cat.scenarios.map((s) => `<option value="${escape(s.name)}"${s.name === chosen ? ' selected' : ''}>${escape(s.name)}</option>`))
     .join('');
   return layout(
@@ -159,8 +144,8 @@ function filterForm(f: ListFilters, cat: Catalogue): string {
 <label>Status <select name="statusID"><option value="">any</option>${cat.statuses.map((s) => opt(s.id, `${s.name} (${s.id})`, f.statusID)).join('')}</select></label>
 <label>Method <select name="methodID"><option value="">any</option>${cat.methods.map((m) => opt(m.methodId, `${m.name} (${m.methodId})`, f.methodID)).join('')}</select></label>
 <label>MerchantTransactionID <input name="merchantTransactionID" value="${escape(f.merchantTransactionID ?? '')}"></label>
-<label>From <input name="startDate" placeholder="yyyyMMddHHmmss" size="15" value="${escape(f.startDate ?? '')}"></label>
-<label>To <input name="endDate" placeholder="yyyyMMddHHmmss" size="15" value="${escape(f.endDate ?? '')}"></label>
+<label>From <input name="startDate" placeholder="2026-01-15 10:00:00" size="19" value="${escape(f.startDate ?? '')}"></label>
+<label>To <input name="endDate" placeholder="2026-01-15 10:00:00" size="19" value="${escape(f.endDate ?? '')}"></label>
 <button type="submit">Apply</button> <a href="/dashboard">Clear</a></fieldset></form>`;
 }
 
@@ -204,7 +189,7 @@ export function requestsPage(chrome: Chrome, entries: readonly RequestEntry[], k
   const intro = kept
     ? `<p class="note">The newest ${entries.length} requests your credentials made (and your payment pages' buttons), newest first, refused ones and near misses (a path that missed) included. A request whose key failed is no one's and is not here: <code>/_sandbox/merchants/{SiteID}/requests?Unauthenticated=true</code> lists those that named your SiteID.</p>`
     : '<p class="note">This sandbox keeps no requests (it was started with <code>--request-journal 0</code>).</p>';
-  return layout('Requests', chrome, `<h1>Requests</h1>${intro}${requestsTable(entries, true)}`);
+  return layout('Requests', chrome, `<h1>Requests</h1>${intro}${requestsTable(entries, true, clockName(chrome))}`);
 }
 
 export function paymentPage(chrome: Chrome, d: PaymentDetail): string {
@@ -250,12 +235,12 @@ export function paymentPage(chrome: Chrome, d: PaymentDetail): string {
         .join('')}</tbody></table>`
     : '<p class="note">No refunds.</p>';
 
-  const history = `<table><thead><tr><th>At (sandbox time)</th><th>Status</th><th>Refund</th><th>Cause</th></tr></thead><tbody>${d.story.History.map(
+  const history = `<table><thead><tr><th>At (${escape(clockName(chrome))})</th><th>Status</th><th>Refund</th><th>Cause</th></tr></thead><tbody>${d.story.History.map(
     (h) => `<tr><td>${escape(stamp(h.At))}</td><td>${escape(`${h.StatusInfo} (${h.StatusID})`)}</td><td>${escape(h.RefundID ?? '')}</td><td>${escape(h.Cause)}</td></tr>`,
   ).join('')}</tbody></table>`;
 
   const steps = d.story.Steps.length
-    ? `<table><thead><tr><th>Step</th><th>Do</th><th>Refund</th><th>Due (sandbox time)</th><th>Ran</th><th>State</th><th>Outcome</th></tr></thead><tbody>${d.story.Steps.map(
+    ? `<table><thead><tr><th>Step</th><th>Do</th><th>Refund</th><th>Due (${escape(clockName(chrome))})</th><th>Ran</th><th>State</th><th>Outcome</th></tr></thead><tbody>${d.story.Steps.map(
         (s) => `<tr><td>${escape(s.Step ?? '—')}</td><td>${escape(s.Do)}</td><td>${escape(s.RefundID ?? '')}</td><td>${escape(stamp(s.Due))}</td><td>${escape(s.Ran ? stamp(s.Ran) : '—')}</td><td>${escape(s.State)}</td><td>${escape(s.Outcome ?? '')}</td></tr>`,
       ).join('')}</tbody></table>`
     : '<p class="note">No scenario steps.</p>';
@@ -322,7 +307,7 @@ a snapshot is the whole sandbox as it is now, to go back to with <code>split-san
     chrome,
     `<p><a href="/dashboard">« Payments</a></p><h1>Payment ${escape(p.id)} · ${escape(money(p.amount, cur))} · ${escape(status(p.statusId))}</h1>
 ${info}<h2>Splits</h2>${splits}<h2>Refunds</h2>${refunds}${p.surface === 'card' ? cardTables(d) : ''}${actions}
-<h2>Requests</h2>${requestsTable(d.requests, false)}
+<h2>Requests</h2>${requestsTable(d.requests, false, clockName(chrome))}
 <h2>Status history</h2>${history}<h2>Scenario steps</h2>${steps}<h2>Notifications</h2>${notifications}${faultRulesSection(d.faults)}`,
   );
 }
