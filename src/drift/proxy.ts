@@ -9,7 +9,7 @@ import { type Logger, silentLogger } from '../log';
 import { type CallRef, type Difference, DriftReport, type Found, compareExchange, compareNotification, compareNotificationOrder, statusPathDifference } from './differences';
 import { IdMap, containerKind, isObject } from './id-map';
 import { type Answer, endToEnd, forwardedHeaders, jsonOf, send } from './send';
-import { Shadow, eventsBetween } from './shadow';
+import { Shadow, eventsBetween, preapprovalEventsBetween } from './shadow';
 
 export interface DriftOptions {
   /** The real service's API address, e.g. `https://test.example/api`. */
@@ -43,6 +43,8 @@ export interface Drift {
   report: DriftReport;
   /** The shadow sandbox (its journal holds the calls the differences name). */
   shadow: Shadow;
+  /** The real ↔ shadow IDs learnt so far. */
+  ids: IdMap;
   /**
    * Resolves once every call so far has run on the shadow, its notifications are delivered and each
    * notification is paired: one without a partner by then is reported as a difference.
@@ -203,13 +205,14 @@ export async function startDrift(options: DriftOptions): Promise<Drift> {
    */
   async function follow(upstreamBody: unknown, call: CallRef, route: string): Promise<boolean> {
     let moved = false;
-    for (const p of paymentsIn(upstreamBody)) {
-      const shadowId = ids.shadowOf('payment', p.id);
+    for (const p of statusesIn(upstreamBody)) {
+      const payment = p.kind === 'payment';
+      const shadowId = ids.shadowOf(p.kind, p.id);
       if (shadowId === undefined) continue;
-      const from = sh.statusOf(Number(shadowId));
+      const from = payment ? sh.statusOf(Number(shadowId)) : sh.preapprovalStatusOf(Number(shadowId));
       if (from === null || from === p.status) continue;
-      for (const event of eventsBetween(from, p.status)) {
-        const done = await sh.drive(Number(shadowId), event);
+      for (const event of payment ? eventsBetween(from, p.status) : preapprovalEventsBetween(from, p.status)) {
+        const done = await sh.drive(payment ? 'payments' : 'preapprovals', Number(shadowId), event);
         if (done === 'moved') moved = true;
         else if (done === 'wrong flow') {
           pathDiffered.add(`Payment:${p.id}:${p.status}`);
@@ -237,7 +240,7 @@ export async function startDrift(options: DriftOptions): Promise<Drift> {
     const ok = answer.status < 300 && got.status < 300;
     const isList = isRead && listKey(upstreamJson) !== null;
     if (ok && !isList) ids.learnFrom(upstreamJson, got.body);
-    for (const p of paymentsIn(upstreamJson)) lastCall.set(`Payment:${p.id}`, call);
+    for (const p of statusesIn(upstreamJson)) lastCall.set(`${p.kind === 'payment' ? 'Payment' : 'Preapproval'}:${p.id}`, call);
     // A read shows what the provider did meanwhile: the shadow follows first, then is read again.
     if (isRead && ok && (await follow(upstreamJson, call, route))) {
       got = await sh.call(surface, method, target, { ...headers, 'Content-Length': String(raw.length) }, raw);
@@ -308,11 +311,8 @@ export async function startDrift(options: DriftOptions): Promise<Drift> {
       const n = describeNotification(jsonOf(body), 'upstream');
       if (!n) return;
       fromUpstream.push(n);
-      if (n.kind === 'Payment') {
-        const p = (jsonOf(body) as { Payment: unknown }).Payment;
-        await follow({ Payment: p }, refOf(n.paymentKey), 'notification Payment');
-        await sh.flush();
-      }
+      await follow(n.body, refOf(n.paymentKey), `notification ${n.kind}`);
+      await sh.flush();
       pair();
     });
   }
@@ -363,6 +363,7 @@ export async function startDrift(options: DriftOptions): Promise<Drift> {
     cardUrl: urlOf(servers[1]!),
     report,
     shadow: sh,
+    ids,
     idle,
     close() {
       closed ??= (async () => {
@@ -391,15 +392,17 @@ function changeOf(key: string): string {
   return `${kind} ${status}`;
 }
 
-/** The payments an answer shows, with their status: `{Payment}`, `{Payments: [...]}`. */
-function paymentsIn(body: unknown): { id: number; status: number }[] {
+/** The payments and preapprovals an answer shows, with their status: `{Payment}`, `{Payments: [...]}`, `{Preapproval}`. */
+function statusesIn(body: unknown): { kind: 'payment' | 'preapproval'; id: number; status: number }[] {
   if (!isObject(body)) return [];
-  const out: { id: number; status: number }[] = [];
-  const one = (p: unknown) => {
-    if (isObject(p) && p.ID !== undefined && isObject(p.Status) && typeof p.Status.ID === 'number') out.push({ id: p.ID as number, status: p.Status.ID });
+  const out: { kind: 'payment' | 'preapproval'; id: number; status: number }[] = [];
+  const one = (kind: 'payment' | 'preapproval') => (p: unknown) => {
+    if (isObject(p) && p.ID !== undefined && isObject(p.Status) && typeof p.Status.ID === 'number') out.push({ kind, id: p.ID as number, status: p.Status.ID });
   };
-  if (body.Payment !== undefined) one(body.Payment);
-  if (Array.isArray(body.Payments)) body.Payments.forEach(one);
+  if (body.Payment !== undefined) one('payment')(body.Payment);
+  if (Array.isArray(body.Payments)) body.Payments.forEach(one('payment'));
+  if (body.Preapproval !== undefined) one('preapproval')(body.Preapproval);
+  if (Array.isArray(body.Preapprovals)) body.Preapprovals.forEach(one('preapproval'));
   return out;
 }
 

@@ -42,6 +42,13 @@ export function eventsBetween(from: number, to: number): string[] {
   return e === undefined ? [] : [e];
 }
 
+/** The same for a preapproval: Pending → Open (open), Pending → Closed (decline), → ClosedByCustomer (close). */
+export function preapprovalEventsBetween(from: number, to: number): string[] {
+  const table: Record<string, string> = { '1>2': 'open', '1>3': 'decline', '1>4': 'close', '2>4': 'close' };
+  const e = table[`${from}>${to}`];
+  return e === undefined ? [] : [e];
+}
+
 export interface ShadowOptions {
   /** A merchants fixture file (`{"Merchants": [...]}`) with the real account's SiteID, APIKey and linked sites; the package's when absent. */
   merchants?: string;
@@ -96,10 +103,15 @@ export class Shadow {
     return this.sandbox.services.store.payments.getAny(paymentId)?.statusId ?? null;
   }
 
+  /** The shadow preapproval's status, or null when there is none. */
+  preapprovalStatusOf(id: number): number | null {
+    return this.sandbox.services.store.preapprovals.getAny(id)?.statusId ?? null;
+  }
+
   /** Applies a provider event through the control API, as a test of the integration would. */
-  async drive(paymentId: number, event: string): Promise<Driven> {
+  async drive(what: 'payments' | 'preapprovals', id: number, event: string): Promise<Driven> {
     const answer = await send(
-      new URL(`/_sandbox/payments/${paymentId}/events`, this.sandbox.listening.baseUrl),
+      new URL(`/_sandbox/${what}/${id}/events`, this.sandbox.listening.baseUrl),
       'POST',
       { 'Content-Type': 'application/json' },
       Buffer.from(JSON.stringify({ Event: event })),
