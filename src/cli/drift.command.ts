@@ -5,7 +5,12 @@
 // options (--upstream, --upstream-card, --port, --card-port, --merchants, --notify-to, --out…) and
 // its action are added to the `drift` command in `configureDriftProxy` below; `report` stays a
 // subcommand with its own options.
-import { type Command } from 'commander';
+import { type Command, Option } from 'commander';
+import { startDrift } from '../drift/proxy';
+import { createLogger, silentLogger } from '../log';
+import { CliError } from './client';
+import { controlToken, httpUrl, port } from './options';
+import { removeReadyFile, writeReadyFile } from './ready-file';
 import { readReportFile } from '../drift/report-file';
 import { describeDifferences, parseKinds } from '../drift/print';
 
@@ -38,8 +43,80 @@ Examples:
   return drift;
 }
 
+interface ProxyOptions {
+  upstream?: string;
+  upstreamCard?: string;
+  port: number;
+  cardPort: number;
+  host: string;
+  merchants?: string;
+  notifyTo?: string;
+  out?: string;
+  controlToken?: string;
+  readyFile?: string;
+  logFormat: 'pretty' | 'json';
+  quiet?: boolean;
+}
+
 /** The proxy's options and action, on the `drift` command itself. */
-function configureDriftProxy(_drift: Command): void {}
+function configureDriftProxy(drift: Command): void {
+  drift
+    .option('--upstream <url>', "the real service's API address (its test host), e.g. https://paytest.example/api", httpUrl)
+    .option('--upstream-card <url>', "the real service's card API address", httpUrl)
+    .option('--port <n>', 'API port of the proxy: your integration calls it (0 picks a free one)', port, 8080)
+    .option('--card-port <n>', 'card API port of the proxy (0 picks a free one)', port, 8081)
+    .option('--host <address>', 'address to listen on (the notification hook must be reachable by the real service)', '127.0.0.1')
+    .option('--merchants <file>', "a merchants fixture file ({\"Merchants\": [...]}) with your real account's SiteID, APIKey and linked sites, for the shadow sandbox")
+    .option('--notify-to <url>', "your integration's notification URL: each real notification is relayed there unchanged", httpUrl)
+    .option('--out <file>', 'keep the report in this file as the run goes (read it with `drift report`)')
+    .option('--control-token <token>', 'require Authorization: Bearer <token> on GET /_sandbox/drift and the Drift page (without it: this machine only)', controlToken)
+    .option('--ready-file <path>', 'once both listeners are up, write {"BaseURL","CardBaseURL","ListeningBaseURL","ListeningCardBaseURL","PID"} there (removed on stop)')
+    .addOption(new Option('--log-format <format>', 'pretty or json (one JSON object per line)').choices(['pretty', 'json']).default('pretty'))
+    .option('--quiet', 'no log lines (the API and Card lines still print)')
+    .addHelpText(
+      'after',
+      `
+Each call goes to --upstream (--upstream-card) with its own credentials and the real answer comes
+back unchanged; the same call runs on an in-memory shadow sandbox beside it, and their differences
+are listed at GET /_sandbox/drift, on the Drift page (/_sandbox/dashboard/drift) and in --out.
+Point the real account's notification URL at <proxy>/_drift/notify.
+
+Examples:
+  $ split-sandbox drift --upstream https://paytest.example/api --upstream-card https://securetest.example \\
+      --merchants my-account.json --notify-to http://127.0.0.1:3000/payments/notify --out drift.json
+  $ split-sandbox drift report --in drift.json --fail-on any`,
+    )
+    .action(async (o: ProxyOptions) => {
+      if (o.upstream === undefined || o.upstreamCard === undefined) {
+        throw new CliError('drift needs --upstream and --upstream-card (or a subcommand: drift report)');
+      }
+      const log = o.quiet ? silentLogger : createLogger('info', o.logFormat);
+      const running = await startDrift({
+        upstream: o.upstream,
+        upstreamCard: o.upstreamCard,
+        port: o.port,
+        cardPort: o.cardPort,
+        host: o.host,
+        merchants: o.merchants,
+        notifyTo: o.notifyTo,
+        out: o.out,
+        controlToken: o.controlToken,
+        log,
+      }).catch((e: Error & { code?: string }) => {
+        throw new CliError(e.code === 'EADDRINUSE' ? `${e.message}: the port is taken; choose another with --port/--card-port (0 picks a free one)` : e.message);
+      });
+      process.stdout.write(`API  ${running.apiUrl}\nCard ${running.cardUrl}\nListening on ${running.apiUrl} (API) and ${running.cardUrl} (card API)\nHook ${running.apiUrl}/_drift/notify\n`);
+      if (o.readyFile !== undefined) {
+        writeReadyFile(o.readyFile, { BaseURL: running.apiUrl, CardBaseURL: running.cardUrl, ListeningBaseURL: running.apiUrl, ListeningCardBaseURL: running.cardUrl, PID: process.pid });
+      }
+      const stop = () => {
+        if (o.readyFile !== undefined) removeReadyFile(o.readyFile);
+        void running.close().then(() => process.exit(0));
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+}
 
 function report(o: { in: string; failOn?: string }): void {
   let kinds: ReadonlySet<string> | null = null;

@@ -7,6 +7,7 @@ import { maskUrl } from '../domain/card-data';
 import { clientTest } from '../http/control/networks';
 import { type Logger, silentLogger } from '../log';
 import { type CallRef, type Difference, DriftReport, type Found, compareExchange, compareNotification, compareNotificationOrder, statusPathDifference } from './differences';
+import { followReport } from './report-file';
 import { IdMap, containerKind, isObject } from './id-map';
 import { type Answer, endToEnd, forwardedHeaders, jsonOf, send } from './send';
 import { Shadow, eventsBetween, preapprovalEventsBetween } from './shadow';
@@ -26,7 +27,9 @@ export interface DriftOptions {
   notifyTo?: string;
   /** Required as `Authorization: Bearer <token>` by the report; without it only this machine reads it. */
   controlToken?: string;
-  /** Called with each difference as it is found (the CLI's `--out` file, a log line). */
+  /** A file kept the report's copy as the run goes (`{"Differences": [...]}`). */
+  out?: string;
+  /** Called with each difference as it is found (a log line). */
   onDifference?: (d: Difference) => void;
   /** The Drift page, from the report's list. */
   page?: (differences: Difference[]) => string;
@@ -83,6 +86,7 @@ export async function startDrift(options: DriftOptions): Promise<Drift> {
   const upstream = { api: new URL(options.upstream), card: new URL(options.upstreamCard) };
   const report = new DriftReport();
   if (options.onDifference) report.on('difference', options.onDifference);
+  report.on('difference', (d) => log.warn('drift: difference', { kind: d.Kind, route: d.Route, field: d.Field ?? undefined, count: d.Count, journal: d.Call.JournalID ?? undefined }));
   const ids = new IdMap();
   const graceMs = options.notificationGraceMs ?? 60_000;
 
@@ -349,6 +353,7 @@ export async function startDrift(options: DriftOptions): Promise<Drift> {
     await sh.close();
     throw e;
   }
+  const file = options.out === undefined ? null : followReport(report, options.out, (e) => log.error('drift: cannot write --out', { error: e.message }));
   const sweep = setInterval(() => enqueue(async () => settle(graceMs)), Math.max(1000, Math.min(graceMs, 30_000))).unref();
   const urlOf = (s: Server) => `http://${host.includes(':') ? `[${host}]` : host}:${(s.address() as AddressInfo).port}`;
   let closed: Promise<void> | null = null;
@@ -357,6 +362,7 @@ export async function startDrift(options: DriftOptions): Promise<Drift> {
     await sh.flush();
     await chain;
     settle(0);
+    file?.flush();
   };
   return {
     apiUrl: urlOf(servers[0]!),
@@ -379,6 +385,7 @@ export async function startDrift(options: DriftOptions): Promise<Drift> {
         );
         await chain;
         settle(0);
+        file?.close();
         await sh.close();
       })();
       return closed;

@@ -1,30 +1,9 @@
 // Differences planted in the "real service": each is reported once, with its kind and the call that
 // showed it, and nothing else is.
-import { type Server, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import type { Difference } from '../../src/drift/differences';
 import { paymentBody } from '../helpers/world';
-import { AUTH, type Rig, startRig } from './rig';
-
-type Transform = (method: string, path: string, body: any) => any;
-
-/** A test proxy in front of the upstream that rewrites the JSON answers `transform` changes. */
-async function transforming(target: string, transform: Transform): Promise<{ url: string; server: Server }> {
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', async () => {
-      const headers = { ...req.headers };
-      delete headers.host;
-      const answer = await fetch(target + req.url, { method: req.method, headers: headers as Record<string, string>, body: chunks.length > 0 ? Buffer.concat(chunks) : undefined });
-      let text = await answer.text();
-      if (text.startsWith('{')) text = JSON.stringify(transform(req.method!, req.url!.split('?')[0]!, JSON.parse(text)));
-      res.writeHead(answer.status, { 'Content-Type': answer.headers.get('content-type') ?? 'application/json' }).end(text);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
-}
+import { AUTH, type Rig, type Transform, startRig, transforming } from './rig';
 
 describe('drift proxy: planted differences', () => {
   let rig: Rig;
@@ -109,7 +88,7 @@ describe('drift proxy: planted differences', () => {
 
   it('a method one-step upstream and two-step in the shadow: one status path difference', async () => {
     rig = await startRig({ scenario: 'one-step' });
-    const p = await created();
+    await created();
     await rig.upstream.clock.advance(2);
     await rig.settle();
     const list = rig.drift.report.list();

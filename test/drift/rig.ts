@@ -1,5 +1,7 @@
 // A drift run against a "real service" that is a second sandbox: the upstream, the proxy in front of
 // it, and the integration's notification receiver.
+import { type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { type Sandbox, startSandbox } from '../../src/main';
 import type { Config } from '../../src/config';
@@ -29,13 +31,14 @@ export interface Rig {
  */
 export async function startRig(
   upstreamConfig: Partial<Config> = {},
-  opts: Partial<DriftOptions> & { via?: (upstreamUrl: string) => Promise<string> } = {},
+  opts: Partial<DriftOptions> & { via?: (upstreamUrl: string) => Promise<string>; viaCard?: (upstreamCardUrl: string) => Promise<string> } = {},
 ): Promise<Rig> {
   const upstream = await startSandbox({ port: 0, cardPort: 0, db: ':memory:', clock: 'manual', startTime: START, quiet: true, ...upstreamConfig });
   const integration = await startReceiver();
-  const { via, ...options } = opts;
+  const { via, viaCard, ...options } = opts;
   const upstreamUrl = via ? await via(upstream.baseUrl) : upstream.baseUrl;
-  const drift = await startDrift({ upstream: upstreamUrl, upstreamCard: upstream.cardBaseUrl, notifyTo: integration.url, ...options });
+  const upstreamCardUrl = viaCard ? await viaCard(upstream.cardBaseUrl) : upstream.cardBaseUrl;
+  const drift = await startDrift({ upstream: upstreamUrl, upstreamCard: upstreamCardUrl, notifyTo: integration.url, ...options });
   // The real account's notification URL is the proxy's hook.
   await request(upstream.baseUrl).patch(`/_sandbox/merchants/${MARKETPLACE.SiteID}`).send({ NotificationURL: `${drift.apiUrl}/_drift/notify` }).expect(200);
   const rig: Rig = {
@@ -65,3 +68,24 @@ export async function startRig(
   };
   return rig;
 }
+
+export type Transform = (method: string, path: string, body: any) => any;
+
+/** A test proxy in front of the upstream that rewrites the JSON answers `transform` changes. */
+export async function transforming(target: string, transform: Transform): Promise<{ url: string; server: Server }> {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      const headers = { ...req.headers };
+      delete headers.host;
+      const answer = await fetch(target + req.url, { method: req.method, headers: headers as Record<string, string>, body: chunks.length > 0 ? Buffer.concat(chunks) : undefined });
+      let text = await answer.text();
+      if (text.startsWith('{')) text = JSON.stringify(transform(req.method!, req.url!.split('?')[0]!, JSON.parse(text)));
+      res.writeHead(answer.status, { 'Content-Type': answer.headers.get('content-type') ?? 'application/json' }).end(text);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
