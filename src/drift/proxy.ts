@@ -7,6 +7,7 @@ import { maskUrl } from '../domain/card-data';
 import { clientTest } from '../http/control/networks';
 import { type Logger, silentLogger } from '../log';
 import { type CallRef, type Difference, DriftReport, type Found, compareExchange, compareNotification, compareNotificationOrder, statusPathDifference } from './differences';
+import { renderDriftPage } from './drift.page';
 import { followReport } from './report-file';
 import { IdMap, containerKind, isObject } from './id-map';
 import { type Answer, endToEnd, forwardedHeaders, jsonOf, send } from './send';
@@ -31,8 +32,6 @@ export interface DriftOptions {
   out?: string;
   /** Called with each difference as it is found (a log line). */
   onDifference?: (d: Difference) => void;
-  /** The Drift page, from the report's list. */
-  page?: (differences: Difference[]) => string;
   log?: Logger;
   /** How long a notification waits for its partner from the other side before it counts as missing (real time). */
   notificationGraceMs?: number;
@@ -327,8 +326,8 @@ export async function startDrift(options: DriftOptions): Promise<Drift> {
     if (!guard(req, res)) return;
     if (req.method === 'GET' && path === '/_sandbox/drift') {
       res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' }).end(JSON.stringify({ Differences: report.list() }));
-    } else if (req.method === 'GET' && path === '/_sandbox/dashboard/drift' && options.page) {
-      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(options.page(report.list()));
+    } else if (req.method === 'GET' && path === '/_sandbox/dashboard/drift') {
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(renderDriftPage(report.list()));
     } else {
       res.writeHead(404, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify({ Message: 'The drift proxy answers only GET /_sandbox/drift and GET /_sandbox/dashboard/drift here.' }));
     }

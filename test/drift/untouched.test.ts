@@ -136,6 +136,11 @@ describe('drift proxy: the answer untouched, the secrets kept', () => {
     const right = await fetch(`${rig.drift.apiUrl}/_sandbox/drift`, { headers: { Authorization: 'Bearer drift-token' } });
     expect(right.status).toBe(200);
     expect(await right.json()).toEqual({ Differences: [] });
+    expect((await fetch(`${rig.drift.apiUrl}/_sandbox/dashboard/drift`)).status).toBe(401);
+    const page = await fetch(`${rig.drift.apiUrl}/_sandbox/dashboard/drift`, { headers: { Authorization: 'Bearer drift-token' } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await page.text()).toContain('Drift');
     // Other control paths are not the shadow's to give away: the proxy answers only its own.
     expect((await fetch(`${rig.drift.apiUrl}/_sandbox/payments/1/events`, { method: 'POST', headers: { Authorization: 'Bearer drift-token' } })).status).toBe(404);
   });
