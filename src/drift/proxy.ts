@@ -57,6 +57,8 @@ export interface Drift {
 
 type Surface = 'api' | 'card';
 const HOOK = '/_drift/notify';
+/** The longest a shadow call waits for a pause in the traffic. */
+const QUIET_WAIT_MS = 100;
 /** Paging figures of a list: the two sides count different histories, so only their types are compared. */
 const PAGING = ['Count', 'TotalCount', 'TotalPages', 'PageIndex', 'PageSize'];
 /** Literal route words: everything else after a noun is an ID. */
@@ -127,8 +129,37 @@ export async function startDrift(options: DriftOptions): Promise<Drift> {
 
   /** The shadow's work, one call or notification at a time in arrival order: IDs are learnt before they are used. */
   let chain: Promise<void> = Promise.resolve();
+  /**
+   * Calls on their way to or from the upstream. The shadow runs in this process: each of its calls
+   * waits until none is (for at most QUIET_WAIT_MS), so that its work lands between answers, not in them.
+   */
+  let forwarding = 0;
+  let quietWaiters: (() => void)[] = [];
+  const quiet = () =>
+    forwarding === 0
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          const done = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+          const timer = setTimeout(() => {
+            quietWaiters = quietWaiters.filter((w) => w !== done);
+            resolve();
+          }, QUIET_WAIT_MS);
+          quietWaiters.push(done);
+        });
+  const forwarded = () => {
+    if (--forwarding > 0) return;
+    const waiters = quietWaiters;
+    quietWaiters = [];
+    for (const w of waiters) w();
+  };
   const enqueue = (work: () => Promise<void>) => {
-    chain = chain.then(work).catch((e: Error) => log.error('drift: shadow call failed', { error: e.message }));
+    chain = chain
+      .then(quiet)
+      .then(work)
+      .catch((e: Error) => log.error('drift: shadow call failed', { error: e.message }));
   };
 
   const upstreamIdOf = (shadowId: string) => {
@@ -278,6 +309,15 @@ export async function startDrift(options: DriftOptions): Promise<Drift> {
 
   async function forward(surface: Surface, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
+    forwarding++;
+    try {
+      await relay(surface, req, res, started);
+    } finally {
+      forwarded();
+    }
+  }
+
+  async function relay(surface: Surface, req: IncomingMessage, res: ServerResponse, started: number): Promise<void> {
     const body = await readBody(req);
     const url = new URL(req.url ?? '/', 'http://proxy');
     const headers = forwardedHeaders(req.headers, req.rawHeaders, body);
