@@ -257,7 +257,9 @@ export class DriftReport {
       let kept = this.byIdentity.get(id);
       if (kept) kept.Count++;
       else {
-        kept = { Kind: d.Kind, Route: d.Route, Field: d.Field, Upstream: d.Upstream, Shadow: d.Shadow, Count: 1, Call: { ...d.Call } };
+        // Masked again: a difference the proxy made itself reaches the report masked too (masking is idempotent).
+        const key = d.Field === null ? null : (d.Field.split('.').pop() ?? '').replace(/\[\]$/, '');
+        kept = { Kind: d.Kind, Route: d.Route, Field: d.Field, Upstream: maskValue(d.Upstream, key), Shadow: maskValue(d.Shadow, key), Count: 1, Call: maskCall(d.Call) };
         this.byIdentity.set(id, kept);
       }
       for (const fn of this.listeners) fn({ ...kept, Call: { ...kept.Call } });

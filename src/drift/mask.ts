@@ -59,12 +59,3 @@ export function maskPath(path: string): string {
     .join('&');
   return `${maskedHead}?${query}`;
 }
-
-/** A JSON body kept as text (a story's request), masked; text that is not JSON is masked as text. */
-export function maskBodyText(text: string): string {
-  try {
-    return JSON.stringify(maskValue(JSON.parse(text)));
-  } catch {
-    return maskCardData(text);
-  }
-}

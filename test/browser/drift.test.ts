@@ -20,7 +20,7 @@ maybe('the Drift page in Chromium', () => {
     const page = await browser.newPage({ viewport: { width, height: 800 } });
     try {
       await page.setContent(renderDriftPage(diffs));
-      const [scroll, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+      const [scroll, inner] = (await page.evaluate('[document.documentElement.scrollWidth, window.innerWidth]')) as [number, number];
       expect(scroll).toBeLessThanOrEqual(inner);
       expect(await page.locator('tr[data-kind] td.count').allInnerTexts()).toEqual(['12', '1']);
     } finally {

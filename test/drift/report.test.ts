@@ -41,6 +41,16 @@ describe('DriftReport', () => {
 describe('what a difference keeps', () => {
   const card = '4111111111111111';
 
+  it('masks a difference made outside the comparison when the report keeps it', () => {
+    const report = new DriftReport();
+    report.add([
+      { Kind: 'value', Route: 'card POST /v1/payments', Field: 'Payment.Card.CVV', Upstream: '123', Shadow: '456', Call: { Method: 'POST', Path: `/v1/cards/${card}`, JournalID: null, At: '' } },
+      { Kind: 'status path', Route: 'POST /v1/payments', Field: null, Upstream: { Card: { Number: card, SecurityCode: '737' } }, Shadow: null, Call: at(1) },
+    ]);
+    const text = JSON.stringify(report.list());
+    for (const secret of [card, '123', '456', '737']) expect(text).not.toContain(secret);
+  });
+
   it('masks a card number and a security code in a body kept as a value', () => {
     const d = compareExchange({
       route: 'card POST /v1/payments',
