@@ -20,7 +20,7 @@
 //   }
 // `body` and `answer` are parsed JSON (undefined: none); `at` is milliseconds on any one clock.
 import type { StoryFile, StoryStep } from '../stories/story';
-import type { Difference } from './differences';
+import type { CallRef, Difference } from './differences';
 import { maskPath, maskValue } from './mask';
 
 export interface RecordedCall {
@@ -31,6 +31,8 @@ export interface RecordedCall {
   /** The upstream's HTTP status; a call the upstream refused changes nothing and is no step. */
   status: number;
   answer?: unknown;
+  /** The call as a difference names it: a difference first shown by a create (no ID in its path) is told with its payment by it. */
+  ref?: CallRef;
 }
 
 export interface PaymentRecording {
@@ -188,4 +190,65 @@ export function storyOfPayment(r: PaymentRecording): DriftStory {
 function splitIndexOrFail(r: PaymentRecording, index: number | undefined, id: string): number {
   if (index === undefined) throw new StoryError(`payment ${r.paymentId}: split ${id} is not one its create or an added split answered`);
   return index;
+}
+
+/** The upstream payment ID a call's path names (`/v1/payments/3005042/capture` → `3005042`), or null. */
+export function paymentIdOfPath(path: string): string | null {
+  return /^\/v1\/payments\/([0-9]+)(?:[/?]|$)/.exec(path)?.[1] ?? null;
+}
+
+/** How many payments a recorder keeps at most: the oldest are let go first. */
+export const RECORDED_PAYMENTS_MAX = 10_000;
+
+/**
+ * The calls and statuses of each payment a run saw created, kept for its story (bounded: the oldest
+ * payments are let go past RECORDED_PAYMENTS_MAX). The proxy records; storyOf tells.
+ */
+export class PaymentRecorder {
+  private readonly payments = new Map<string, { calls: RecordedCall[]; seen: { at: number; statusId: number; refundId?: string }[] }>();
+
+  constructor(private readonly max = RECORDED_PAYMENTS_MAX) {}
+
+  /** A create the upstream answered with a payment: its recording starts. */
+  created(paymentId: string, call: RecordedCall): void {
+    if (this.payments.size >= this.max) this.payments.delete(this.payments.keys().next().value!);
+    this.payments.set(paymentId, { calls: [call], seen: [] });
+  }
+
+  /** A later call on a payment (ignored for one whose create this run did not see). */
+  call(paymentId: string, call: RecordedCall): void {
+    this.payments.get(paymentId)?.calls.push(call);
+  }
+
+  /** A status the upstream showed outside an answer to a call (a notification): the payment's, or a refund's. */
+  seen(paymentId: string, at: number, statusId: number, refundId?: string): void {
+    this.payments.get(paymentId)?.seen.push({ at, statusId, ...(refundId === undefined ? {} : { refundId }) });
+  }
+
+  has(paymentId: string): boolean {
+    return this.payments.has(paymentId);
+  }
+
+  /** The recorded payment a difference's call was made on: by its path's ID, or (a create) by the call itself. */
+  ownerOf(d: Difference): string | null {
+    const id = paymentIdOfPath(d.Call.Path);
+    if (id !== null) return this.payments.has(id) ? id : null;
+    const same = (r: CallRef | undefined) => r !== undefined && r.Method === d.Call.Method && r.At === d.Call.At && (r.JournalID ?? null) === (d.Call.JournalID ?? null);
+    for (const [paymentId, p] of this.payments) if (p.calls.some((c) => same(c.ref))) return paymentId;
+    return null;
+  }
+
+  /** The payments (upstream IDs) that showed a difference, in the order first shown, recorded ones only. */
+  differing(diffs: readonly Difference[]): string[] {
+    const ids = diffs.map((d) => this.ownerOf(d)).filter((id): id is string => id !== null);
+    return [...new Set(ids)];
+  }
+
+  /** The story of a recorded payment, with the differences its calls showed; undefined for one not recorded. */
+  storyOf(paymentId: string, diffs: readonly Difference[] = [], siteId?: number): DriftStory | undefined {
+    const p = this.payments.get(paymentId);
+    if (!p) return undefined;
+    const own = diffs.filter((d) => this.ownerOf(d) === paymentId);
+    return storyOfPayment({ paymentId, calls: p.calls, seen: p.seen, differences: own, ...(siteId === undefined ? {} : { siteId }) });
+  }
 }

@@ -1,7 +1,7 @@
 // A payment that differed, written as a story from the calls made on the upstream: it replays on a
 // sandbox as what the upstream did, and keeps no card number, security code or key.
 import request from 'supertest';
-import { type RecordedCall, StoryError, storyOfPayment } from '../../src/drift/stories';
+import { PaymentRecorder, type RecordedCall, StoryError, paymentIdOfPath, storyOfPayment } from '../../src/drift/stories';
 import type { Difference } from '../../src/drift/differences';
 import { AUTH, type Rig, advance, boot, shutdown, story } from '../lifecycle/harness';
 import { START, paymentBody } from '../helpers/world';
@@ -119,5 +119,42 @@ describe('storyOfPayment', () => {
     const capture = (split: number): RecordedCall => ({ method: 'POST', path: `/v1/payments/9/splits/${split}/capture?amount=40`, at: 10, status: 200 });
     expect(storyOfPayment({ paymentId: '9', calls: [create, capture(71)] }).Steps).toEqual([{ On: 'created', After: '10ms', Do: 'capture-split', Split: 1, Amount: '40' }]);
     expect(() => storyOfPayment({ paymentId: '9', calls: [create, capture(72)] })).toThrow(/split 72/);
+  });
+
+  describe('PaymentRecorder', () => {
+    const ref = (Path: string, At: string, JournalID: number | null = null) => ({ Method: 'POST', Path, JournalID, At });
+    const create = (id: number, at: string): RecordedCall => ({
+      method: 'POST',
+      path: '/v1/payments',
+      body: { Payment: { MerchantTransactionID: `o-${id}`, Amount: '100' } },
+      at: 0,
+      status: 201,
+      answer: { Payment: { ID: id, Status: { ID: 1 }, Splits: [] } },
+      ref: ref('/v1/payments', at, id),
+    });
+    const diff = (Path: string, At: string, JournalID: number | null = null): Difference => ({ Kind: 'value', Route: 'x', Field: 'Payment.Amount', Upstream: '1', Shadow: '2', Count: 1, Call: ref(Path, At, JournalID) });
+
+    it('tells the story of each payment that differed, by the ID in its call or by its create', () => {
+      const rec = new PaymentRecorder();
+      rec.created('11', create(11, 't1'));
+      rec.created('12', create(12, 't2'));
+      rec.call('12', { method: 'POST', path: '/v1/payments/12/cancel', at: 3, status: 200 });
+      rec.call('99', { method: 'POST', path: '/v1/payments/99/cancel', at: 3, status: 200 });
+      rec.seen('11', 2, 9);
+      const diffs = [diff('/v1/payments/12/cancel', 't3'), diff('/v1/payments', 't1', 11), diff('/v1/payments/99', 't4')];
+      expect(rec.differing(diffs)).toEqual(['12', '11']);
+      expect(rec.storyOf('12', diffs)!.Steps).toEqual([{ On: 'created', After: '3ms', Do: 'merchant-cancel' }]);
+      expect(rec.storyOf('12', diffs)!.Story.Differences).toHaveLength(1);
+      expect(rec.storyOf('11', diffs)!.Steps).toEqual([{ On: 'created', After: '2ms', Do: 'authorize' }]);
+      expect(rec.storyOf('99')).toBeUndefined();
+      expect(paymentIdOfPath('/v1/payments/12?x=1')).toBe('12');
+      expect(paymentIdOfPath('/v1/payments')).toBeNull();
+    });
+
+    it('lets the oldest payment go past its bound', () => {
+      const rec = new PaymentRecorder(2);
+      for (const id of [1, 2, 3]) rec.created(String(id), create(id, `t${id}`));
+      expect([rec.has('1'), rec.has('2'), rec.has('3')]).toEqual([false, true, true]);
+    });
   });
 });
