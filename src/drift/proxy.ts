@@ -9,6 +9,7 @@ import { type Logger, silentLogger } from '../log';
 import { type CallRef, type Difference, DriftReport, type Found, compareExchange, compareNotification, compareNotificationOrder, statusPathDifference } from './differences';
 import { renderDriftPage } from './drift.page';
 import { followReport } from './report-file';
+import { type DriftStory, PaymentRecorder, paymentIdOfPath } from './stories';
 import { IdMap, containerKind, isObject } from './id-map';
 import { type Answer, endToEnd, forwardedHeaders, jsonOf, send } from './send';
 import { Shadow, eventsBetween, preapprovalEventsBetween } from './shadow';
@@ -47,6 +48,10 @@ export interface Drift {
   shadow: Shadow;
   /** The real ↔ shadow IDs learnt so far. */
   ids: IdMap;
+  /** The story of a payment this run saw created (its real ID), with the differences its calls showed; undefined for another. */
+  storyOf(paymentId: number | string): DriftStory | undefined;
+  /** The stories of every payment that showed a difference, by real payment ID. */
+  stories(): Record<string, DriftStory>;
   /**
    * Resolves once every call so far has run on the shadow, its notifications are delivered and each
    * notification is paired: one without a partner by then is reported as a difference.
@@ -89,6 +94,9 @@ export async function startDrift(options: DriftOptions): Promise<Drift> {
   if (options.onDifference) report.on('difference', options.onDifference);
   report.on('difference', (d) => log.warn('drift: difference', { kind: d.Kind, route: d.Route, field: d.Field ?? undefined, count: d.Count, journal: d.Call.JournalID ?? undefined }));
   const ids = new IdMap();
+  /** Each payment's calls and shown statuses, for the story of one that differed. */
+  const recorder = new PaymentRecorder();
+  const shadowSite = () => (sh.sandbox.merchant.SiteID === 0 ? undefined : sh.sandbox.merchant.SiteID);
   const graceMs = options.notificationGraceMs ?? 60_000;
 
   // The shadow's notifications come to a listener of their own, on loopback, under a path nobody guesses.
@@ -271,6 +279,7 @@ export async function startDrift(options: DriftOptions): Promise<Drift> {
     const isRead = method === 'GET';
     let got = await sh.call(surface, method, target, { ...headers, 'Content-Length': String(raw.length) }, raw);
     const call: CallRef = { Method: method, Path: url.pathname, JournalID: got.journalId, At: got.at };
+    if (surface === 'api') record(method, url.pathname, requestJson, answer.status, upstreamJson, call);
     const ok = answer.status < 300 && got.status < 300;
     const isList = isRead && listKey(upstreamJson) !== null;
     if (ok && !isList) ids.learnFrom(upstreamJson, got.body);
@@ -284,6 +293,16 @@ export async function startDrift(options: DriftOptions): Promise<Drift> {
     const [upstreamSide, shadowJson] = isList && ok ? knownItems(upstreamJson, got.body) : [upstreamJson, ids.asReal(got.body)];
     add(compareExchange({ route, call, upstream: { status: answer.status, body: upstreamSide }, shadow: { status: got.status, body: shadowJson }, upstreamIdOf }));
     if (!isRead && ok) await follow(upstreamJson, call, route);
+  }
+
+  function record(method: string, path: string, body: unknown, status: number, answer: unknown, ref: CallRef): void {
+    const recorded = { method, path, body, at: Date.now(), status, answer, ref };
+    const made = isObject(answer) && isObject(answer.Payment) ? answer.Payment.ID : undefined;
+    if (method === 'POST' && path.replace(/\/$/, '') === '/v1/payments' && status === 201 && made !== undefined) recorder.created(String(made), recorded);
+    else {
+      const id = paymentIdOfPath(path);
+      if (id !== null) recorder.call(id, recorded);
+    }
   }
 
   /**
@@ -354,6 +373,9 @@ export async function startDrift(options: DriftOptions): Promise<Drift> {
       const n = describeNotification(jsonOf(body), 'upstream');
       if (!n) return;
       fromUpstream.push(n);
+      const shown = (n.body as Record<string, Record<string, unknown>>)[n.kind]!;
+      if (n.kind === 'Payment') recorder.seen(String(shown.ID), Date.now(), n.status);
+      else if (n.kind === 'Refund' && shown.PaymentID !== undefined) recorder.seen(String(shown.PaymentID), Date.now(), n.status, String(shown.ID));
       await follow(n.body, refOf(n.paymentKey), `notification ${n.kind}`);
       await sh.flush();
       pair();
@@ -364,12 +386,19 @@ export async function startDrift(options: DriftOptions): Promise<Drift> {
   function control(req: IncomingMessage, res: ServerResponse): void {
     const path = new URL(req.url ?? '/', 'http://proxy').pathname.replace(/\/$/, '');
     if (!guard(req, res)) return;
-    if (req.method === 'GET' && path === '/_sandbox/drift') {
+    const story = /^\/_sandbox\/drift\/stories\/([0-9]+)$/.exec(path);
+    if (req.method === 'GET' && story) {
+      const told = recorder.storyOf(story[1]!, report.list(), shadowSite());
+      if (told) res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' }).end(JSON.stringify(told));
+      else res.writeHead(404, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify({ Message: 'This run saw no payment with that ID created.' }));
+    } else if (req.method === 'GET' && path === '/_sandbox/drift/stories') {
+      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' }).end(JSON.stringify({ Stories: Object.values(Object.fromEntries(recorder.differing(report.list()).map((id) => [id, recorder.storyOf(id, report.list(), shadowSite())]))) }));
+    } else if (req.method === 'GET' && path === '/_sandbox/drift') {
       res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' }).end(JSON.stringify({ Differences: report.list() }));
     } else if (req.method === 'GET' && path === '/_sandbox/dashboard/drift') {
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(renderDriftPage(report.list()));
     } else {
-      res.writeHead(404, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify({ Message: 'The drift proxy answers only GET /_sandbox/drift and GET /_sandbox/dashboard/drift here.' }));
+      res.writeHead(404, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify({ Message: 'The drift proxy answers only GET /_sandbox/drift, /_sandbox/drift/stories[/{payment ID}] and /_sandbox/dashboard/drift here.' }));
     }
   }
 
@@ -409,6 +438,8 @@ export async function startDrift(options: DriftOptions): Promise<Drift> {
     report,
     shadow: sh,
     ids,
+    storyOf: (id) => recorder.storyOf(String(id), report.list(), shadowSite()),
+    stories: () => Object.fromEntries(recorder.differing(report.list()).map((id) => [id, recorder.storyOf(id, report.list(), shadowSite())!])),
     idle,
     close() {
       closed ??= (async () => {

@@ -56,6 +56,14 @@ describe('drift proxy: planted differences', () => {
     expect(kinds(list)).toEqual([['reason', 'POST /v1/payments/{id}/capture', 'Payment.Status.Reasons']]);
     expect(list[0]).toMatchObject({ Upstream: [18], Shadow: [17] });
     expect(entryOf(list[0]!)).toMatchObject({ Route: '/v1/payments/{id}/capture', Status: 400 });
+    // The payment that differed, as a story: its calls, its difference.
+    const stories = rig.drift.stories();
+    expect(Object.keys(stories)).toEqual([String(p.ID)]);
+    expect(stories[String(p.ID)]!.Story.Differences).toHaveLength(1);
+    expect(stories[String(p.ID)]!.Story.Calls.map((c) => `${c.Method} ${c.Status}`)).toEqual(['POST 201', 'POST 400']);
+    const served = await fetch(`${rig.drift.apiUrl}/_sandbox/drift/stories/${p.ID}`);
+    expect(served.status).toBe(200);
+    expect(await served.json()).toEqual(JSON.parse(JSON.stringify(stories[String(p.ID)])));
   });
 
   it('a field renamed, one dropped and a string amount turned into a number (the test proxy): one difference each', async () => {

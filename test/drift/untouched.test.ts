@@ -114,6 +114,7 @@ describe('drift proxy: the answer untouched, the secrets kept', () => {
       journal: JSON.stringify(shadow.requests.find()),
       file: readFileSync(out, 'utf8'),
       story: JSON.stringify(shadow.stories.of(shadowId)),
+      driftStory: JSON.stringify(rig.drift.storyOf(splitId)),
     };
     const basicValue = AUTH.replace(/^Basic /, '');
     for (const [where, text] of Object.entries(places)) {
@@ -122,6 +123,7 @@ describe('drift proxy: the answer untouched, the secrets kept', () => {
       }
     }
     expect(places.log).toContain('drift: call');
+    expect(rig.drift.storyOf(splitId)).toBeDefined();
     expect(JSON.parse(places.file).Differences).toEqual(report.Differences);
   });
 
