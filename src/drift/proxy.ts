@@ -103,7 +103,7 @@ export async function startDrift(options: DriftOptions): Promise<Drift> {
   const secret = randomBytes(16).toString('hex');
   const fromUpstream: Pending[] = [];
   const fromShadow: Pending[] = [];
-  /** Each payment's notifications in arrival order, per side: their order is compared when they are paired. */
+  /** Each payment's notifications in the order each side sent them: compared when the run settles. */
   const sequences = new Map<string, { upstream: string[]; shadow: string[] }>();
   /** The last call on each payment (by its real ID): the one a notification's difference names. */
   const lastCall = new Map<string, CallRef>();
@@ -121,6 +121,7 @@ export async function startDrift(options: DriftOptions): Promise<Drift> {
       const parsed = describeNotification(jsonOf(body), 'shadow');
       if (parsed) {
         fromShadow.push(parsed);
+        sequence(parsed.paymentKey).shadow.push(parsed.key);
         pair();
       }
     });
@@ -212,9 +213,6 @@ export async function startDrift(options: DriftOptions): Promise<Drift> {
       if (j < 0) continue;
       const s = fromShadow.splice(j, 1)[0]!;
       fromUpstream.splice(i--, 1);
-      const seq = sequence(u.paymentKey);
-      seq.upstream.push(u.key);
-      seq.shadow.push(s.key);
       add(compareNotification(u.kind, refOf(u.paymentKey), u.body, ids.asReal(s.body), upstreamIdOf));
     }
   }
@@ -373,6 +371,7 @@ export async function startDrift(options: DriftOptions): Promise<Drift> {
       const n = describeNotification(jsonOf(body), 'upstream');
       if (!n) return;
       fromUpstream.push(n);
+      sequence(n.paymentKey).upstream.push(n.key);
       const shown = (n.body as Record<string, Record<string, unknown>>)[n.kind]!;
       if (n.kind === 'Payment') recorder.seen(String(shown.ID), Date.now(), n.status);
       else if (n.kind === 'Refund' && shown.PaymentID !== undefined) recorder.seen(String(shown.PaymentID), Date.now(), n.status, String(shown.ID));

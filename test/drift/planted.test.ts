@@ -119,4 +119,20 @@ describe('drift proxy: planted differences', () => {
     expect(list[0]).toMatchObject({ Upstream: '(none sent)', Shadow: 'Payment', Call: { Method: 'GET', Path: `/v1/payments/${p.ID}` } });
     expect(rig.integration.received).toHaveLength(0);
   });
+
+  it('notifications of a payment sent in another order (the upstream holds one back): one notification order difference', async () => {
+    rig = await startRig();
+    const p = await created();
+    rig.upstream.faults.add({ Channel: 'notifications', Match: { StatusID: 9 }, Action: { Delay: '10s' } });
+    await rig.event(p.ID, 'authorize');
+    await rig.settle();
+    // The integration reads the payment (the shadow follows it there), captures it, and only then is the authorization told.
+    await rig.api('get', `/v1/payments/${p.ID}`).expect(200);
+    await rig.api('post', `/v1/payments/${p.ID}/capture`).expect(200);
+    await rig.upstream.clock.advance(10);
+    await rig.settle();
+    const list = rig.drift.report.list();
+    expect(kinds(list)).toEqual([['notification order', 'notification Payment', null]]);
+    expect(list[0]).toMatchObject({ Upstream: ['Payment 2', 'Payment 9'], Shadow: ['Payment 9', 'Payment 2'] });
+  });
 });
