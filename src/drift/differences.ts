@@ -83,6 +83,9 @@ const typeOf = (v: unknown): JsonType =>
   v === undefined ? 'absent' : v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'bigint' ? 'number' : (typeof v as JsonType);
 const has = (o: Record<string, unknown>, k: string) => Object.prototype.hasOwnProperty.call(o, k) && o[k] !== undefined;
 
+/** How deep bodies are walked field by field. */
+const MAX_DEPTH = 64;
+
 /** Objects whose ID and Info are a status: a payment's Status, a split's or a refund's StateDetails. */
 const STATUS_KEYS = new Set(['Status', 'StateDetails']);
 
@@ -124,7 +127,9 @@ function mapped(w: Walk, s: string): string {
  * Compares two values found at `path` under `key` (for an array's items, the array's key).
  * `volatile`: the entry of an enclosing field that makes all it holds volatile (a token's object).
  */
-function walk(w: Walk, u: unknown, s: unknown, path: string, key: string | null, parent: string | null, inherited: VolatileField | null): void {
+function walk(w: Walk, u: unknown, s: unknown, path: string, key: string | null, parent: string | null, inherited: VolatileField | null, depth = 0): void {
+  // Deeper than any answer of the API: not compared, so that no body can exhaust the stack.
+  if (depth > MAX_DEPTH) return;
   const tu = typeOf(u);
   const ts = typeOf(s);
   const field = path === '' ? null : path;
@@ -163,7 +168,7 @@ function walk(w: Walk, u: unknown, s: unknown, path: string, key: string | null,
         found(w, 'missing field', at, k, a[k], undefined, (inner ?? volatileField(k))?.Hidden ?? false);
         continue;
       }
-      walk(w, a[k], b[k], at, k, key, inner);
+      walk(w, a[k], b[k], at, k, key, inner, depth + 1);
     }
     for (const k of Object.keys(b)) {
       if (has(b, k) && !has(a, k)) found(w, 'extra field', join(path, k), k, undefined, b[k], (inner ?? volatileField(k))?.Hidden ?? false);
@@ -175,7 +180,7 @@ function walk(w: Walk, u: unknown, s: unknown, path: string, key: string | null,
     if (volatile !== null && volatile.Treatment === 'type only') return;
     // Items are compared by position (splits, reasons, a list's items the proxy kept for both sides).
     const items = `${path}[]`;
-    for (let i = 0; i < Math.min(a.length, b.length); i++) walk(w, a[i], b[i], items, key, parent, volatile !== null && volatile.Hidden ? volatile : null);
+    for (let i = 0; i < Math.min(a.length, b.length); i++) walk(w, a[i], b[i], items, key, parent, volatile !== null && volatile.Hidden ? volatile : null, depth + 1);
     if (a.length !== b.length) found(w, 'value', field, key, `${a.length} item${a.length === 1 ? '' : 's'}`, `${b.length} item${b.length === 1 ? '' : 's'}`);
     return;
   }

@@ -2,6 +2,10 @@
 // with its card numbers, security codes and credentials masked. Pure: no I/O.
 import { SECURITY_CODE_MASK, isCardNumber, isSecurityCodeKey, isTimeOrIdKey, maskCardData, maskCardNumber, maskQuery } from '../domain/card-data';
 
+const MAX_DEPTH = 64;
+/** What a value nested deeper than MAX_DEPTH is kept as. */
+export const TOO_DEEP = '(nested too deep)';
+
 /** A key holding a credential: an Authorization header, an APIKey, a password, a control token. */
 const CREDENTIAL = /^(?:proxy)?authorization$|^(?:x)?apikey$|^password$|^secret$|^(?:x)?(?:sandbox)?controltoken$|^clientsecret$/;
 const lastSegment = (key: string) => {
@@ -22,16 +26,18 @@ export const isSecretKey = (key: string) => isCredentialKey(key) || isSecurityCo
  * (a field path's last segment will do), so that a security code or a key compared on its own is
  * masked too, and a time or an ID is not taken for a card number.
  */
-export function maskValue(value: unknown, key: string | null = null): unknown {
+export function maskValue(value: unknown, key: string | null = null, depth = 0): unknown {
+  // Deeper than any answer of the API: not kept (nor walked, so that no value can exhaust the stack).
+  if (depth > MAX_DEPTH) return TOO_DEEP;
   if (key !== null && isSecretKey(key)) return value === null || value === undefined || value === '' ? value : SECURITY_CODE_MASK;
   const exempt = key !== null && isTimeOrIdKey(lastSegment(key));
   if (typeof value === 'string') return exempt ? value : maskCardData(value);
   if (typeof value === 'number') return !exempt && Number.isInteger(value) && value > 0 && isCardNumber(String(value)) ? maskCardNumber(String(value)) : value;
   if (typeof value === 'bigint') return !exempt && isCardNumber(value.toString()) ? maskCardNumber(value.toString()) : value;
-  if (Array.isArray(value)) return value.map((v) => maskValue(v, key));
+  if (Array.isArray(value)) return value.map((v) => maskValue(v, key, depth + 1));
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = maskValue(v, k);
+    for (const [k, v] of Object.entries(value)) out[k] = maskValue(v, k, depth + 1);
     return out;
   }
   return value;

@@ -2,7 +2,9 @@
 // back by `drift report`. A reader never sees half a file: each write goes to a temporary file renamed
 // over the old one.
 import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { DIFFERENCE_KINDS, type Difference, type DriftReport } from './differences';
+import type { PaymentRecorder } from './stories';
 
 /** The file's text: a field's absence on one side is the key left out (JSON has no undefined). */
 export function reportText(diffs: readonly Difference[]): string {
@@ -11,9 +13,27 @@ export function reportText(diffs: readonly Difference[]): string {
 
 /** Writes the differences to `file` at once: the old file or the new one, never a part. */
 export function writeReportFile(file: string, diffs: readonly Difference[]): void {
+  writeWhole(file, reportText(diffs));
+}
+
+/**
+ * Writes the story of each recorded payment that differed into `dir`, as `drift-<upstream ID>.json`
+ * (`split-sandbox replay` takes it); the files written, in the order the payments first differed.
+ */
+export function writeStoryFiles(dir: string, recorder: PaymentRecorder, diffs: readonly Difference[], siteId?: number): string[] {
+  return recorder.differing(diffs).flatMap((id) => {
+    const story = recorder.storyOf(id, diffs, siteId);
+    if (!story) return [];
+    const file = join(dir, `drift-${id}.json`);
+    writeWhole(file, JSON.stringify(story, null, 2) + '\n');
+    return [file];
+  });
+}
+
+function writeWhole(file: string, text: string): void {
   const temp = `${file}.${process.pid}.tmp`;
   try {
-    writeFileSync(temp, reportText(diffs));
+    writeFileSync(temp, text);
     renameSync(temp, file);
   } catch (e) {
     try {

@@ -144,6 +144,19 @@ describe('compareExchange', () => {
     expect(compareExchange({ ...exchange(u, s), upstreamIdOf: (id) => (id === '9' ? '501' : undefined) })).toEqual([]);
   });
 
+  it('leaves what lies deeper than any answer of the API uncompared, without exhausting the stack', () => {
+    const deep = (n: number, leaf: unknown): unknown => {
+      let v = leaf;
+      for (let i = 0; i < n; i++) v = [v];
+      return v;
+    };
+    expect(compareExchange(exchange({ Payment: { Details: deep(100_000, 1) } }, { Payment: { Details: deep(100_000, 2) } }))).toEqual([]);
+    expect(compareExchange(exchange({ Payment: { Details: deep(30, 1) } }, { Payment: { Details: deep(30, 2) } }))).toHaveLength(1);
+    const missing = compareExchange(exchange({ Payment: { Details: deep(100_000, 1) } }, { Payment: {} }));
+    expect(missing.map((x) => [x.Kind, x.Field])).toEqual([['missing field', 'Payment.Details']]);
+    expect(JSON.stringify(missing)).toContain('(nested too deep)');
+  });
+
   it('compares a body against no JSON body as a type difference of the whole answer', () => {
     expect(compareExchange(exchange(undefined, { Message: 'x' })).map((d) => [d.Kind, d.Field])).toEqual([['type', null]]);
     expect(compareExchange(exchange(undefined, undefined))).toEqual([]);

@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DriftReport, type CallRef, type Difference } from '../../src/drift/differences';
-import { ReportFileError, followReport, readReportFile, writeReportFile } from '../../src/drift/report-file';
+import { ReportFileError, followReport, readReportFile, writeReportFile, writeStoryFiles } from '../../src/drift/report-file';
+import { PaymentRecorder } from '../../src/drift/stories';
 
 const call: CallRef = { Method: 'POST', Path: '/v1/payments', JournalID: 4, At: '20260115100000' };
 const typeDiff = { Kind: 'type' as const, Route: 'POST /v1/payments', Field: 'Payment.Amount', Upstream: '100', Shadow: 100, Call: call };
@@ -61,5 +62,18 @@ describe('the report file', () => {
     expect(bad('[]')).toThrow(/is not a drift report/);
     expect(bad(JSON.stringify({ Differences: [{ ...typeDiff, Kind: 'colour', Count: 1 }] }))).toThrow(/Differences\[0\] has an unknown Kind "colour"/);
     expect(bad('{')).toThrow(ReportFileError);
+  });
+
+  it('writes the story of each recorded payment that differed, and of no other', () => {
+    const rec = new PaymentRecorder();
+    for (const id of ['11', '12']) {
+      rec.created(id, { method: 'POST', path: '/v1/payments', body: { Payment: { Amount: '100', Note: '4111111111111111' } }, at: 0, status: 201, answer: { Payment: { ID: Number(id), Splits: [] } } });
+    }
+    const diffs: Difference[] = [{ ...typeDiff, Count: 1, Call: { ...call, Path: '/v1/payments/12' } }];
+    expect(writeStoryFiles(dir, rec, diffs)).toEqual([join(dir, 'drift-12.json')]);
+    expect(readdirSync(dir)).toEqual(['drift-12.json']);
+    const story = readFileSync(join(dir, 'drift-12.json'), 'utf8');
+    expect(JSON.parse(story)).toMatchObject({ Name: 'drift-12', Request: { Payment: { Amount: '100', Note: 'VISA-1111' } }, Story: { PaymentID: 12 } });
+    expect(story).not.toContain('4111111111111111');
   });
 });
