@@ -52,6 +52,7 @@ interface ProxyOptions {
   merchants?: string;
   notifyTo?: string;
   out?: string;
+  stories?: string;
   controlToken?: string;
   readyFile?: string;
   logFormat: 'pretty' | 'json';
@@ -69,6 +70,7 @@ function configureDriftProxy(drift: Command): void {
     .option('--merchants <file>', "a merchants fixture file ({\"Merchants\": [...]}) with your real account's SiteID, APIKey and linked sites, for the shadow sandbox")
     .option('--notify-to <url>', "your integration's notification URL: each real notification is relayed there unchanged", httpUrl)
     .option('--out <file>', 'keep the report in this file as the run goes (read it with `drift report`)')
+    .option('--stories <dir>', 'when the proxy stops, write the story of each payment that differed there, drift-<payment ID>.json (replay it with `split-sandbox replay`)')
     .option('--control-token <token>', 'require Authorization: Bearer <token> on GET /_sandbox/drift and the Drift page (without it: this machine only)', controlToken)
     .option('--ready-file <path>', 'once both listeners are up, write {"BaseURL","CardBaseURL","ListeningBaseURL","ListeningCardBaseURL","PID"} there (removed on stop)')
     .addOption(new Option('--log-format <format>', 'pretty or json (one JSON object per line)').choices(['pretty', 'json']).default('pretty'))
@@ -100,6 +102,7 @@ Examples:
         merchants: o.merchants,
         notifyTo: o.notifyTo,
         out: o.out,
+        stories: o.stories,
         controlToken: o.controlToken,
         log,
       }).catch((e: Error & { code?: string }) => {

@@ -1,6 +1,8 @@
 // The drift proxy: forwards each call to the real service untouched, runs it again on the shadow
 // sandbox off the answer's path, and reports where the two differ (`startDrift`).
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { maskUrl } from '../domain/card-data';
@@ -29,6 +31,8 @@ export interface DriftOptions {
   notifyTo?: string;
   /** Required as `Authorization: Bearer <token>` by the report; without it only this machine reads it. */
   controlToken?: string;
+  /** A folder that gets the story of each payment that differed, `drift-<real payment ID>.json`, when the proxy stops. */
+  stories?: string;
   /** A file kept the report's copy as the run goes (`{"Differences": [...]}`). */
   out?: string;
   /** Called with each difference as it is found (a log line). */
@@ -293,6 +297,20 @@ export async function startDrift(options: DriftOptions): Promise<Drift> {
     if (!isRead && ok) await follow(upstreamJson, call, route);
   }
 
+  /** Each differing payment's story as `drift-<ID>.json` in `folder`, written beside its name and renamed. */
+  function writeStories(folder: string): void {
+    try {
+      mkdirSync(folder, { recursive: true });
+      for (const id of recorder.differing(report.list())) {
+        const path = join(folder, `drift-${id}.json`);
+        writeFileSync(`${path}.tmp`, JSON.stringify(recorder.storyOf(id, report.list(), shadowSite()), null, 2) + '\n');
+        renameSync(`${path}.tmp`, path);
+      }
+    } catch (e) {
+      log.error('drift: cannot write the stories', { error: (e as Error).message });
+    }
+  }
+
   function record(method: string, path: string, body: unknown, status: number, answer: unknown, ref: CallRef): void {
     const recorded = { method, path, body, at: Date.now(), status, answer, ref };
     const made = isObject(answer) && isObject(answer.Payment) ? answer.Payment.ID : undefined;
@@ -455,6 +473,7 @@ export async function startDrift(options: DriftOptions): Promise<Drift> {
         await chain;
         settle(0);
         file?.close();
+        if (options.stories !== undefined) writeStories(options.stories);
         await sh.close();
       })();
       return closed;

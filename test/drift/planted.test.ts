@@ -1,6 +1,9 @@
 // Differences planted in the "real service": each is reported once, with its kind and the call that
 // showed it, and nothing else is.
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Difference } from '../../src/drift/differences';
 import { paymentBody } from '../helpers/world';
 import { AUTH, type Rig, type Transform, startRig, transforming } from './rig';
@@ -14,8 +17,9 @@ describe('drift proxy: planted differences', () => {
     testProxy = undefined;
   });
 
-  async function withTransform(transform: Transform) {
+  async function withTransform(transform: Transform, stories?: string) {
     rig = await startRig({}, {
+      ...(stories === undefined ? {} : { stories }),
       via: async (upstreamUrl) => {
         const t = await transforming(upstreamUrl, transform);
         testProxy = t.server;
@@ -44,11 +48,12 @@ describe('drift proxy: planted differences', () => {
     expect(entryOf(list[0]!)).toMatchObject({ Method: 'GET', Route: '/v1/payments/{id}', Status: 200, PaymentID: Number(rig.drift.ids.shadowOf('payment', p.ID)) });
   });
 
-  it('another reason code (the test proxy): one reason difference', async () => {
+  it('another reason code (the test proxy): one reason difference, its payment’s story written when the proxy stops', async () => {
+    const folder = join(mkdtempSync(join(tmpdir(), 'drift-stories-')), 'stories');
     await withTransform((method, path, body) => {
       if (method === 'POST' && path.endsWith('/capture') && body.Payment?.Status?.Reasons?.[0]) body.Payment.Status.Reasons[0].Code = 18;
       return body;
-    });
+    }, folder);
     const p = await created();
     await rig.api('post', `/v1/payments/${p.ID}/capture`).expect(400);
     await rig.settle();
@@ -64,6 +69,9 @@ describe('drift proxy: planted differences', () => {
     const served = await fetch(`${rig.drift.apiUrl}/_sandbox/drift/stories/${p.ID}`);
     expect(served.status).toBe(200);
     expect(await served.json()).toEqual(JSON.parse(JSON.stringify(stories[String(p.ID)])));
+    await rig.close();
+    expect(JSON.parse(readFileSync(join(folder, `drift-${p.ID}.json`), 'utf8'))).toEqual(JSON.parse(JSON.stringify(stories[String(p.ID)])));
+    expect(readdirSync(folder)).toEqual([`drift-${p.ID}.json`]);
   });
 
   it('a field renamed, one dropped and a string amount turned into a number (the test proxy): one difference each', async () => {
