@@ -16,3 +16,5 @@ export type { StoryFile, StoryStep } from './stories/story';
 export type { RequestEntry, RequestQuery } from './requests/journal';
 export type { Marketplace, MarketplaceOptions, MarketplaceQuery } from './marketplaces/handle';
 export type { SiteSnapshotInfo } from './marketplaces/site-snapshots';
+export { startDrift, type Drift, type DriftOptions } from './drift/proxy';
+export type { Difference, DifferenceKind, CallRef } from './drift/differences';

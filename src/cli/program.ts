@@ -11,6 +11,7 @@ import { registerReplay } from './replay.command';
 import { registerStop } from './stop.command';
 import { registerStory } from './story.command';
 import { registerWait } from './wait.command';
+import { registerDrift } from './drift.command';
 
 export function buildProgram(): Command {
   const program = new Command('split-sandbox')
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
   registerReplay(program);
   registerWait(program);
   registerStop(program);
+  registerDrift(program);
   return program;
 }
 

@@ -1,0 +1,57 @@
+// `split-sandbox drift` as a process (built code): it prints where it listens, writes its ready file,
+// proxies a call to the upstream, and on SIGTERM leaves the report in --out.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { type Sandbox, startSandbox } from '../../src/main';
+import { MARKETPLACE, START, basic, paymentBody } from '../helpers/world';
+import { type Run, appears, ensureBuilt, run, waitForOutput } from './process';
+
+describe('split-sandbox drift (built code)', () => {
+  let tmp: string;
+  let upstream: Sandbox;
+  const running: Run[] = [];
+
+  beforeAll(() => ensureBuilt(), 120_000);
+  beforeEach(async () => {
+    tmp = mkdtempSync(join(tmpdir(), 'split-sandbox-drift-'));
+    upstream = await startSandbox({ port: 0, cardPort: 0, db: ':memory:', clock: 'manual', startTime: START, quiet: true });
+  });
+  afterEach(async () => {
+    for (const r of running.splice(0)) {
+      if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGKILL');
+      await r.exited;
+    }
+    await upstream.stop();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('listens on both addresses, forwards to the upstream, and leaves the report in --out when stopped', async () => {
+    const ready = join(tmp, 'ready.json');
+    const out = join(tmp, 'drift.json');
+    const r = run(['drift', '--upstream', upstream.baseUrl, '--upstream-card', upstream.cardBaseUrl, '--port', '0', '--card-port', '0', '--out', out, '--ready-file', ready, '--quiet']);
+    running.push(r);
+    const [, api] = await waitForOutput(r, /^API {2}(http:\/\/127\.0\.0\.1:\d+)\nCard (http:\/\/127\.0\.0\.1:\d+)\n/m);
+    await appears(ready, r);
+    expect(JSON.parse(readFileSync(ready, 'utf8'))).toMatchObject({ BaseURL: api, PID: r.child.pid });
+    expect(r.stdout()).toContain(`Hook ${api}/_drift/notify`);
+    const made = await request(api!).post('/v1/payments').set('Authorization', basic(MARKETPLACE.SiteID, MARKETPLACE.APIKey)).send(paymentBody());
+    expect(made.status).toBe(201);
+    // The payment is the upstream's.
+    expect(upstream.services.store.payments.getAny(made.body.Payment.ID)).toBeDefined();
+    r.child.kill('SIGTERM');
+    await r.exited;
+    expect(r.child.exitCode).toBe(0);
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual({ Differences: [] });
+    expect(existsSync(ready)).toBe(false);
+  });
+
+  it('refuses to start without the upstream addresses', async () => {
+    const r = run(['drift', '--port', '0', '--card-port', '0']);
+    running.push(r);
+    await r.exited;
+    expect(r.child.exitCode).toBe(1);
+    expect(r.stderr()).toContain('--upstream and --upstream-card');
+  });
+});
