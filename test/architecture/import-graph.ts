@@ -133,6 +133,7 @@ export function valueCircles(edges: readonly Edge[]): string[][] {
  */
 export const FLOORS: readonly (readonly string[])[] = [
   ['cli', 'testcontainers', 'index'],
+  ['drift'],
   ['main', 'config'],
   ['openapi'],
   ['http'],
