@@ -8,6 +8,8 @@ const Database = require('better-sqlite3');
 
 const port = Number(process.argv[process.argv.indexOf('--port') + 1]);
 const file = process.argv[process.argv.indexOf('--db') + 1];
+// --keep: the file stays when the server stops (the cold start on a file that exists starts on it again).
+const keep = process.argv.includes('--keep');
 const db = new Database(file);
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = NORMAL');
@@ -34,5 +36,5 @@ app.post('/v1/payments', (req, res) => {
 // Port 0 picks a free one: the line says which, as split-sandbox's own does.
 const server = app.listen(port, '127.0.0.1', () => process.stdout.write(`API  http://127.0.0.1:${server.address().port}\n`));
 for (const s of ['SIGTERM', 'SIGINT']) {
-  process.on(s, () => server.close(() => (db.close(), fs.rmSync(file, { force: true }), process.exit(0))));
+  process.on(s, () => server.close(() => (db.close(), keep || file === ':memory:' || fs.rmSync(file, { force: true }), process.exit(0))));
 }

@@ -26,6 +26,8 @@ const NOT_STRAY = /^\/(_sandbox|dashboard|home)(\/|$)|^\/favicon\.ico$/i;
 interface Pending {
   surface: Surface;
   started: number;
+  /** When its answer left, or its connection closed without one (the entry is made later). */
+  ended?: number;
   at: number;
   wallAt: number;
   fault: string | null;
@@ -94,11 +96,18 @@ export function noteRequests(journal: RequestJournal, services: ServiceContext, 
     res.end = function (this: Response, ...args: unknown[]) {
       note(req, res, p, args[0], true);
       const out = (end as (...a: unknown[]) => Response).apply(res, args);
-      write(journal, services, req, p, siteOf);
+      p.ended = performance.now();
+      // An answer the API gave (a 2xx, 3xx) is made into its entry after this turn, off its request's
+      // path; a refusal's at once, so that its near miss is known to the log line at 'finish'.
+      if (p.status < 400) journal.later(() => write(journal, services, req, p, siteOf));
+      else write(journal, services, req, p, siteOf);
       return out;
     } as Response['end'];
     // Writing twice is refused by `written`: no once-wrapper needed.
-    res.on('close', () => write(journal, services, req, p, siteOf));
+    res.on('close', () => {
+      p.ended ??= performance.now();
+      journal.later(() => write(journal, services, req, p, siteOf));
+    });
     next();
   };
 }
@@ -267,7 +276,7 @@ function write(journal: RequestJournal, services: ServiceContext, req: Request, 
       splitId,
       status,
       reasons,
-      durationMs: Math.round((performance.now() - p.started) * 10) / 10,
+      durationMs: Math.round(((p.ended ?? performance.now()) - p.started) * 10) / 10,
       fault: p.fault,
       nearMiss,
       requestBody: sent === null ? null : capped(sent, sentBytes),

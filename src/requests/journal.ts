@@ -132,6 +132,23 @@ export class RequestJournal {
 
   /** Entries of answers gone, not yet written. */
   private pending: NewRequest[] = [];
+  /** Entries of answers gone, not yet made (each one's add to come), in the order their answers left. */
+  private unmade: (() => void)[] = [];
+
+  /**
+   * Makes an entry after the current turn, when the answers of the turn have left: `make` adds it.
+   * Whoever reads or writes the journal makes those waiting first (flush), so that none is missed.
+   */
+  later(make: () => void): void {
+    if (this.unmade.push(make) === 1) setImmediate(this.makeWaiting);
+  }
+
+  private readonly makeWaiting = (): void => {
+    const waiting = this.unmade;
+    if (waiting.length === 0) return;
+    this.unmade = [];
+    for (const make of waiting) make();
+  };
   private timer: NodeJS.Timeout | undefined;
   private soon = false;
 
@@ -157,6 +174,7 @@ export class RequestJournal {
 
   /** Writes the entries waiting (readers call it first, to see them). */
   flush(): void {
+    this.makeWaiting();
     this.soon = false;
     if (this.timer !== undefined) {
       clearTimeout(this.timer);
@@ -179,6 +197,7 @@ export class RequestJournal {
 
   /** Forgets the entries not yet written (the data they tell of was replaced), and holds the entries now in place to the quotas. */
   discard(): void {
+    this.unmade = [];
     this.pending = [];
     this.flush();
     if (this.store.writesHeld) return;

@@ -2,6 +2,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { HttpError, UNAUTHORIZED_MESSAGE } from '../errors/errors';
 import type { SiteRecord } from '../store/records';
+import type { SitesRepo } from '../store/sites.repo';
 import type { ServiceContext } from './context';
 
 /**
@@ -14,9 +15,40 @@ export function authenticate(ctx: ServiceContext, header: string | undefined): S
   return site;
 }
 
-/** The site the credentials of an Authorization header are, if they are right. */
+/** Headers whose credentials held, and their sites, while no site has changed since (SitesRepo.generation). */
+interface Known {
+  generation: number;
+  sites: Map<string, SiteRecord>;
+}
+const KNOWN = new WeakMap<SitesRepo, Known>();
+/** Headers kept at most: any more, and the oldest are forgotten (only credentials that held are kept). */
+const KNOWN_MAX = 1000;
+
+/**
+ * The site the credentials of an Authorization header are, if they are right. A header that held is
+ * known until any site changes (a key set, regenerated or removed, a site deleted, the data reset or
+ * restored): every request is authenticated once or twice, and a client sends the same header each time.
+ */
 export function siteOf(ctx: ServiceContext, header: string | undefined): SiteRecord | undefined {
-  const m = header === undefined ? null : /^Basic[ ]+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
+  if (header === undefined) return undefined;
+  const repo = ctx.store.sites;
+  let known = KNOWN.get(repo);
+  if (known === undefined || known.generation !== repo.generation) {
+    known = { generation: repo.generation, sites: new Map() };
+    KNOWN.set(repo, known);
+  }
+  const hit = known.sites.get(header);
+  if (hit !== undefined) return hit;
+  const site = checked(ctx, header);
+  if (site !== undefined) {
+    if (known.sites.size >= KNOWN_MAX) known.sites.delete(known.sites.keys().next().value!);
+    known.sites.set(header, site);
+  }
+  return site;
+}
+
+function checked(ctx: ServiceContext, header: string): SiteRecord | undefined {
+  const m = /^Basic[ ]+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
   if (!m) return undefined;
   const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');

@@ -1,8 +1,10 @@
 // Opens the SQLite database, sets it up for durable concurrent use and brings its schema up to date.
-import { accessSync, constants, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { accessSync, constants, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from './migrations';
+import { PACKAGE_ROOT } from '../package-root';
 
 export type Db = Database.Database;
 
@@ -11,10 +13,58 @@ export class DatabaseTooNewError extends Error {}
 /** A database file that cannot be opened, with its path and what is wrong with it. */
 export class DatabaseOpenError extends Error {}
 
-export function openDatabase(file: string): Db {
+/**
+ * The file name of the image of a new database with every migration of this version applied (written
+ * by the build, scripts/fresh-database.cjs), named by a digest of the migrations: an image of other
+ * migrations is never taken.
+ */
+export function freshImageName(): string {
+  const hash = createHash('sha1');
+  for (const m of MIGRATIONS) hash.update(`${m.version}\n${m.sql}\n${m.up === undefined ? '' : 'up'}\n${(m.rebuilds ?? []).join(',')}\n`);
+  return `fresh-database-${hash.digest('hex').slice(0, 16)}.db`;
+}
+
+/** The image for a new database, when the build wrote one for these migrations. */
+function freshImage(): Buffer | undefined {
+  try {
+    return readFileSync(join(PACKAGE_ROOT, 'dist', freshImageName()));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A new database starts as a copy of the image of all migrations, when there is one: running them one
+ * by one (tables rebuilt and all) was half of a start on a new file or in memory. A file is made from it
+ * only where none was (nor its WAL); anything else opens as it is.
+ */
+function openNew(file: string): Db | undefined {
+  if (file !== ':memory:' && (existsSync(file) || existsSync(`${file}-wal`))) return undefined;
+  const image = freshImage();
+  if (image === undefined) return undefined;
+  if (file === ':memory:') return new Database(image);
+  try {
+    writeFileSync(file, image, { flag: 'wx' });
+  } catch {
+    return undefined;
+  }
+  return new Database(file);
+}
+
+/** A new in-memory database with every migration applied one by one, as the build's image of it (scripts/fresh-database.cjs). */
+export function migratedImage(): Buffer {
+  const db = openDatabase(':memory:', { image: false });
+  try {
+    return db.serialize();
+  } finally {
+    db.close();
+  }
+}
+
+export function openDatabase(file: string, options: { image?: boolean } = {}): Db {
   let db: Db | undefined;
   try {
-    db = new Database(file);
+    db = (options.image === false ? undefined : openNew(file)) ?? new Database(file);
     // The first read: a file that is not a database is found out here.
     db.pragma('page_count', { simple: true });
   } catch (e) {

@@ -132,8 +132,12 @@ export class SitesRepo {
     this.forget();
   }
 
+  /** Counts the changes to sites: what was read of them before a change is stale after it (credentials). */
+  generation = 0;
+
   /** Forgets cached reads (after the tables were emptied). */
   forget(): void {
+    this.generation++;
     this.linkedCache.clear();
     this.siteCache.clear();
   }

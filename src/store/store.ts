@@ -164,8 +164,9 @@ export class Store {
         this.stmt.rollbackTo.run();
         this.stmt.release.run();
       } else this.rolledBackBy ??= e as Error;
-      // Undone: counts kept in memory may have counted what was undone.
+      // Undone: counts kept in memory may have counted what was undone, and sites read (credentials) may be of it.
       this.payments.forget();
+      this.sites.forget();
       throw e;
     } finally {
       this.depth--;
@@ -237,6 +238,7 @@ export class Store {
     } catch (e) {
       if (this.db.inTransaction) this.stmt.rollback.run();
       this.payments.forget();
+      this.sites.forget();
       throw e;
     } finally {
       this.depth--;
