@@ -2,11 +2,22 @@
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test', '<rootDir>/examples'],
-  // Examples import the package by name, as its users do.
-  moduleNameMapper: { '^split-sandbox$': '<rootDir>/src/index.ts', '^split-sandbox/testcontainers$': '<rootDir>/src/testcontainers/index.ts' },
+  moduleNameMapper: {
+    // Examples import the package by name, as its users do.
+    '^split-sandbox$': '<rootDir>/src/index.ts',
+    '^split-sandbox/testcontainers$': '<rootDir>/src/testcontainers/index.ts',
+    // src/schemas/validator.ts's precompiled validators: compiled once per run (test/setup/validators.ts).
+    '^\\./generated/(\\w+)\\.js$': '<rootDir>/node_modules/.cache/split-sandbox-validators/$1.js',
+  },
   testMatch: ['**/*.test.ts'],
+  // Transpiled file by file (tsconfig's isolatedModules); `npm run typecheck` checks the types.
   transform: { '^.+\\.ts$': 'ts-jest' },
   testTimeout: 20000,
+  // jest's default is one worker fewer than the cores: one on a two-core machine.
+  maxWorkers: '100%',
+  globalSetup: '<rootDir>/test/setup/validators.ts',
   // Every supertest answer is checked against the OpenAPI document.
   setupFilesAfterEnv: ['<rootDir>/test/setup/conformance.ts'],
+  // The summary names what it skipped and why (each such suite's name says).
+  reporters: ['default', '<rootDir>/test/setup/skipped-reporter.cjs'],
 };

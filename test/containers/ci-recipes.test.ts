@@ -10,14 +10,11 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
-import { type Engine, startEngine, whyNoEngine } from '../helpers/container-engine';
+import { type Engine, describeOnEngine, startEngine } from '../helpers/container-engine';
 
 const ROOT = resolve(__dirname, '..', '..');
 const RECIPES = join(ROOT, 'examples', 'ci');
 
-const why = whyNoEngine();
-if (why !== null) console.warn(`CI recipe tests skipped: ${why}`);
-const maybe = why === null ? describe : describe.skip;
 
 /** The project's own suite in the recipes (`npm test`): what an integration does with the sandbox. */
 const SUITE = `'use strict';
@@ -88,7 +85,7 @@ function run(command: string, cwd: string, env: Record<string, string>, wrap: (a
 
 const stringsOf = (o: Record<string, unknown> | undefined) => Object.fromEntries(Object.entries(o ?? {}).map(([k, v]) => [k, String(v)]));
 
-maybe('CI recipes (examples/ci), their commands as written', () => {
+describeOnEngine('CI recipes (examples/ci), their commands as written', () => {
   let engine: Engine;
   const made: string[] = [];
   const containers: string[] = [];

@@ -5,14 +5,11 @@ import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import ts from 'typescript';
 import type { NotificationView, StartedSplitSandboxContainer } from 'split-sandbox/testcontainers';
-import { type Engine, startEngine, whyNoEngine } from '../helpers/container-engine';
+import { type Engine, describeOnEngine, startEngine } from '../helpers/container-engine';
 import { block } from '../readme/readme';
 
 const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...args: string[]) => (...a: unknown[]) => Promise<void>;
 
-const why = whyNoEngine();
-if (why !== null) console.warn(`Testcontainers module tests skipped: ${why}`);
-const maybe = why === null ? describe : describe.skip;
 
 interface Got {
   path: string;
@@ -20,7 +17,7 @@ interface Got {
   body: any;
 }
 
-maybe('SplitSandboxContainer on the image', () => {
+describeOnEngine('SplitSandboxContainer on the image', () => {
   let engine: Engine;
   let receiver: Server;
   const received: Got[] = [];

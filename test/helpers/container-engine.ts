@@ -26,9 +26,16 @@ const onPath = (cmd: string) => {
 
 /** Why the image tests cannot run here, or null when they can (an engine to try and an image to run). */
 export function whyNoEngine(): string | null {
-  if (!process.env.SANDBOX_IMAGE) return 'SANDBOX_IMAGE is not set (.ci/run builds the image and sets it)';
+  if (!process.env.SANDBOX_IMAGE) return 'needs SANDBOX_IMAGE, an image of this build (.ci/run builds one and sets it)';
   if (process.env.DOCKER_HOST || existsSync('/var/run/docker.sock') || onPath('podman')) return null;
-  return 'no container engine: no DOCKER_HOST, no /var/run/docker.sock, no podman';
+  return 'needs a container engine: no DOCKER_HOST, no /var/run/docker.sock, no podman';
+}
+
+/** `describe` where the image tests can run; elsewhere `describe.skip`, its name saying why, as the run's summary shows it. */
+export function describeOnEngine(name: string, fn: () => void): void {
+  const why = whyNoEngine();
+  if (why === null) describe(name, fn);
+  else describe.skip(`${name}: skipped, ${why}`, fn);
 }
 
 function ping(socketPath: string): Promise<boolean> {
