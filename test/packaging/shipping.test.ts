@@ -6,8 +6,8 @@ import { buildProgram } from '../../src/cli/program';
 import { DOCS } from '../readme/readme';
 
 const ROOT = join(__dirname, '..', '..');
-/** Read by scripts/check-image.cjs, not by the sandbox. */
-const OTHERS = new Set(['SANDBOX_CONTAINER_TOOLS']);
+/** Read by scripts/check-image.cjs and by the image's test suites, not by the sandbox. */
+const OTHERS = new Set(['SANDBOX_CONTAINER_TOOLS', 'SANDBOX_IMAGE']);
 
 describe('shipping files', () => {
   const start = buildProgram().commands.find((c) => c.name() === 'start')!;
