@@ -402,6 +402,11 @@ export async function startDrift(options: DriftOptions): Promise<Drift> {
   const guard = controlGuard(options.controlToken);
   function control(req: IncomingMessage, res: ServerResponse): void {
     const path = new URL(req.url ?? '/', 'http://proxy').pathname.replace(/\/$/, '');
+    // Open like the sandbox's own, so that `wait` and `stop --ready-file` work on the proxy as on `start`.
+    if (req.method === 'GET' && path.toLowerCase() === '/_sandbox/health') {
+      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' }).end(JSON.stringify({ Status: 'ok', BaseURL: apiUrl(), CardBaseURL: cardUrl(), PID: process.pid, Drift: true }));
+      return;
+    }
     if (!guard(req, res)) return;
     const story = /^\/_sandbox\/drift\/stories\/([0-9]+)$/.exec(path);
     if (req.method === 'GET' && story) {
@@ -415,7 +420,7 @@ export async function startDrift(options: DriftOptions): Promise<Drift> {
     } else if (req.method === 'GET' && path === '/_sandbox/dashboard/drift') {
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(renderDriftPage(report.list()));
     } else {
-      res.writeHead(404, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify({ Message: 'The drift proxy answers only GET /_sandbox/drift, /_sandbox/drift/stories[/{payment ID}] and /_sandbox/dashboard/drift here.' }));
+      res.writeHead(404, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify({ Message: 'The drift proxy answers only GET /_sandbox/health, /_sandbox/drift, /_sandbox/drift/stories[/{payment ID}] and /_sandbox/dashboard/drift here.' }));
     }
   }
 
@@ -429,6 +434,10 @@ export async function startDrift(options: DriftOptions): Promise<Drift> {
   };
 
   const servers: Server[] = [];
+  const urlOf = (s: Server) => `http://${host.includes(':') ? `[${host}]` : host}:${(s.address() as AddressInfo).port}`;
+  // A call may come in on the API listener while the card one is still starting.
+  const apiUrl = () => (servers[0] ? urlOf(servers[0]) : '');
+  const cardUrl = () => (servers[1] ? urlOf(servers[1]) : apiUrl());
   try {
     servers.push(await listenOn(createServer(handler('api')), options.port ?? 0, host));
     servers.push(await listenOn(createServer(handler('card')), options.cardPort ?? 0, host));
@@ -440,7 +449,6 @@ export async function startDrift(options: DriftOptions): Promise<Drift> {
   }
   const file = options.out === undefined ? null : followReport(report, options.out, (e) => log.error('drift: cannot write --out', { error: e.message }));
   const sweep = setInterval(() => enqueue(async () => settle(graceMs)), Math.max(1000, Math.min(graceMs, 30_000))).unref();
-  const urlOf = (s: Server) => `http://${host.includes(':') ? `[${host}]` : host}:${(s.address() as AddressInfo).port}`;
   let closed: Promise<void> | null = null;
   const idle = async () => {
     await chain;
