@@ -469,16 +469,23 @@ export async function startDrift(options: DriftOptions): Promise<Drift> {
     close() {
       closed ??= (async () => {
         clearInterval(sweep);
-        await Promise.all(
-          [...servers, receiver].map(
-            (s) =>
-              new Promise<void>((resolve) => {
-                s.close(() => resolve());
-                s.closeAllConnections();
-              }),
-          ),
-        );
+        const shut = (list: Server[]) =>
+          Promise.all(
+            list.map(
+              (s) =>
+                new Promise<void>((resolve) => {
+                  s.close(() => resolve());
+                  s.closeAllConnections();
+                }),
+            ),
+          );
+        await shut(servers);
+        // The work of the last calls and notifications still runs on the shadow, and the shadow's
+        // notifications for it come to the receiver: it closes after them, or they would go unpaired.
         await chain;
+        await sh.flush();
+        await chain;
+        await shut([receiver]);
         settle(0);
         file?.close();
         if (options.stories !== undefined) writeStories(options.stories);
