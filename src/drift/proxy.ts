@@ -4,7 +4,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { maskUrl } from '../domain/card-data';
 import { clientTest } from '../http/control/networks';
 import { type Logger, silentLogger } from '../log';
@@ -363,7 +363,7 @@ export async function startDrift(options: DriftOptions): Promise<Drift> {
       answer = await send(target, req.method ?? 'GET', headers, body);
     } catch (e) {
       log.warn('drift: upstream unreachable', { method: req.method, path: maskUrl(url.pathname), error: (e as Error).message });
-      res.writeHead(502, { 'Content-Type': 'application/json' }).end(JSON.stringify({ Message: `The upstream did not answer: ${(e as Error).message}` }));
+      res.writeHead(502, { 'Content-Type': 'application/json' }).end(JSON.stringify({ Message: `The upstream ${base.origin}${base.pathname.replace(/\/$/, '')} did not answer: ${(e as Error).message}` }));
       return;
     }
     res.writeHead(answer.status, answer.statusMessage, endToEnd(answer.rawHeaders) as unknown as Record<string, string>);
@@ -446,6 +446,14 @@ export async function startDrift(options: DriftOptions): Promise<Drift> {
     receiver.close();
     await sh.close();
     throw e;
+  }
+  // A mistyped or stopped upstream is said at once, not at the integration's first call (a 502); the
+  // proxy still runs, since the real test host may come back.
+  for (const [option, url] of [['upstream', upstream.api], ['upstreamCard', upstream.card]] as const) {
+    reachable(url).then(
+      () => undefined,
+      (e: Error) => log.warn(`drift: the upstream does not answer; calls answer 502 until it does`, { [option]: `${url.origin}${url.pathname}`, error: e.message }),
+    );
   }
   const file = options.out === undefined ? null : followReport(report, options.out, (e) => log.error('drift: cannot write --out', { error: e.message }));
   const sweep = setInterval(() => enqueue(async () => settle(graceMs)), Math.max(1000, Math.min(graceMs, 30_000))).unref();
@@ -565,4 +573,19 @@ function sameText(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** Whether a connection to the URL's host and port opens (no request is sent); rejects with why not. */
+function reachable(url: URL): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+    const socket = connect({ host: url.hostname.replace(/^\[|\]$/g, ''), port });
+    socket.unref();
+    socket.setTimeout(5000, () => socket.destroy(new Error(`no connection within 5 s to ${url.host}`)));
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve();
+    });
+    socket.once('error', reject);
+  });
 }

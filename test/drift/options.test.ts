@@ -91,3 +91,50 @@ describe("the drift proxy's health", () => {
     }
   });
 });
+
+describe('an upstream that refuses connections', () => {
+  it('is said at start, for each address, and a call through it is a 502 naming it', async () => {
+    const warned: { msg: string; fields?: Record<string, unknown> }[] = [];
+    let both!: () => void;
+    const said = new Promise<void>((resolve) => (both = resolve));
+    const log = {
+      error: () => undefined,
+      info: () => undefined,
+      debug: () => undefined,
+      enabled: () => true,
+      warn(msg: string, fields?: Record<string, unknown>) {
+        warned.push({ msg, fields });
+        if (warned.length === 2) both();
+      },
+    };
+    const drift = await startDrift({ upstream: `${NOWHERE}/api`, upstreamCard: 'http://127.0.0.1:2', port: 0, cardPort: 0, log });
+    try {
+      await said;
+      expect(warned.map((w) => w.msg)).toEqual(['drift: the upstream does not answer; calls answer 502 until it does', 'drift: the upstream does not answer; calls answer 502 until it does']);
+      expect(warned.map((w) => w.fields)).toEqual(
+        expect.arrayContaining([expect.objectContaining({ upstream: `${NOWHERE}/api`, error: expect.stringMatching(/ECONNREFUSED/) }), expect.objectContaining({ upstreamCard: 'http://127.0.0.1:2/' })]),
+      );
+      const answer = await fetch(`${drift.apiUrl}/v1/payments`);
+      expect(answer.status).toBe(502);
+      expect(((await answer.json()) as { Message: string }).Message).toMatch(/^The upstream http:\/\/127\.0\.0\.1:1\/api did not answer: .*ECONNREFUSED/);
+    } finally {
+      await drift.close();
+    }
+  });
+
+  it('is not warned about when it answers', async () => {
+    const { startSandbox } = await import('../../src/main');
+    const upstream = await startSandbox({ port: 0, cardPort: 0, db: ':memory:', quiet: true });
+    const warned: string[] = [];
+    const log = { error: () => undefined, info: () => undefined, debug: () => undefined, enabled: () => true, warn: (msg: string) => void warned.push(msg) };
+    const drift = await startDrift({ upstream: upstream.baseUrl, upstreamCard: upstream.cardBaseUrl, port: 0, cardPort: 0, log });
+    try {
+      expect((await fetch(`${drift.apiUrl}/v1/payments`)).status).toBe(401);
+      await drift.idle();
+      expect(warned).toEqual([]);
+    } finally {
+      await drift.close();
+      await upstream.stop();
+    }
+  });
+});
