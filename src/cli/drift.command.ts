@@ -25,19 +25,21 @@ export function registerDrift(program: Command): Command {
     .command('report')
     .description('print the differences of a drift report file; exit 1 when one of the --fail-on kinds is present')
     .requiredOption('--in <file>', 'the report file (`drift --out <file>` writes it)')
-    .option('--fail-on <kinds>', 'a comma list of kinds, or "any": exit 1 when one of them is present')
+    .option('--fail-on <kinds>', 'a comma list of kinds, or "any": exit 1 when one of them is present (http-status for "http status": no quotes needed)')
     .addHelpText(
       'after',
       `
 Kinds: http status, status, reason, missing field, extra field, null, type, value, notification,
-notification order, status path.
+notification order, status path. A kind of two words may be written with a hyphen instead of the
+space (http-status,missing-field), which needs no quotes in a shell.
 
 Exit codes: 0 none of the kinds present, 1 one of them present, 2 the file or the kinds cannot be read.
 
 Examples:
   $ split-sandbox drift report --in drift.json
   $ split-sandbox drift report --in drift.json --fail-on any
-  $ split-sandbox drift report --in drift.json --fail-on "http status,status,reason,missing field,type"`,
+  $ split-sandbox drift report --in drift.json --fail-on "http status,status,reason,missing field,type"
+  $ split-sandbox drift report --in drift.json --fail-on http-status,status,reason,missing-field,type`,
     )
     .action((o: { in: string; failOn?: string }) => report(o));
   return drift;

@@ -22,7 +22,7 @@ const POLL_MS = 50;
 export function registerStop(program: Command): void {
   program
     .command('stop')
-    .description('stop a sandbox that `start` runs on this machine (by --ready-file or --base-url) and wait until it has ended')
+    .description('stop a sandbox that `start` (or a `drift` proxy) runs on this machine (by --ready-file or --base-url) and wait until it has ended')
     .addOption(new Option('--ready-file <path>', 'the file `start --ready-file` wrote: its PID is stopped, once the sandbox it names confirms it'))
     .addOption(new Option('--base-url <url>', 'the sandbox at this address (it must run on this machine)').argParser(httpUrl).conflicts('readyFile'))
     .addOption(new Option('--timeout <duration>', 'how long to wait for it to end (30s, 2m; a bare number is milliseconds)').argParser(duration).default(10_000, seconds(10_000)))
@@ -77,7 +77,7 @@ async function stop(opts: StopOptions): Promise<void> {
   process.stdout.write(`split-sandbox PID ${pid} at ${client.base} stopped\n`);
 }
 
-/** Whether the process runs split-sandbox (its command line names it), where the system tells. */
+/** Whether the process runs split-sandbox's server, `start` or the `drift` proxy (its command line names it), where the system tells. */
 function isSandboxCommand(pid: number): boolean {
   let command: string;
   try {
@@ -89,7 +89,7 @@ function isSandboxCommand(pid: number): boolean {
       return false;
     }
   }
-  return /split-sandbox/.test(command) && /\bstart\b/.test(command);
+  return /split-sandbox/.test(command) && /\b(start|drift)\b/.test(command);
 }
 
 function removeIfStill(path: string, pid: number): void {

@@ -24,13 +24,16 @@ export function describeDifferences(diffs: readonly Difference[]): string {
   return `${diffs.map(describeDifference).join('\n\n')}\n\n${diffs.length} difference${diffs.length === 1 ? '' : 's'}: ${summary}\n`;
 }
 
-/** `--fail-on`'s value: a comma list of kinds, or `any`. Throws with the known kinds named. */
+/** A kind as a shell line may spell it: `http-status` or `HTTP_Status` for `http status`, so that no quoting is needed. */
+const spelled = (text: string) => text.trim().toLowerCase().replace(/[-_\s]+/g, ' ');
+
+/** `--fail-on`'s value: a comma list of kinds (spaces, hyphens or underscores between words), or `any`. Throws with the known kinds named. */
 export function parseKinds(text: string): ReadonlySet<DifferenceKind> {
-  const parts = text.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  const parts = text.split(',').map(spelled).filter((p) => p !== '');
   if (parts.length === 0) throw new Error(`--fail-on needs kinds: any, or a comma list of ${DIFFERENCE_KINDS.join(', ')}`);
-  if (parts.length === 1 && parts[0]!.toLowerCase() === 'any') return new Set(DIFFERENCE_KINDS);
+  if (parts.includes('any')) return new Set(DIFFERENCE_KINDS);
   for (const p of parts) {
-    if (!DIFFERENCE_KINDS.includes(p as DifferenceKind)) throw new Error(`--fail-on: unknown kind "${p}" (the kinds: any, or ${DIFFERENCE_KINDS.join(', ')})`);
+    if (!DIFFERENCE_KINDS.includes(p as DifferenceKind)) throw new Error(`--fail-on: unknown kind "${p}" (the kinds: any, or ${DIFFERENCE_KINDS.join(', ')}; http-status for http status is fine too)`);
   }
   return new Set(parts as DifferenceKind[]);
 }

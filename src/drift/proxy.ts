@@ -4,7 +4,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { maskUrl } from '../domain/card-data';
 import { clientTest } from '../http/control/networks';
 import { type Logger, silentLogger } from '../log';
@@ -363,7 +363,7 @@ export async function startDrift(options: DriftOptions): Promise<Drift> {
       answer = await send(target, req.method ?? 'GET', headers, body);
     } catch (e) {
       log.warn('drift: upstream unreachable', { method: req.method, path: maskUrl(url.pathname), error: (e as Error).message });
-      res.writeHead(502, { 'Content-Type': 'application/json' }).end(JSON.stringify({ Message: `The upstream did not answer: ${(e as Error).message}` }));
+      res.writeHead(502, { 'Content-Type': 'application/json' }).end(JSON.stringify({ Message: `The upstream ${base.origin}${base.pathname.replace(/\/$/, '')} did not answer: ${(e as Error).message}` }));
       return;
     }
     res.writeHead(answer.status, answer.statusMessage, endToEnd(answer.rawHeaders) as unknown as Record<string, string>);
@@ -402,6 +402,11 @@ export async function startDrift(options: DriftOptions): Promise<Drift> {
   const guard = controlGuard(options.controlToken);
   function control(req: IncomingMessage, res: ServerResponse): void {
     const path = new URL(req.url ?? '/', 'http://proxy').pathname.replace(/\/$/, '');
+    // Open like the sandbox's own, so that `wait` and `stop --ready-file` work on the proxy as on `start`.
+    if (req.method === 'GET' && path.toLowerCase() === '/_sandbox/health') {
+      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' }).end(JSON.stringify({ Status: 'ok', BaseURL: apiUrl(), CardBaseURL: cardUrl(), PID: process.pid, Drift: true }));
+      return;
+    }
     if (!guard(req, res)) return;
     const story = /^\/_sandbox\/drift\/stories\/([0-9]+)$/.exec(path);
     if (req.method === 'GET' && story) {
@@ -415,7 +420,7 @@ export async function startDrift(options: DriftOptions): Promise<Drift> {
     } else if (req.method === 'GET' && path === '/_sandbox/dashboard/drift') {
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(renderDriftPage(report.list()));
     } else {
-      res.writeHead(404, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify({ Message: 'The drift proxy answers only GET /_sandbox/drift, /_sandbox/drift/stories[/{payment ID}] and /_sandbox/dashboard/drift here.' }));
+      res.writeHead(404, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify({ Message: 'The drift proxy answers only GET /_sandbox/health, /_sandbox/drift, /_sandbox/drift/stories[/{payment ID}] and /_sandbox/dashboard/drift here.' }));
     }
   }
 
@@ -429,6 +434,10 @@ export async function startDrift(options: DriftOptions): Promise<Drift> {
   };
 
   const servers: Server[] = [];
+  const urlOf = (s: Server) => `http://${host.includes(':') ? `[${host}]` : host}:${(s.address() as AddressInfo).port}`;
+  // A call may come in on the API listener while the card one is still starting.
+  const apiUrl = () => (servers[0] ? urlOf(servers[0]) : '');
+  const cardUrl = () => (servers[1] ? urlOf(servers[1]) : apiUrl());
   try {
     servers.push(await listenOn(createServer(handler('api')), options.port ?? 0, host));
     servers.push(await listenOn(createServer(handler('card')), options.cardPort ?? 0, host));
@@ -438,9 +447,16 @@ export async function startDrift(options: DriftOptions): Promise<Drift> {
     await sh.close();
     throw e;
   }
+  // A mistyped or stopped upstream is said at once, not at the integration's first call (a 502); the
+  // proxy still runs, since the real test host may come back.
+  for (const [option, url] of [['upstream', upstream.api], ['upstreamCard', upstream.card]] as const) {
+    reachable(url).then(
+      () => undefined,
+      (e: Error) => log.warn(`drift: the upstream does not answer; calls answer 502 until it does`, { [option]: `${url.origin}${url.pathname}`, error: e.message }),
+    );
+  }
   const file = options.out === undefined ? null : followReport(report, options.out, (e) => log.error('drift: cannot write --out', { error: e.message }));
   const sweep = setInterval(() => enqueue(async () => settle(graceMs)), Math.max(1000, Math.min(graceMs, 30_000))).unref();
-  const urlOf = (s: Server) => `http://${host.includes(':') ? `[${host}]` : host}:${(s.address() as AddressInfo).port}`;
   let closed: Promise<void> | null = null;
   const idle = async () => {
     await chain;
@@ -461,16 +477,23 @@ export async function startDrift(options: DriftOptions): Promise<Drift> {
     close() {
       closed ??= (async () => {
         clearInterval(sweep);
-        await Promise.all(
-          [...servers, receiver].map(
-            (s) =>
-              new Promise<void>((resolve) => {
-                s.close(() => resolve());
-                s.closeAllConnections();
-              }),
-          ),
-        );
+        const shut = (list: Server[]) =>
+          Promise.all(
+            list.map(
+              (s) =>
+                new Promise<void>((resolve) => {
+                  s.close(() => resolve());
+                  s.closeAllConnections();
+                }),
+            ),
+          );
+        await shut(servers);
+        // The work of the last calls and notifications still runs on the shadow, and the shadow's
+        // notifications for it come to the receiver: it closes after them, or they would go unpaired.
         await chain;
+        await sh.flush();
+        await chain;
+        await shut([receiver]);
         settle(0);
         file?.close();
         if (options.stories !== undefined) writeStories(options.stories);
@@ -550,4 +573,19 @@ function sameText(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** Whether a connection to the URL's host and port opens (no request is sent); rejects with why not. */
+function reachable(url: URL): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+    const socket = connect({ host: url.hostname.replace(/^\[|\]$/g, ''), port });
+    socket.unref();
+    socket.setTimeout(5000, () => socket.destroy(new Error(`no connection within 5 s to ${url.host}`)));
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve();
+    });
+    socket.once('error', reject);
+  });
 }

@@ -67,9 +67,9 @@ export class Shadow {
     const folder = mkdtempSync(join(tmpdir(), 'split-sandbox-drift-'));
     try {
       const source = opts.merchants ?? join(DEFAULT_FIXTURES_DIR, 'merchants.json');
-      const fixture = JSON.parse(readFileSync(source, 'utf8')) as { Merchants?: { NotificationURL?: string | null }[] };
+      const fixture = readMerchants(source);
       // Every shadow notification comes to the proxy, whatever URL the real account has.
-      for (const m of fixture.Merchants ?? []) m.NotificationURL = null;
+      for (const m of fixture.Merchants) m.NotificationURL = null;
       writeFileSync(join(folder, 'merchants.json'), JSON.stringify(fixture));
       copyFileSync(join(DEFAULT_FIXTURES_DIR, 'methods.json'), join(folder, 'methods.json'));
       const sandbox = await startSandbox({
@@ -86,6 +86,10 @@ export class Shadow {
       return new Shadow(sandbox, folder);
     } catch (e) {
       rmSync(folder, { recursive: true, force: true });
+      // The fixture checks name the copy in the temporary folder: the reader knows the file they gave.
+      const copy = join(folder, 'merchants.json');
+      const given = `--merchants ${opts.merchants ?? join(DEFAULT_FIXTURES_DIR, 'merchants.json')}`;
+      if (e instanceof Error) e.message = e.message.split(`fixture ${copy}`).join(given).split(copy).join(given);
       throw e;
     }
   }
@@ -131,4 +135,26 @@ export class Shadow {
     await this.sandbox.stop();
     rmSync(this.folder, { recursive: true, force: true });
   }
+}
+
+/** The --merchants file, or an error that names it and says what is wrong with it (the fixture checks say the rest). */
+function readMerchants(path: string): { Merchants: Record<string, unknown>[] } {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new Error(`--merchants ${path}: cannot read it (${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a directory, not a file' : (e as Error).message})`);
+  }
+  let fixture: unknown;
+  try {
+    fixture = JSON.parse(text);
+  } catch (e) {
+    throw new Error(`--merchants ${path} is not JSON (${(e as Error).message}); it is a file like fixtures/merchants.json: {"Merchants": [{"SiteID": …, "APIKey": "…", "Name": "…", "LinkedSites": [...]}]}`);
+  }
+  const merchants = (fixture as { Merchants?: unknown } | null)?.Merchants;
+  if (typeof fixture !== 'object' || fixture === null || !Array.isArray(merchants) || merchants.length === 0 || !merchants.every((m) => typeof m === 'object' && m !== null && !Array.isArray(m))) {
+    throw new Error(`--merchants ${path} names no merchant: it is a file like fixtures/merchants.json, {"Merchants": [{"SiteID": …, "APIKey": "…", "Name": "…", "LinkedSites": [...]}]}`);
+  }
+  return fixture as { Merchants: Record<string, unknown>[] };
 }

@@ -47,6 +47,22 @@ describe('split-sandbox drift (built code)', () => {
     expect(existsSync(ready)).toBe(false);
   });
 
+  it('is waited for and stopped by its ready file, as `start` is', async () => {
+    const ready = join(tmp, 'ready.json');
+    const r = run(['drift', '--upstream', upstream.baseUrl, '--upstream-card', upstream.cardBaseUrl, '--port', '0', '--card-port', '0', '--control-token', 'secret', '--ready-file', ready, '--quiet']);
+    running.push(r);
+    const waited = run(['wait', '--ready-file', ready, '--timeout', '60s']);
+    expect((await waited.exited).code).toBe(0);
+    expect(waited.stdout()).toMatch(/is healthy/);
+    const stopped = run(['stop', '--ready-file', ready]);
+    const { code } = await stopped.exited;
+    expect(stopped.stderr()).toBe('');
+    expect(code).toBe(0);
+    expect(stopped.stdout()).toContain(`split-sandbox PID ${r.child.pid} at`);
+    expect((await r.exited).code).toBe(0);
+    expect(existsSync(ready)).toBe(false);
+  });
+
   it('refuses to start without the upstream addresses', async () => {
     const r = run(['drift', '--port', '0', '--card-port', '0']);
     running.push(r);

@@ -52,6 +52,12 @@ describe('split-sandbox drift report (built code)', () => {
     expect(empty.out).toMatch(/No differences/);
   });
 
+  it('takes the kinds with hyphens, unquoted, as the help shows', async () => {
+    expect((await report(['--in', file, '--fail-on', 'http-status,missing-field'])).code).toBe(1);
+    expect((await report(['--in', file, '--fail-on', 'http-status,type,status-path'])).code).toBe(0);
+    expect((await report(['--help'])).out).toContain('--fail-on http-status,status,reason,missing-field,type');
+  });
+
   it('exits 2 with a clear message on an unknown kind or a file it cannot read', async () => {
     const kind = await report(['--in', file, '--fail-on', 'status,colour']);
     expect(kind.code).toBe(2);
