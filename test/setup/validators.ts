@@ -2,7 +2,7 @@
 // each test file loads the same validators as dist/ runs instead of compiling them again itself; and
 // writes the build's image of a new database (scripts/fresh-database.cjs) when it is missing, so each
 // test's in-memory database starts as a copy of it instead of running every migration again.
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import standaloneCode from 'ajv/dist/standalone';
 import { PACKAGE_ROOT } from '../../src/package-root';
@@ -38,6 +38,8 @@ function writeFreshImage(): void {
   const image = join(dist, freshImageName());
   if (existsSync(image)) return;
   mkdirSync(dist, { recursive: true });
+  // Images of other migrations are removed, as the build removes them: dist/ is what ships.
+  for (const old of readdirSync(dist).filter((f) => /^fresh-database-[0-9a-f]+\.db$/.test(f))) rmSync(join(dist, old), { force: true });
   writeFileSync(`${image}.${process.pid}`, migratedImage());
   renameSync(`${image}.${process.pid}`, image);
 }
