@@ -9,6 +9,8 @@ import { openApiDocument } from '../../src/openapi/document';
 import { createServices } from '../../src/main';
 import { ManualClock } from '../../src/scheduler/clock';
 import type { ServiceContext } from '../../src/services/context';
+import type { Statement } from 'better-sqlite3';
+import type { Db } from '../../src/store/db';
 import { Store } from '../../src/store/store';
 import type { Schema } from '../../src/schemas/common';
 import { compile } from '../../src/schemas/validator';
@@ -131,11 +133,27 @@ export function expectSchema(schema: Schema, body: unknown): void {
  * (every request is kept in it, refused or not) is in a database of its own, not listed here.
  */
 export function snapshot(store: Store): string {
-  const tables = store.db
-    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-    .all() as { name: string }[];
-  const rows = (t: string) => store.db.prepare(t === 'sqlite_sequence' ? `SELECT * FROM sqlite_sequence` : `SELECT * FROM "${t}"`).all();
+  const prepare = statements(store.db);
+  const tables = prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[];
+  const rows = (t: string) => prepare(t === 'sqlite_sequence' ? `SELECT * FROM sqlite_sequence` : `SELECT * FROM "${t}"`).all();
   return JSON.stringify(tables.map((t) => [t.name, rows(t.name)]));
+}
+
+/**
+ * The snapshot's statements, prepared once per database and schema (a test that takes thousands of
+ * snapshots spent half its time preparing them); any change to the schema prepares them again.
+ */
+const prepared = new WeakMap<Db, { schema: number; statements: Map<string, Statement> }>();
+function statements(db: Db): (sql: string) => Statement {
+  const schema = db.pragma('schema_version', { simple: true }) as number;
+  let cache = prepared.get(db);
+  if (cache?.schema !== schema) prepared.set(db, (cache = { schema, statements: new Map() }));
+  const { statements: held } = cache;
+  return (sql) => {
+    let found = held.get(sql);
+    if (!found) held.set(sql, (found = db.prepare(sql)));
+    return found;
+  };
 }
 
 /** An authenticated POST to the API address, with a JSON body when one is given. */
