@@ -7,5 +7,9 @@ const path = require('node:path');
 
 const dist = path.join(__dirname, '..', 'dist');
 const { freshImageName, migratedImage } = require(path.join(dist, 'store', 'db.js'));
-for (const old of fs.readdirSync(dist).filter((f) => /^fresh-database-[0-9a-f]+\.db$/.test(f))) fs.rmSync(path.join(dist, old));
-fs.writeFileSync(path.join(dist, freshImageName()), migratedImage());
+const name = freshImageName();
+for (const old of fs.readdirSync(dist).filter((f) => /^fresh-database-[0-9a-f]+\.db$/.test(f) && f !== name)) fs.rmSync(path.join(dist, old));
+// Written whole, by rename: a start (or a test) reading the image meanwhile sees the old one or the new one.
+const tmp = path.join(dist, `.${name}.${process.pid}.tmp`);
+fs.writeFileSync(tmp, migratedImage());
+fs.renameSync(tmp, path.join(dist, name));
