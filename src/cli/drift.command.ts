@@ -6,13 +6,14 @@
 // its action are added to the `drift` command in `configureDriftProxy` below; `report` stays a
 // subcommand with its own options.
 import { type Command, Option } from 'commander';
-import { startDrift } from '../drift/proxy';
 import { createLogger, silentLogger } from '../log';
 import { CliError } from './client';
 import { controlToken, httpUrl, port } from './options';
 import { removeReadyFile, writeReadyFile } from './ready-file';
-import { readReportFile } from '../drift/report-file';
-import { describeDifferences, parseKinds } from '../drift/print';
+// The drift proxy and its report are loaded when the command runs: a `start` does not evaluate them
+// (nor node:https, which the proxy's upstream requests load).
+const proxy = () => import('../drift/proxy');
+const reading = async () => ({ ...(await import('../drift/report-file')), ...(await import('../drift/print')) });
 
 /** Exit codes of `drift report`: a kind asked for is present; the file or the kinds cannot be read. */
 export const REPORT_FAILED = 1;
@@ -95,6 +96,7 @@ Examples:
         throw new CliError('drift needs --upstream and --upstream-card (or a subcommand: drift report)');
       }
       const log = o.quiet ? silentLogger : createLogger('info', o.logFormat);
+      const { startDrift } = await proxy();
       const running = await startDrift({
         upstream: o.upstream,
         upstreamCard: o.upstreamCard,
@@ -123,7 +125,8 @@ Examples:
     });
 }
 
-function report(o: { in: string; failOn?: string }): void {
+async function report(o: { in: string; failOn?: string }): Promise<void> {
+  const { describeDifferences, parseKinds, readReportFile } = await reading();
   let kinds: ReadonlySet<string> | null = null;
   let diffs;
   try {
