@@ -84,7 +84,9 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
   // A marketplace's own journal, behind the guard of its own routes.
   mountScopedRequestRoutes(control, ctx);
   mountPreapprovalControlRoutes(control, ctx);
-  router.use((req: Request, res: Response, next: NextFunction) => (CONTROL_PATH.test(req.path) ? control(req, res, next) : next()));
+  const enterControl = (req: Request, res: Response, next: NextFunction) => (CONTROL_PATH.test(req.path) ? control(req, res, next) : next());
+  // Its routes stay listed where a walk of the app's routers looks for them (a handler's `stack`).
+  router.use(Object.assign(enterControl, { stack: control.stack }));
   if (surface === 'api') {
     mountPaymentRoutes(router, ctx);
     mountPreapprovalRoutes(router, ctx);
