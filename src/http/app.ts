@@ -1,5 +1,5 @@
 // createApp: the Express app of one address ('api' or 'card'). It never listens: main.ts does.
-import express, { type Express, type Request, type Response } from 'express';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { mountPaymentRoutes } from './api/payments.routes';
 import { mountPreapprovalRoutes } from './api/preapprovals.routes';
 import { mountMerchantSiteRoutes } from './api/merchant-sites.routes';
@@ -34,6 +34,9 @@ function marketplaceKey(ctx: HttpContext, req: Request): string {
 }
 
 export const BODY_LIMIT = 1024 * 1024;
+
+/** The control API's paths (the router matches paths in any case, with or without a trailing slash). */
+const CONTROL_PATH = /^\/_sandbox(\/|$)/i;
 
 export function createApp(ctx: HttpContext, surface: Surface): Express {
   const app = express();
@@ -70,14 +73,20 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
   app.use(fairTurns((ctx.turns ??= new FairTurns()), (req) => marketplaceKey(ctx, req)));
 
   const router = express.Router({ caseSensitive: false, strict: false });
-  router.use('/_sandbox', controlGuard(ctx.controlToken, ctx.controlFrom, ctx.services));
-  mountControlRoutes(router, ctx);
-  mountMarketplaceRoutes(router, ctx);
-  mountReproduceRoutes(router, ctx);
-  mountRequestRoutes(router, ctx);
+  // The control API's sixty routes in a router of their own, entered only by a path under /_sandbox:
+  // an API request would otherwise be matched against each of them before reaching its own.
+  const control = express.Router({ caseSensitive: false, strict: false });
+  control.use('/_sandbox', controlGuard(ctx.controlToken, ctx.controlFrom, ctx.services));
+  mountControlRoutes(control, ctx);
+  mountMarketplaceRoutes(control, ctx);
+  mountReproduceRoutes(control, ctx);
+  mountRequestRoutes(control, ctx);
   // A marketplace's own journal, behind the guard of its own routes.
-  mountScopedRequestRoutes(router, ctx);
-  mountPreapprovalControlRoutes(router, ctx);
+  mountScopedRequestRoutes(control, ctx);
+  mountPreapprovalControlRoutes(control, ctx);
+  const enterControl = (req: Request, res: Response, next: NextFunction) => (CONTROL_PATH.test(req.path) ? control(req, res, next) : next());
+  // Its routes stay listed where a walk of the app's routers looks for them (a handler's `stack`).
+  router.use(Object.assign(enterControl, { stack: control.stack }));
   if (surface === 'api') {
     mountPaymentRoutes(router, ctx);
     mountPreapprovalRoutes(router, ctx);

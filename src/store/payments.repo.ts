@@ -41,6 +41,49 @@ interface PaymentRow {
   preapproval_details: string | null;
 }
 
+/**
+ * A payment read by its ID, as an array (better-sqlite3's raw rows): made into its row here, in one
+ * object literal, it costs half what the driver's object of 35 named columns did, on every GET.
+ */
+const ROW_COLUMNS = 'id, surface, owner_site_id, site_id, merchant_transaction_id, originator_transaction_id, amount, currency, captured_amount, return_url, description, statement_descriptor, method_id, method_option_id, skin_id, client_ip, token_lifetime, token, status_id, created_at, notification_at, country, customer, billing_address, shipping_address, details, card, capture, retry, has_splits, scenario, preapproval_id, fraud_reason, articles, preapproval_details';
+const rowOf = (a: unknown[]): PaymentRow => ({
+  id: a[0] as PaymentRow['id'],
+  surface: a[1] as PaymentRow['surface'],
+  owner_site_id: a[2] as PaymentRow['owner_site_id'],
+  site_id: a[3] as PaymentRow['site_id'],
+  merchant_transaction_id: a[4] as PaymentRow['merchant_transaction_id'],
+  originator_transaction_id: a[5] as PaymentRow['originator_transaction_id'],
+  amount: a[6] as PaymentRow['amount'],
+  currency: a[7] as PaymentRow['currency'],
+  captured_amount: a[8] as PaymentRow['captured_amount'],
+  return_url: a[9] as PaymentRow['return_url'],
+  description: a[10] as PaymentRow['description'],
+  statement_descriptor: a[11] as PaymentRow['statement_descriptor'],
+  method_id: a[12] as PaymentRow['method_id'],
+  method_option_id: a[13] as PaymentRow['method_option_id'],
+  skin_id: a[14] as PaymentRow['skin_id'],
+  client_ip: a[15] as PaymentRow['client_ip'],
+  token_lifetime: a[16] as PaymentRow['token_lifetime'],
+  token: a[17] as PaymentRow['token'],
+  status_id: a[18] as PaymentRow['status_id'],
+  created_at: a[19] as PaymentRow['created_at'],
+  notification_at: a[20] as PaymentRow['notification_at'],
+  country: a[21] as PaymentRow['country'],
+  customer: a[22] as PaymentRow['customer'],
+  billing_address: a[23] as PaymentRow['billing_address'],
+  shipping_address: a[24] as PaymentRow['shipping_address'],
+  details: a[25] as PaymentRow['details'],
+  card: a[26] as PaymentRow['card'],
+  capture: a[27] as PaymentRow['capture'],
+  retry: a[28] as PaymentRow['retry'],
+  has_splits: a[29] as PaymentRow['has_splits'],
+  scenario: a[30] as PaymentRow['scenario'],
+  preapproval_id: a[31] as PaymentRow['preapproval_id'],
+  fraud_reason: a[32] as PaymentRow['fraud_reason'],
+  articles: a[33] as PaymentRow['articles'],
+  preapproval_details: a[34] as PaymentRow['preapproval_details'],
+});
+
 const json = (s: string | null): Json | null => (s === null ? null : (JSON.parse(s) as Json));
 const text = (o: Json | null): string | null => (o === null ? null : JSON.stringify(o));
 const bool = (n: number | null): boolean | null => (n === null ? null : n !== 0);
@@ -190,9 +233,7 @@ export class PaymentsRepo {
     this.insertStmt = db.prepare(
       `INSERT INTO payments (${cols.join(', ')}) VALUES (${cols.map((c) => '@' + c).join(', ')})`,
     );
-    this.byIdStmt = db.prepare<[number, number, string], PaymentRow>(
-      'SELECT * FROM payments WHERE id = ? AND owner_site_id = ? AND surface = ?',
-    );
+    this.byIdStmt = db.prepare<[number, number, string], unknown[]>(`SELECT ${ROW_COLUMNS} FROM payments WHERE id = ? AND owner_site_id = ? AND surface = ?`).raw();
     // Each clock's own payments: the sandbox's (owners without a clock of their own), or one marketplace's.
     const onClock = `(CASE WHEN @clock IS NULL THEN ${clockSiteOf('owner_site_id')} NOT IN (SELECT site_id FROM site_clocks) ELSE ${clockSiteOf('owner_site_id')} = @clock END)`;
     this.expiredStmt = db.prepare<[{ now: number; clock: number | null }], { id: number }>(
@@ -203,7 +244,7 @@ export class PaymentsRepo {
       `SELECT min(created_at + token_lifetime * 60000) AS at FROM payments WHERE status_id = 1 AND token_lifetime IS NOT NULL AND ${onClock}`,
     );
     this.dataVersion = db.prepare<[], { data_version: number }>('PRAGMA data_version');
-    this.byIdAnyStmt = db.prepare<[number], PaymentRow>('SELECT * FROM payments WHERE id = ?');
+    this.byIdAnyStmt = db.prepare<[number], unknown[]>(`SELECT ${ROW_COLUMNS} FROM payments WHERE id = ?`).raw();
     this.mtidStmt = db.prepare<[number, string, string], { id: number }>(
       'SELECT id FROM payments WHERE owner_site_id = ? AND surface = ? AND merchant_transaction_id = ?',
     );
@@ -240,13 +281,13 @@ export class PaymentsRepo {
   /** A payment as its owner sees it on one address; another site's payment is simply not there. */
   get(id: number, ownerSiteId: number, surface: Surface): PaymentRecord | undefined {
     const row = this.byIdStmt.get(id, ownerSiteId, surface);
-    return row && toRecord(row);
+    return row && toRecord(rowOf(row));
   }
 
   /** A payment by ID alone, for the sandbox's own control surface. */
   getAny(id: number): PaymentRecord | undefined {
     const row = this.byIdAnyStmt.get(id);
-    return row && toRecord(row);
+    return row && toRecord(rowOf(row));
   }
 
   merchantTransactionIdTaken(ownerSiteId: number, surface: Surface, mtid: string): boolean {

@@ -178,8 +178,15 @@ const ROWS_AT_ONCE = 16;
 const insertOf = (db: Db, rows: number) => db.prepare(`INSERT INTO ${JOURNAL_TABLE} (${COLUMNS}) VALUES ${Array(rows).fill(ROW).join(', ')}`);
 
 /** An entry's values, in the order of COLUMNS, appended to `out`. */
-function valuesOf(r: NewRequest, out: unknown[]): void {
+function valuesOf(r: NewRequest, out: unknown[], shares: Map<number, Share>): void {
   const reasons = r.reasons.length === 0 ? null : JSON.stringify(r.reasons);
+  const bytes = storedBytes(r, reasons);
+  const owner = r.ownerSiteId ?? 0;
+  const share = shares.get(owner);
+  if (share) {
+    share.entries++;
+    share.bytes += bytes;
+  } else shares.set(owner, { entries: 1, bytes });
   out.push(
     r.at,
     r.wallAt,
@@ -203,7 +210,7 @@ function valuesOf(r: NewRequest, out: unknown[]): void {
     r.responseBody,
     r.responseBytes,
     r.ownerSiteId,
-    storedBytes(r, reasons),
+    bytes,
   );
 }
 
@@ -211,6 +218,9 @@ function prepare(db: Db) {
   return {
     insert: insertOf(db, 1),
     insertMany: insertOf(db, ROWS_AT_ONCE),
+    addShare: db.prepare<[number, number, number]>(
+      `INSERT INTO ${SHARES_TABLE} (owner, entries, bytes) VALUES (?, ?, ?) ON CONFLICT (owner) DO UPDATE SET entries = entries + excluded.entries, bytes = bytes + excluded.bytes`,
+    ),
     shares: db.prepare<[], { owner: number; entries: number; bytes: number }>(`SELECT owner, entries, bytes FROM ${SHARES_TABLE} WHERE entries > 0`),
     // An owner's entries, oldest first, through the index that holds their sizes (the rows, bodies and all, are not read).
     oldestOf: db.prepare<[number], { id: number; bytes: number }>(`SELECT id, stored_bytes AS bytes FROM ${JOURNAL_TABLE} WHERE owner_site_id = ? ORDER BY id`),
@@ -237,22 +247,24 @@ export class RequestsRepo {
     return (this.prepared ??= prepare(this.db));
   }
 
-  /** Writes entries, in order; their IDs. */
+  /** Writes entries, in order, and adds them to their owners' shares (inside a transaction); their IDs. */
   addAll(entries: readonly NewRequest[]): number[] {
     const ids: number[] = [];
+    const shares = new Map<number, Share>();
     let i = 0;
     for (; i + ROWS_AT_ONCE <= entries.length; i += ROWS_AT_ONCE) {
       const values: unknown[] = [];
-      for (let k = i; k < i + ROWS_AT_ONCE; k++) valuesOf(entries[k]!, values);
+      for (let k = i; k < i + ROWS_AT_ONCE; k++) valuesOf(entries[k]!, values, shares);
       // One statement's rows take consecutive IDs: the last is the statement's.
       const last = Number(this.stmt.insertMany.run(values).lastInsertRowid);
       for (let k = ROWS_AT_ONCE - 1; k >= 0; k--) ids.push(last - k);
     }
     for (; i < entries.length; i++) {
       const values: unknown[] = [];
-      valuesOf(entries[i]!, values);
+      valuesOf(entries[i]!, values, shares);
       ids.push(Number(this.stmt.insert.run(values).lastInsertRowid));
     }
+    for (const [owner, share] of shares) this.stmt.addShare.run(owner, share.entries, share.bytes);
     return ids;
   }
 

@@ -11,6 +11,7 @@ import { type CopyQuery, badValueMessage, valueChecks } from './copy-check';
 import { MIGRATIONS } from './migrations';
 import { OWNED_TABLES, liveTable, ownedRows, parentLinks } from './owned';
 import type { Store } from './store';
+import { JOURNAL_TABLE, RECOUNT_SHARE } from './journal-file';
 
 /** What a marketplace's copy says of itself. */
 export interface SiteCopyInfo {
@@ -381,7 +382,13 @@ export async function restoreSite(store: Store, siteId: number, file: string, ap
         if (ids.length === 0) return undefined;
         const end = ids[ids.length - 1]!;
         // An entry whose ID another's entry holds now is not brought back over it.
-        store.txApart(() => db.prepare(`INSERT OR IGNORE INTO ${liveTable(t)} SELECT * FROM snap."${t.table}" WHERE rowid > ? AND rowid <= ? ORDER BY rowid`).run(after, end));
+        store.txApart(() => {
+          db.prepare(`INSERT OR IGNORE INTO ${liveTable(t)} SELECT * FROM snap."${t.table}" WHERE rowid > ? AND rowid <= ? ORDER BY rowid`).run(after, end);
+          // The journal's shares count what its writers write (no trigger adds them): the owners brought back are counted again.
+          if (t.live !== JOURNAL_TABLE) return;
+          const owners = db.prepare(`SELECT DISTINCT owner_site_id FROM snap."${t.table}" WHERE rowid > ? AND rowid <= ? AND owner_site_id IS NOT NULL`).pluck().all(after, end);
+          for (const owner of owners) db.prepare(RECOUNT_SHARE).run({ owner });
+        });
         return end;
       });
       if (last === undefined) break;

@@ -2,28 +2,17 @@
 import type { Db } from './db';
 import type { SplitRecord } from './records';
 
-interface SplitRow {
-  id: number;
-  payment_id: number;
-  site_id: number;
-  merchant_transaction_id: string;
-  originator_transaction_id: string | null;
-  amount: number;
-  captured_amount: number | null;
-  status_id: number;
-  created_at: number;
-}
-
-const toRecord = (r: SplitRow): SplitRecord => ({
-  id: r.id,
-  paymentId: r.payment_id,
-  siteId: r.site_id,
-  merchantTransactionId: r.merchant_transaction_id,
-  originatorTransactionId: r.originator_transaction_id,
-  amount: BigInt(r.amount),
-  capturedAmount: r.captured_amount === null ? null : BigInt(r.captured_amount),
-  statusId: r.status_id,
-  createdAt: r.created_at,
+/** A payment's splits as arrays (raw rows), made into records directly: the driver's named rows cost twice as much. */
+const fromRaw = (a: unknown[]): SplitRecord => ({
+  id: a[0] as number,
+  paymentId: a[1] as number,
+  siteId: a[2] as number,
+  merchantTransactionId: a[3] as string,
+  originatorTransactionId: a[4] as string | null,
+  amount: BigInt(a[5] as number),
+  capturedAmount: a[6] === null ? null : BigInt(a[6] as number),
+  statusId: a[7] as number,
+  createdAt: a[8] as number,
 });
 
 export class SplitsRepo {
@@ -39,7 +28,9 @@ export class SplitsRepo {
       `INSERT INTO splits (payment_id, site_id, merchant_transaction_id, originator_transaction_id, amount, captured_amount, status_id, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.ofPaymentStmt = db.prepare<[number], SplitRow>('SELECT * FROM splits WHERE payment_id = ? ORDER BY id');
+    this.ofPaymentStmt = db
+      .prepare<[number], unknown[]>('SELECT id, payment_id, site_id, merchant_transaction_id, originator_transaction_id, amount, captured_amount, status_id, created_at FROM splits WHERE payment_id = ? ORDER BY id')
+      .raw();
     this.setStatusAllStmt = db.prepare('UPDATE splits SET status_id = ? WHERE payment_id = ?');
     this.setStateStmt = db.prepare('UPDATE splits SET status_id = ?, captured_amount = ? WHERE id = ?');
     this.markAddedStmt = db.prepare<{ paymentId: number; firstId: number }>(
@@ -58,7 +49,7 @@ export class SplitsRepo {
   }
 
   ofPayment(paymentId: number): SplitRecord[] {
-    return this.ofPaymentStmt.all(paymentId).map(toRecord);
+    return this.ofPaymentStmt.all(paymentId).map(fromRaw);
   }
 
   /** Splits carry the status of their payment: one update moves them all. */

@@ -89,6 +89,45 @@ describe('the request journal’s own file', () => {
     expect(sb!.requests.find().map((r) => r.ID)).toEqual([kept!.ID, later!.ID + 1]);
   });
 
+  it('keeps each owner’s share as its entries add up: written in batches, in a file that still had the insert trigger, after a restore and after a marketplace’s own', async () => {
+    const counted = () => {
+      const store = sb!.services.store;
+      store.requests.shares(); // the entries waiting are written by whoever reads the journal
+      sb!.requests.find();
+      const byOwner = store.db
+        .prepare('SELECT coalesce(owner_site_id, 0) AS owner, count(*) AS entries, sum(stored_bytes) AS bytes FROM journal.requests GROUP BY 1 ORDER BY 1')
+        .all() as { owner: number; entries: number; bytes: number }[];
+      const shares = [...store.requests.shares()].map(([owner, s]) => ({ owner, ...s })).sort((a, b) => a.owner - b.owner);
+      expect(byOwner.length).toBeGreaterThan(0);
+      expect(shares).toEqual(byOwner);
+    };
+    await start();
+    const p = await createPayment(sb!);
+    await Promise.all(Array.from({ length: 40 }, () => request(sb!.baseUrl).get(`/v1/payments/${p.ID}`).set('Authorization', AUTH).expect(200)));
+    await request(sb!.baseUrl).get('/v1/payments').set('Authorization', 'Basic eDp5').expect(401);
+    counted();
+    await sb!.stop();
+    sb = undefined;
+    // An older version's file: its shares were kept by a trigger on each insert, which would count twice now.
+    const old = new Database(`${db}-requests`);
+    old.exec(`CREATE TRIGGER request_shares_add AFTER INSERT ON requests BEGIN
+      INSERT INTO request_shares (owner, entries, bytes) VALUES (coalesce(NEW.owner_site_id, 0), 1, NEW.stored_bytes)
+        ON CONFLICT (owner) DO UPDATE SET entries = entries + 1, bytes = bytes + excluded.bytes;
+    END`);
+    old.close();
+    await start();
+    await request(sb!.baseUrl).get(`/v1/payments/${p.ID}`).set('Authorization', AUTH).expect(200);
+    counted();
+    await sb!.snapshots.save('one');
+    await createPayment(sb!);
+    await sb!.snapshots.restore('one');
+    counted();
+    await request(sb!.baseUrl).post('/_sandbox/merchants/30201/snapshots').set('Authorization', AUTH).send({ Name: 'own' }).expect(201);
+    await request(sb!.baseUrl).get(`/v1/payments/${p.ID}`).set('Authorization', AUTH).expect(200);
+    await request(sb!.baseUrl).post('/_sandbox/merchants/30201/snapshots/own/restore').set('Authorization', AUTH).expect(200);
+    counted();
+  });
+
   it('is not made with --request-journal 0, and a snapshot of that database is saved and restored (off the main thread) all the same', async () => {
     sb = await startSandbox({ port: 0, cardPort: 0, db, clock: 'manual', quiet: true, requestJournal: 0 });
     const p = await createPayment(sb!);
