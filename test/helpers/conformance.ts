@@ -1,8 +1,8 @@
 // Checks an answer against the OpenAPI document of the address that gave it: the operation, the
 // status and the body's schema. The jest setup file (test/setup/conformance.ts) runs it on every answer.
 import type { ValidateFunction } from 'ajv';
-import { openApiDocument, type Surface } from '../../src/openapi/document';
-import { createAjv } from '../../src/schemas/validator';
+import type { Surface } from '../../src/openapi/document';
+import { type AnswerChecks, answerChecks } from './compiled-checks';
 
 export interface Answer {
   method: string;
@@ -22,14 +22,14 @@ interface Route {
   ops: Record<string, any>;
 }
 
-const docs = new Map<Surface, { doc: any; routes: Route[]; base: string }>();
-const ajv = createAjv({ strict: false, allErrors: false, verbose: false });
-const validators = new Map<unknown, ValidateFunction>();
+const docs = new Map<Surface, { doc: any; routes: Route[]; checks: AnswerChecks; validators: Map<unknown, ValidateFunction> }>();
 
-function documentOf(surface: Surface) {
+export function documentOf(surface: Surface) {
   let entry = docs.get(surface);
   if (!entry) {
-    const doc = openApiDocument(surface, 'http://sandbox.test') as any;
+    // Compiled once per run (test/helpers/compiled-checks.ts), not once per test file.
+    const checks = answerChecks(surface);
+    const doc = checks.doc;
     const routes = Object.entries(doc.paths as Record<string, Record<string, any>>).map(([path, ops]) => ({
       // The router matches paths case-insensitively and with or without a trailing slash.
       pattern: new RegExp('^' + path.replace(/[.]/g, '\\.').replace(/\{\w+\}/g, '[^/]+') + '/?$', 'i'),
@@ -39,23 +39,10 @@ function documentOf(surface: Surface) {
     }));
     // A literal segment wins over a parameter (/v1/methods/assigned before /v1/methods/{id}), as in the router.
     routes.sort((a, b) => a.params - b.params);
-    // The components, once per address: each answer's schema refers into them, so a named schema
-    // is compiled once for all the answers that use it.
-    const base = `http://sandbox.test/openapi/${surface}.json`;
-    ajv.addSchema({ $id: base, components: doc.components });
-    entry = { doc, routes, base };
+    entry = { doc, routes, checks, validators: new Map() };
     docs.set(surface, entry);
   }
   return entry;
-}
-
-/** A copy of `schema` whose local $refs (`#/components/…`) point into the document at `base`. */
-function within(base: string, schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map((s) => within(base, s));
-  if (schema === null || typeof schema !== 'object') return schema;
-  return Object.fromEntries(
-    Object.entries(schema).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? base + v : within(base, v)]),
-  );
 }
 
 const ROUTER_NOT_FOUND = /^No HTTP resource was found that matches the request URI /;
@@ -80,7 +67,7 @@ function allowed(a: Answer, body: any, routed: boolean): boolean {
 
 /** What is wrong with the answer; undefined when the document describes it. */
 export function nonConformity(surface: Surface, a: Answer): string | undefined {
-  const { doc, routes, base } = documentOf(surface);
+  const { doc, routes, checks, validators } = documentOf(surface);
   const method = a.method === 'HEAD' ? 'get' : a.method.toLowerCase();
   const route = routes.find((r) => r.pattern.test(a.path) && r.ops[method]);
   const body = a.body;
@@ -98,11 +85,10 @@ export function nonConformity(surface: Surface, a: Answer): string | undefined {
   if (!(a.contentType ?? '').startsWith(media)) return `${name} answered ${a.status} as ${a.contentType ?? 'no content type'}, the document says ${media}`;
   const schema = content[media]!.schema;
   if (media !== 'application/json' || !schema) return undefined;
-  // Named schemas are $refs into the document's components, which the ajv holds: compiled once each.
-  const key = (schema as { $ref?: string }).$ref ?? schema;
-  let validate = validators.get(key);
-  if (!validate) validators.set(key, (validate = ajv.compile({ allOf: [within(base, schema)] })));
+  // Named schemas are $refs into the document's components: one check each, for all the answers using it.
+  let validate = validators.get(schema);
+  if (!validate) validators.set(schema, (validate = checks.check(schema)));
   if (validate(body)) return undefined;
   const excerpt = JSON.stringify(body).slice(0, 300);
-  return `${name} answered ${a.status} with a body its schema refuses: ${ajv.errorsText(validate.errors)}\n  body: ${excerpt}`;
+  return `${name} answered ${a.status} with a body its schema refuses: ${checks.errorsText(validate.errors)}\n  body: ${excerpt}`;
 }

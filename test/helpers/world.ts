@@ -13,7 +13,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Db } from '../../src/store/db';
 import { Store } from '../../src/store/store';
 import type { Schema } from '../../src/schemas/common';
-import { compile } from '../../src/schemas/validator';
+import { schemaCheck } from './compiled-checks';
 
 export const MARKETPLACE = { SiteID: 30201, APIKey: '5uLXr4Lg+Xb7/3kq8eA2Wd9pN1cQyZ0tM6oVhJfRsE=' };
 export const PLAIN = { SiteID: 30300, APIKey: 'P1ainSh0p+Key/For=Sandbox' };
@@ -123,7 +123,8 @@ export interface WirePayment {
 
 /** Asserts that `body` matches a response schema exactly (every key, no other, right types). */
 export function expectSchema(schema: Schema, body: unknown): void {
-  const fn = compile(schema);
+  // Compiled once per run (test/helpers/compiled-checks.ts), with the sandbox's own options.
+  const fn = schemaCheck(schema);
   const ok = fn(body);
   if (!ok) throw new Error(`response does not match its schema: ${JSON.stringify(fn.errors, null, 1)}\n${JSON.stringify(body)}`);
 }

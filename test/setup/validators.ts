@@ -1,26 +1,50 @@
 // Compiles every input schema once per run, as the build does (scripts/compile-validators.cjs), so
-// each test file loads the same validators as dist/ runs instead of compiling them again itself; and
-// writes the build's image of a new database (scripts/fresh-database.cjs) when it is missing, so each
-// test's in-memory database starts as a copy of it instead of running every migration again.
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+// each test file loads the same validators as dist/ runs instead of compiling them again itself; the
+// same for the tests' own schema checks (test/helpers/compiled-checks.ts); and writes the build's
+// image of a new database (scripts/fresh-database.cjs) when it is missing, so each test's in-memory
+// database starts as a copy of it instead of running every migration again.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import standaloneCode from 'ajv/dist/standalone';
 import { PACKAGE_ROOT } from '../../src/package-root';
+import { openApiDocument } from '../../src/openapi/document';
+import type { Schema } from '../../src/schemas/common';
+import * as merchantSiteSchemas from '../../src/schemas/merchant-sites';
+import * as preapprovalSchemas from '../../src/schemas/preapprovals';
 import { VALIDATED } from '../../src/schemas/registry';
-import { createAjv } from '../../src/schemas/validator';
+import * as responseSchemas from '../../src/schemas/responses';
+import { AJV_OPTIONS, createAjv } from '../../src/schemas/validator';
 import { freshImageName, migratedImage } from '../../src/store/db';
+import { precompileAllAnswerChecks, precompileSchemaChecks } from '../helpers/compiled-checks';
 
 /** Where they go: jest.config.js maps the sources' `./generated/<name>.js` here. */
 export const VALIDATORS = join(__dirname, '..', '..', 'node_modules', '.cache', 'split-sandbox-validators');
 
 export default function setUp(): void {
   compileValidators();
+  // Every answer a test gets is checked against its address's document (test/setup/conformance.ts).
+  precompileAllAnswerChecks((surface) => openApiDocument(surface, 'http://sandbox.test'));
+  // The schemas tests check answers' bodies against (expectSchema in test/helpers/world.ts).
+  precompileSchemaChecks(responseSchemaExports());
   writeFreshImage();
 }
 
+function responseSchemaExports(): Schema[] {
+  return [responseSchemas, preapprovalSchemas, merchantSiteSchemas].flatMap((m) =>
+    Object.values(m as Record<string, unknown>).filter((v): v is Schema => v !== null && typeof v === 'object' && !Array.isArray(v)),
+  );
+}
+
 function compileValidators(): void {
-  // Written afresh each run (no stale validator survives a schema change), each file whole: a test
-  // that finds none compiles its own at run time, as the sources do without a build.
+  // Compiled again whenever the schemas, ajv or the options change (named by a digest of them, written
+  // last): no stale validator survives a schema change. Each file is written whole: a test that finds
+  // none compiles its own at run time, as the sources do without a build.
+  const stamp = join(VALIDATORS, 'digest');
+  const digest = createHash('sha256')
+    .update(JSON.stringify([require('ajv/package.json').version, AJV_OPTIONS, VALIDATED]) + readFileSync(__filename, 'utf8'))
+    .digest('hex');
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === digest && Object.keys(VALIDATED).every((name) => existsSync(join(VALIDATORS, `${name}.js`)))) return;
   rmSync(VALIDATORS, { recursive: true, force: true });
   mkdirSync(VALIDATORS, { recursive: true });
   for (const [name, schema] of Object.entries(VALIDATED)) {
@@ -29,6 +53,7 @@ function compileValidators(): void {
     writeFileSync(`${file}.${process.pid}`, standaloneCode(ajv, ajv.compile(schema)));
     renameSync(`${file}.${process.pid}`, file);
   }
+  writeFileSync(stamp, digest);
 }
 
 function writeFreshImage(): void {

@@ -1,0 +1,221 @@
+// The tests' schema checks (answers against the OpenAPI document, bodies against response schemas) as plain JavaScript.
+// test/setup/validators.ts compiles them once per run before any test file starts; each test file then loads the code
+// instead of compiling every schema again (jest loads a file's modules afresh), and compiles in
+// process only what it does not find. Files are named by a digest of what they were compiled from.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type Ajv from 'ajv';
+import type { ErrorObject, Options, ValidateFunction } from 'ajv';
+import type { Surface } from '../../src/openapi/document';
+import type { Schema } from '../../src/schemas/common';
+import { AJV_OPTIONS, compile, createAjv } from '../../src/schemas/validator';
+
+export const CHECKS = join(__dirname, '..', '..', 'node_modules', '.cache', 'split-sandbox-checks');
+export const SURFACES: readonly Surface[] = ['api', 'card'];
+/** The run's digest of each address's document, set by test/setup/validators.ts for the test files. */
+const RUN_DIGESTS = 'SPLIT_SANDBOX_ANSWER_CHECKS';
+
+const digest = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 32);
+
+/**
+ * What compiled code depends on besides the schemas (ajv, its options, this file): a change to any of
+ * it compiles every check again.
+ */
+let compiler: string | undefined;
+function compilerDigest(): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  compiler ??= digest(JSON.stringify([(require('ajv/package.json') as { version: string }).version, AJV_OPTIONS]) + readFileSync(__filename, 'utf8'));
+  return compiler;
+}
+
+function writeWhole(file: string, text: string): void {
+  // Renamed into place: a test file of another worker may look for it meanwhile.
+  writeFileSync(`${file}.${process.pid}`, text);
+  renameSync(`${file}.${process.pid}`, file);
+}
+
+function standalone(ajv: Ajv, refs: Record<string, string> | ValidateFunction): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const standaloneCode = (require('ajv/dist/standalone') as { default: (ajv: Ajv, refs: Record<string, string> | ValidateFunction) => string }).default;
+  return standaloneCode(ajv, refs);
+}
+
+// ---- Answers against the OpenAPI document (test/helpers/conformance.ts) ----
+
+/** Lenient where the document is (OpenAPI keywords), first error only: what conformance failures print. */
+const ANSWER_OPTIONS: Options = { strict: false, allErrors: false, verbose: false };
+const BASE_URL = 'http://sandbox.test';
+
+/** The $id the document's components are held under, for the checks' $refs. */
+export const documentBase = (surface: Surface) => `${BASE_URL}/openapi/${surface}.json`;
+
+/** An ajv holding the document's components: each answer's schema refers into them. */
+function answerAjv(surface: Surface, doc: any, extra: Options = {}): Ajv {
+  const ajv = createAjv({ ...ANSWER_OPTIONS, ...extra });
+  ajv.addSchema({ $id: documentBase(surface), components: doc.components });
+  return ajv;
+}
+
+/** A copy of `schema` whose local $refs (`#/components/…`) point into the document at `base`. */
+function within(base: string, schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => within(base, s));
+  if (schema === null || typeof schema !== 'object') return schema;
+  return Object.fromEntries(
+    Object.entries(schema).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? base + v : within(base, v)]),
+  );
+}
+
+const answerCheck = (surface: Surface, schema: object) => ({ allOf: [within(documentBase(surface), schema)] });
+
+/** A named schema by its $ref, any other by its text: one check for all the answers that share it. */
+export const answerKey = (schema: object) => (schema as { $ref?: string }).$ref ?? JSON.stringify(schema);
+
+/** Every JSON body schema of the document's answers, by answerKey. */
+function answerSchemas(doc: any): Map<string, object> {
+  const found = new Map<string, object>();
+  for (const ops of Object.values(doc.paths as Record<string, Record<string, any>>)) {
+    for (const op of Object.values(ops)) {
+      for (let response of Object.values((op?.responses ?? {}) as Record<string, any>)) {
+        if (response.$ref) response = doc.components.responses[String(response.$ref).split('/').pop()!];
+        const content = response?.content as Record<string, { schema?: object }> | undefined;
+        // As test/helpers/conformance.ts reads an answer: the first media type, when JSON.
+        const media = content && Object.keys(content)[0];
+        const schema = media === 'application/json' ? content![media]!.schema : undefined;
+        if (schema) found.set(answerKey(schema), schema);
+      }
+    }
+  }
+  return found;
+}
+
+const answerFiles = (dir: string, surface: Surface, key: string) => ({
+  doc: join(dir, `answers-${surface}-${key}.json`),
+  code: join(dir, `answers-${surface}-${key}.js`),
+});
+
+function documentDigest(doc: unknown): string {
+  return digest(compilerDigest() + JSON.stringify(doc));
+}
+
+/**
+ * Compiles the checks of every answer of the address's document into one module (the components'
+ * code shared), unless this document's are there already. Returns the document's digest.
+ */
+export function precompileAnswerChecks(surface: Surface, doc: unknown, dir = CHECKS): string {
+  const key = documentDigest(doc);
+  const files = answerFiles(dir, surface, key);
+  if (existsSync(files.code) && existsSync(files.doc)) return key;
+  mkdirSync(dir, { recursive: true });
+  const ajv = answerAjv(surface, doc, { code: { source: true } });
+  const keys: Record<string, string> = {};
+  const refs: Record<string, string> = {};
+  [...answerSchemas(doc)].forEach(([k, schema], i) => {
+    // Held by a name of its own, not an $id: the check is the same schema the test file would compile.
+    ajv.addSchema(answerCheck(surface, schema), `check${i}`);
+    keys[k] = refs[`check${i}`] = `check${i}`;
+  });
+  writeWhole(files.code, `${standalone(ajv, refs)}\nexports.keys = ${JSON.stringify(keys)};\n`);
+  // The document last: its presence says the code is whole.
+  writeWhole(files.doc, JSON.stringify(doc));
+  // Other documents' checks are of no use any more.
+  for (const old of readdirSync(dir).filter((f) => f.startsWith(`answers-${surface}-`) && !f.includes(key))) rmSync(join(dir, old), { force: true });
+  return key;
+}
+
+/** For test/setup/validators.ts: compiles each address's checks and tells the test files their digests. */
+export function precompileAllAnswerChecks(documentOf: (surface: Surface) => unknown, dir = CHECKS): void {
+  const digests = Object.fromEntries(SURFACES.map((s) => [s, precompileAnswerChecks(s, documentOf(s), dir)]));
+  process.env[RUN_DIGESTS] = JSON.stringify(digests);
+}
+
+export interface AnswerChecks {
+  /** The address's OpenAPI document (as JSON), served at http://sandbox.test. */
+  doc: any;
+  /** Whether the checks come compiled from the cache; false when this file compiles them. */
+  precompiled: boolean;
+  check(schema: object): ValidateFunction;
+  errorsText(errors: ErrorObject[] | null | undefined): string;
+}
+
+/**
+ * The address's document and its answer checks: from the cache when test/setup/validators.ts wrote
+ * them this run (or the document built here has them), else compiled here.
+ */
+export function answerChecks(surface: Surface, dir = CHECKS): AnswerChecks {
+  let doc: any;
+  let key = (JSON.parse(process.env[RUN_DIGESTS] ?? '{}') as Record<string, string | undefined>)[surface];
+  let files = key === undefined ? undefined : answerFiles(dir, surface, key);
+  if (files && existsSync(files.doc)) doc = JSON.parse(readFileSync(files.doc, 'utf8'));
+  else {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { openApiDocument } = require('../../src/openapi/document') as typeof import('../../src/openapi/document');
+    doc = openApiDocument(surface, BASE_URL);
+    key = documentDigest(doc);
+    files = answerFiles(dir, surface, key);
+  }
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const code = existsSync(files.code) && existsSync(files.doc) ? (require(files.code) as Record<string, ValidateFunction> & { keys: Record<string, string> }) : undefined;
+  let ajv: Ajv | undefined;
+  const here = () => (ajv ??= answerAjv(surface, doc));
+  const compiled = new Map<string, ValidateFunction>();
+  return {
+    doc,
+    precompiled: code !== undefined,
+    check(schema) {
+      const key = answerKey(schema);
+      let fn = compiled.get(key);
+      if (!fn) {
+        const name = code?.keys[key];
+        compiled.set(key, (fn = name === undefined ? here().compile(answerCheck(surface, schema)) : code![name]!));
+      }
+      return fn;
+    },
+    errorsText: (errors) => here().errorsText(errors),
+  };
+}
+
+// ---- Bodies against a response schema (expectSchema in test/helpers/world.ts) ----
+
+const schemaFile = (dir: string, key: string) => join(dir, 'schemas', `${key}.js`);
+const schemaDigest = (schema: Schema) => digest(compilerDigest() + JSON.stringify(schema));
+
+/**
+ * Compiles each schema with the options the sandbox validates with, one module per schema named by
+ * its digest; only those missing. Modules of schemas that are no longer are removed.
+ */
+export function precompileSchemaChecks(schemas: Iterable<Schema>, dir = CHECKS): void {
+  mkdirSync(join(dir, 'schemas'), { recursive: true });
+  const wanted = new Set<string>();
+  let ajv: Ajv | undefined;
+  for (const schema of schemas) {
+    const key = schemaDigest(schema);
+    if (wanted.has(key)) continue;
+    wanted.add(key);
+    if (existsSync(schemaFile(dir, key))) continue;
+    ajv ??= createAjv({ code: { source: true } });
+    let code: string;
+    try {
+      code = standalone(ajv, ajv.compile(schema));
+    } catch {
+      // Not a schema ajv takes: a test that checks against it gets the error from compiling it itself.
+      continue;
+    }
+    writeWhole(schemaFile(dir, key), code);
+  }
+  for (const old of readdirSync(join(dir, 'schemas')).filter((f) => !wanted.has(f.replace(/\.js$/, '')))) rmSync(join(dir, 'schemas', old), { force: true });
+}
+
+const schemaChecks = new WeakMap<Schema, ValidateFunction>();
+
+/** The validator of a response schema: compiled by test/setup/validators.ts, else here (as the sandbox does). */
+export function schemaCheck(schema: Schema, dir = CHECKS): ValidateFunction {
+  let fn = schemaChecks.get(schema);
+  if (!fn) {
+    const file = schemaFile(dir, schemaDigest(schema));
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    fn = existsSync(file) ? (require(file) as ValidateFunction) : compile(schema);
+    schemaChecks.set(schema, fn);
+  }
+  return fn;
+}
