@@ -72,7 +72,7 @@ const answerCheck = (surface: Surface, schema: object) => ({ allOf: [within(docu
 export const answerKey = (schema: object) => (schema as { $ref?: string }).$ref ?? JSON.stringify(schema);
 
 /** Every JSON body schema of the document's answers, by answerKey. */
-function answerSchemas(doc: any): Map<string, object> {
+export function answerSchemas(doc: any): Map<string, object> {
   const found = new Map<string, object>();
   for (const ops of Object.values(doc.paths as Record<string, Record<string, any>>)) {
     for (const op of Object.values(ops)) {
@@ -89,37 +89,39 @@ function answerSchemas(doc: any): Map<string, object> {
   return found;
 }
 
-const answerFiles = (dir: string, surface: Surface, key: string) => ({
-  doc: join(dir, `answers-${surface}-${key}.json`),
-  code: join(dir, `answers-${surface}-${key}.js`),
-});
+/** The folder of a document's checks: the document, the key of each check, and one module per check. */
+const answerFolder = (dir: string, surface: Surface, key: string) => join(dir, `answers-${surface}-${key}`);
 
 function documentDigest(doc: unknown): string {
   return digest(compilerDigest() + JSON.stringify(doc));
 }
 
 /**
- * Compiles the checks of every answer of the address's document into one module (the components'
- * code shared), unless this document's are there already. Returns the document's digest.
+ * Compiles the check of every answer of the address's document, unless this document's are there
+ * already. One module per check: a test file loads only the checks of the answers it gets. Returns
+ * the document's digest.
  */
 export function precompileAnswerChecks(surface: Surface, doc: unknown, dir = CHECKS): string {
   const key = documentDigest(doc);
-  const files = answerFiles(dir, surface, key);
-  if (existsSync(files.code) && existsSync(files.doc)) return key;
-  mkdirSync(dir, { recursive: true });
+  const folder = answerFolder(dir, surface, key);
+  if (existsSync(folder)) return key;
+  const temporary = `${folder}.${process.pid}`;
+  rmSync(temporary, { recursive: true, force: true });
+  mkdirSync(temporary, { recursive: true });
   const ajv = answerAjv(surface, doc, { code: { source: true } });
-  const keys: Record<string, string> = {};
-  const refs: Record<string, string> = {};
+  const keys: Record<string, number> = {};
   [...answerSchemas(doc)].forEach(([k, schema], i) => {
     // Held by a name of its own, not an $id: the check is the same schema the test file would compile.
     ajv.addSchema(answerCheck(surface, schema), `check${i}`);
-    keys[k] = refs[`check${i}`] = `check${i}`;
+    writeFileSync(join(temporary, `${i}.js`), standalone(ajv, ajv.getSchema(`check${i}`)!));
+    keys[k] = i;
   });
-  writeWhole(files.code, `${standalone(ajv, refs)}\nexports.keys = ${JSON.stringify(keys)};\n`);
-  // The document last: its presence says the code is whole.
-  writeWhole(files.doc, JSON.stringify(doc));
+  writeFileSync(join(temporary, 'keys.json'), JSON.stringify(keys));
+  writeFileSync(join(temporary, 'document.json'), JSON.stringify(doc));
+  // Renamed into place whole: a folder that is there is complete.
+  renameSync(temporary, folder);
   // Other documents' checks are of no use any more.
-  for (const old of readdirSync(dir).filter((f) => f.startsWith(`answers-${surface}-`) && !f.includes(key))) rmSync(join(dir, old), { force: true });
+  for (const old of readdirSync(dir).filter((f) => f.startsWith(`answers-${surface}-`) && f !== `answers-${surface}-${key}`)) rmSync(join(dir, old), { recursive: true, force: true });
   return key;
 }
 
@@ -144,30 +146,30 @@ export interface AnswerChecks {
  */
 export function answerChecks(surface: Surface, dir = CHECKS): AnswerChecks {
   let doc: any;
-  let key = (JSON.parse(process.env[RUN_DIGESTS] ?? '{}') as Record<string, string | undefined>)[surface];
-  let files = key === undefined ? undefined : answerFiles(dir, surface, key);
-  if (files && existsSync(files.doc)) doc = JSON.parse(readFileSync(files.doc, 'utf8'));
+  const run = (JSON.parse(process.env[RUN_DIGESTS] ?? '{}') as Record<string, string | undefined>)[surface];
+  let folder = run === undefined ? undefined : answerFolder(dir, surface, run);
+  if (folder && existsSync(folder)) doc = JSON.parse(readFileSync(join(folder, 'document.json'), 'utf8'));
   else {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { openApiDocument } = require('../../src/openapi/document') as typeof import('../../src/openapi/document');
     doc = openApiDocument(surface, BASE_URL);
-    key = documentDigest(doc);
-    files = answerFiles(dir, surface, key);
+    folder = answerFolder(dir, surface, documentDigest(doc));
   }
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const code = existsSync(files.code) && existsSync(files.doc) ? (require(files.code) as Record<string, ValidateFunction> & { keys: Record<string, string> }) : undefined;
+  const keys = existsSync(folder) ? (JSON.parse(readFileSync(join(folder, 'keys.json'), 'utf8')) as Record<string, number>) : undefined;
   let ajv: Ajv | undefined;
   const here = () => (ajv ??= answerAjv(surface, doc));
   const compiled = new Map<string, ValidateFunction>();
   return {
     doc,
-    precompiled: code !== undefined,
+    precompiled: keys !== undefined,
     check(schema) {
       const key = answerKey(schema);
       let fn = compiled.get(key);
       if (!fn) {
-        const name = code?.keys[key];
-        compiled.set(key, (fn = name === undefined ? here().compile(answerCheck(surface, schema)) : code![name]!));
+        const i = keys?.[key];
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        fn = i === undefined ? here().compile(answerCheck(surface, schema)) : (require(join(folder, `${i}.js`)) as ValidateFunction);
+        compiled.set(key, fn);
       }
       return fn;
     },
@@ -206,16 +208,18 @@ export function precompileSchemaChecks(schemas: Iterable<Schema>, dir = CHECKS):
   for (const old of readdirSync(join(dir, 'schemas')).filter((f) => !wanted.has(f.replace(/\.js$/, '')))) rmSync(join(dir, 'schemas', old), { force: true });
 }
 
-const schemaChecks = new WeakMap<Schema, ValidateFunction>();
+const schemaChecks = new Map<string, WeakMap<Schema, ValidateFunction>>();
 
 /** The validator of a response schema: compiled by test/setup/validators.ts, else here (as the sandbox does). */
 export function schemaCheck(schema: Schema, dir = CHECKS): ValidateFunction {
-  let fn = schemaChecks.get(schema);
+  let loaded = schemaChecks.get(dir);
+  if (!loaded) schemaChecks.set(dir, (loaded = new WeakMap()));
+  let fn = loaded.get(schema);
   if (!fn) {
     const file = schemaFile(dir, schemaDigest(schema));
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     fn = existsSync(file) ? (require(file) as ValidateFunction) : compile(schema);
-    schemaChecks.set(schema, fn);
+    loaded.set(schema, fn);
   }
   return fn;
 }
