@@ -1,7 +1,8 @@
-// The tests' schema checks (answers against the OpenAPI document, bodies against response schemas) as plain JavaScript.
-// test/setup/validators.ts compiles them once per run before any test file starts; each test file then loads the code
-// instead of compiling every schema again (jest loads a file's modules afresh), and compiles in
-// process only what it does not find. Files are named by a digest of what they were compiled from.
+// The tests' schema checks (answers against the OpenAPI document, bodies against response schemas)
+// as plain JavaScript: test/setup/validators.ts compiles them once per run, before any test file
+// starts; each test file then loads the code instead of compiling the schemas again (jest loads a
+// file's modules afresh), and compiles only what it does not find. Each file is named by a digest of
+// what it was compiled from, so a changed schema is never checked with the code of another.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,20 +13,24 @@ import type { Schema } from '../../src/schemas/common';
 import { AJV_OPTIONS, compile, createAjv } from '../../src/schemas/validator';
 
 export const CHECKS = join(__dirname, '..', '..', 'node_modules', '.cache', 'split-sandbox-checks');
-export const SURFACES: readonly Surface[] = ['api', 'card'];
+const SURFACES: readonly Surface[] = ['api', 'card'];
 /** The run's digest of each address's document, set by test/setup/validators.ts for the test files. */
 const RUN_DIGESTS = 'SPLIT_SANDBOX_ANSWER_CHECKS';
 
 const digest = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 32);
 
 /**
- * What compiled code depends on besides the schemas (ajv, its options, this file): a change to any of
- * it compiles every check again.
+ * What compiled code depends on besides the schemas (ajv, its options and keywords, this file): a
+ * change to any of it compiles every check again.
  */
 let compiler: string | undefined;
 function compilerDigest(): string {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  compiler ??= digest(JSON.stringify([(require('ajv/package.json') as { version: string }).version, AJV_OPTIONS]) + readFileSync(__filename, 'utf8'));
+  if (compiler === undefined) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const ajv = (require('ajv/package.json') as { version: string }).version;
+    const sources = [__filename, join(__dirname, '..', '..', 'src', 'schemas', 'validator.ts')].map((f) => readFileSync(f, 'utf8'));
+    compiler = digest(JSON.stringify([ajv, AJV_OPTIONS, ...sources]));
+  }
   return compiler;
 }
 
@@ -35,10 +40,10 @@ function writeWhole(file: string, text: string): void {
   renameSync(`${file}.${process.pid}`, file);
 }
 
-function standalone(ajv: Ajv, refs: Record<string, string> | ValidateFunction): string {
+function standalone(ajv: Ajv, validate: ValidateFunction): string {
+  // Loaded only to compile: a test file that finds every check compiled needs none of it.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const standaloneCode = (require('ajv/dist/standalone') as { default: (ajv: Ajv, refs: Record<string, string> | ValidateFunction) => string }).default;
-  return standaloneCode(ajv, refs);
+  return (require('ajv/dist/standalone') as { default: (ajv: Ajv, validate: ValidateFunction) => string }).default(ajv, validate);
 }
 
 // ---- Answers against the OpenAPI document (test/helpers/conformance.ts) ----
@@ -48,7 +53,7 @@ const ANSWER_OPTIONS: Options = { strict: false, allErrors: false, verbose: fals
 const BASE_URL = 'http://sandbox.test';
 
 /** The $id the document's components are held under, for the checks' $refs. */
-export const documentBase = (surface: Surface) => `${BASE_URL}/openapi/${surface}.json`;
+const documentBase = (surface: Surface) => `${BASE_URL}/openapi/${surface}.json`;
 
 /** An ajv holding the document's components: each answer's schema refers into them. */
 function answerAjv(surface: Surface, doc: any, extra: Options = {}): Ajv {
@@ -69,7 +74,7 @@ function within(base: string, schema: unknown): unknown {
 const answerCheck = (surface: Surface, schema: object) => ({ allOf: [within(documentBase(surface), schema)] });
 
 /** A named schema by its $ref, any other by its text: one check for all the answers that share it. */
-export const answerKey = (schema: object) => (schema as { $ref?: string }).$ref ?? JSON.stringify(schema);
+const answerKey = (schema: object) => (schema as { $ref?: string }).$ref ?? JSON.stringify(schema);
 
 /** Every JSON body schema of the document's answers, by answerKey. */
 export function answerSchemas(doc: any): Map<string, object> {

@@ -41,9 +41,9 @@ function compileValidators(): void {
   // last): no stale validator survives a schema change. Each file is written whole: a test that finds
   // none compiles its own at run time, as the sources do without a build.
   const stamp = join(VALIDATORS, 'digest');
-  const digest = createHash('sha256')
-    .update(JSON.stringify([require('ajv/package.json').version, AJV_OPTIONS, VALIDATED]) + readFileSync(__filename, 'utf8'))
-    .digest('hex');
+  const sources = [__filename, join(PACKAGE_ROOT, 'src', 'schemas', 'validator.ts')].map((f) => readFileSync(f, 'utf8'));
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const digest = createHash('sha256').update(JSON.stringify([require('ajv/package.json').version, AJV_OPTIONS, VALIDATED, ...sources])).digest('hex');
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === digest && Object.keys(VALIDATED).every((name) => existsSync(join(VALIDATORS, `${name}.js`)))) return;
   rmSync(VALIDATORS, { recursive: true, force: true });
   mkdirSync(VALIDATORS, { recursive: true });
