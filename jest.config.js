@@ -18,7 +18,9 @@ module.exports = {
   // The files known to be slowest start first (test/setup/slow-files.json): a fresh clone has no
   // cache of durations to order by.
   testSequencer: '<rootDir>/test/setup/slow-first.cjs',
-  // Also writes the build's image of a new database when it is missing (dist/fresh-database-*.db).
+  // Also compiles the tests' schema checks (test/helpers/compiled-checks.ts) and writes the build's
+  // image of a new database when it is missing (dist/fresh-database-*.db); each only when what it is
+  // made from changed.
   globalSetup: '<rootDir>/test/setup/validators.ts',
   // Every supertest answer is checked against the OpenAPI document.
   setupFilesAfterEnv: ['<rootDir>/test/setup/conformance.ts'],
