@@ -111,6 +111,9 @@ async function main() {
     minifyWhitespace: true,
     logLevel: 'warning',
   });
+  // bin/split-sandbox reads the bundle as Latin-1: a byte above 127 would be read as another character.
+  const at = fs.readFileSync(OUT).findIndex((b) => b > 127);
+  if (at !== -1) throw new Error(`${OUT} is not ASCII at byte ${at}: bin/split-sandbox reads it as Latin-1`);
   await warmUp();
 }
 
