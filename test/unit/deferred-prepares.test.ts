@@ -41,6 +41,16 @@ describe('statements prepared on first use', () => {
     }
   });
 
+  it('the journal’s health reads compile only what they read', () => {
+    const store = Store.open(':memory:');
+    try {
+      const { prepares } = countingPrepares(() => [store.requests.shares(), store.requests.fileBytes()]);
+      expect(prepares).toBeLessThanOrEqual(4);
+    } finally {
+      store.close();
+    }
+  });
+
   it('keeps modes set before the first use, in order, and answers as the driver does', () => {
     const db = openDatabase(':memory:');
     try {
