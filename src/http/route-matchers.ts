@@ -26,22 +26,30 @@ export function compileRoutesOnce(): void {
   }
   const compile = lib.match;
   if (typeof compile !== 'function') return;
-  const byDecode = new WeakMap<object, Map<string, unknown>>();
-  const plain = new Map<string, unknown>();
+  // By decode function (the router's one), then by the three flags, then by path.
+  const byDecode = new WeakMap<object, Map<string, unknown>[]>();
+  const plain: Map<string, unknown>[] = [];
+  const flag = (v: unknown) => (v === undefined ? 0 : v === true ? 1 : v === false ? 2 : -1);
   lib.match = function match(path, options) {
-    if (typeof path !== 'string' || (options !== undefined && Object.keys(options).some((k) => !KNOWN.has(k)))) return compile(path, options);
-    const decode = options?.decode;
-    if (decode !== undefined && typeof decode !== 'function') return compile(path, options);
-    let known = plain;
-    if (typeof decode === 'function') {
-      known = byDecode.get(decode) ?? new Map();
-      byDecode.set(decode, known);
+    if (typeof path !== 'string') return compile(path, options);
+    let tables = plain;
+    let flags = 0;
+    if (options !== undefined) {
+      for (const k in options) if (!KNOWN.has(k)) return compile(path, options);
+      const { sensitive, end, trailing, decode } = options;
+      const f = [flag(sensitive), flag(end), flag(trailing)];
+      if (f.includes(-1) || (decode !== undefined && typeof decode !== 'function')) return compile(path, options);
+      flags = f[0]! * 9 + f[1]! * 3 + f[2]!;
+      if (typeof decode === 'function') {
+        tables = byDecode.get(decode) ?? [];
+        if (tables.length === 0) byDecode.set(decode, tables);
+      }
     }
-    const key = `${String(options?.sensitive)}:${String(options?.end)}:${String(options?.trailing)}:${path}`;
-    let matcher = known.get(key);
+    const known = (tables[flags] ??= new Map());
+    let matcher = known.get(path);
     if (matcher === undefined) {
       matcher = compile(path, options);
-      known.set(key, matcher);
+      known.set(path, matcher);
     }
     return matcher;
   };
