@@ -5,6 +5,7 @@
 // one warm-up start. The library entry (dist/index.js) stays as tsc wrote it.
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
+const http = require('node:http');
 const path = require('node:path');
 const esbuild = require('esbuild');
 
@@ -48,8 +49,27 @@ const lazyExpressParts = {
   },
 };
 
+// Node's own modules that a start never uses before its first answer: commander's child_process (for
+// subcommands that are programs of their own), the worker threads of copies and checkpoints (started a
+// second after the first answer at the earliest), zlib for compressed bodies, fs/promises for copies.
+// In the bundle each is a stand-in that loads the module on its first use (5 ms of a start here).
+const LAZY_BUILTINS = ['child_process', 'worker_threads', 'zlib', 'fs/promises'];
+const lazyBuiltins = {
+  name: 'lazy-builtins',
+  setup(build) {
+    build.onResolve({ filter: new RegExp(`^(node:)?(${LAZY_BUILTINS.join('|')})$`) }, (args) =>
+      args.namespace === 'lazy-builtin' ? { path: args.path, external: true } : { path: args.path.replace(/^node:/, ''), namespace: 'lazy-builtin' },
+    );
+    build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
+      contents: `let m; const load = () => (m ??= require(${JSON.stringify(`node:${args.path}`)}));
+module.exports = new Proxy({}, { get: (_, k) => load()[k], has: (_, k) => k in load(), ownKeys: () => Reflect.ownKeys(load()), getOwnPropertyDescriptor: (_, k) => { const d = Reflect.getOwnPropertyDescriptor(load(), k); return d && { ...d, configurable: true }; } });`,
+      loader: 'js',
+    }));
+  },
+};
+
 function warmUp() {
-  // One start, so that the code cache holds what a start compiles; the bin writes it once listening.
+  // One start, so that the code cache holds what a start compiles; the bin writes it a second after listening.
   fs.rmSync(OUT + '.cache', { force: true });
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'split-sandbox'), 'start', '--db', ':memory:', '--port', '0', '--card-port', '0', '--quiet'], {
@@ -59,7 +79,14 @@ function warmUp() {
     const poll = setInterval(() => {
       if (fs.existsSync(OUT + '.cache')) child.kill('SIGTERM');
     }, 20);
-    child.stdout.resume();
+    // One health answer before the cache is written (a second after listening), so that it holds what answering compiles.
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (c) => {
+      const asked = /^API {2}(http:\/\/\S+)$/m.test(out);
+      out += c;
+      const m = /^API {2}(http:\/\/\S+)$/m.exec(out);
+      if (m && !asked) http.get(`${m[1]}/_sandbox/health`, (r) => r.resume()).on('error', () => {});
+    });
     child.once('exit', () => {
       clearTimeout(deadline);
       clearInterval(poll);
@@ -78,10 +105,15 @@ async function main() {
     target: 'node20',
     format: 'cjs',
     external: ['better-sqlite3'],
-    plugins: [ajvCompilerOutside, lazyExpressParts],
+    plugins: [ajvCompilerOutside, lazyExpressParts, lazyBuiltins],
+    // ASCII only (non-ASCII characters escaped), so that bin/split-sandbox reads it as Latin-1, without UTF-8 decoding.
+    charset: 'ascii',
     minifyWhitespace: true,
     logLevel: 'warning',
   });
+  // bin/split-sandbox reads the bundle as Latin-1: a byte above 127 would be read as another character.
+  const at = fs.readFileSync(OUT).findIndex((b) => b > 127);
+  if (at !== -1) throw new Error(`${OUT} is not ASCII at byte ${at}: bin/split-sandbox reads it as Latin-1`);
   await warmUp();
 }
 

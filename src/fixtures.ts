@@ -37,16 +37,28 @@ function catalogueOf(m: MethodFixture): MethodCatalogue | null {
   return Object.keys(rest).length === 0 ? null : rest;
 }
 
+/**
+ * The texts of fixture files this process found valid, by schema: every sandbox of a process (each
+ * test's) reads the same files, and checking the methods' catalogue again was most of reading it.
+ * Each read still parses its own copy.
+ */
+const VALID = new WeakMap<Schema, Set<string>>();
+
 function readJson(dir: string, file: string, schema: Schema): unknown {
   const path = join(dir, file);
+  let text: string;
   let data: unknown;
   try {
-    data = JSON.parse(readFileSync(path, 'utf8'));
+    text = readFileSync(path, 'utf8');
+    data = JSON.parse(text);
   } catch (e) {
     throw new FixtureError(`cannot read fixture ${path}: ${(e as Error).message}`);
   }
+  const valid = VALID.get(schema) ?? new Set<string>();
+  if (valid.has(text)) return data;
   const problems = validate(schema, data);
   if (problems.length > 0) throw new FixtureError(`fixture ${path} is invalid: ${problems.map((p) => p.Info).join('; ')}`);
+  VALID.set(schema, valid.add(text));
   return data;
 }
 

@@ -24,6 +24,7 @@ import { waitWhileRestoring } from './restoring.middleware';
 import { sendJson } from './reply';
 import { FairTurns, fairTurns } from './fair-turns';
 import { siteOf } from '../services/auth.service';
+import { compileRoutesOnce } from './route-matchers';
 
 export type Surface = 'api' | 'card';
 
@@ -39,6 +40,7 @@ export const BODY_LIMIT = 1024 * 1024;
 const CONTROL_PATH = /^\/_sandbox(\/|$)/i;
 
 export function createApp(ctx: HttpContext, surface: Surface): Express {
+  compileRoutesOnce();
   const app = express();
   // Which address this app serves, for whoever holds the app (the tests pick the document by it).
   app.locals.surface = surface;

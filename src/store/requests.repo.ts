@@ -2,6 +2,7 @@
 // (an owner's oldest first past its quota, with their payments, or all).
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './db';
+import { deferPrepares } from './deferred';
 import { JOURNAL_SCHEMA, JOURNAL_TABLE, SHARES_TABLE } from './journal-file';
 import type { Surface } from './records';
 
@@ -242,9 +243,17 @@ export class RequestsRepo {
 
   constructor(private readonly db: Db) {}
 
-  /** Prepared on first use: a store opened on a database not yet migrated (a test's old schema) can still be made. */
+  /** Each prepared on its first use: a store opened on a database not yet migrated (a test's old schema) can still be made, and a start writing one entry at a time never compiles the 16-row insert. */
   private get stmt() {
-    return (this.prepared ??= prepare(this.db));
+    if (this.prepared === undefined) {
+      const done = deferPrepares(this.db);
+      try {
+        this.prepared = prepare(this.db);
+      } finally {
+        done();
+      }
+    }
+    return this.prepared;
   }
 
   /** Writes entries, in order, and adds them to their owners' shares (inside a transaction); their IDs. */

@@ -2,6 +2,7 @@
 // that hangs off them, giving freed pages back to the file system, and the database's size.
 import { JOURNAL_TABLE } from './journal-file';
 import type { Db } from './db';
+import { deferPrepares } from './deferred';
 
 /**
  * The tables that hang off payments, in the order their rows are deleted: each before the rows it
@@ -88,9 +89,17 @@ export class RetentionRepo {
 
   constructor(private readonly db: Db) {}
 
-  /** Prepared on first use: a sandbox without retention, or that never reads its health, pays nothing. */
+  /** Each prepared on its first use: the health's counts need four of the thirty, and retention the rest. */
   private get stmt() {
-    return (this.prepared ??= prepare(this.db));
+    if (this.prepared === undefined) {
+      const done = deferPrepares(this.db);
+      try {
+        this.prepared = prepare(this.db);
+      } finally {
+        done();
+      }
+    }
+    return this.prepared;
   }
 
   /**

@@ -24,6 +24,7 @@ import { SplitsRepo } from './splits.repo';
 import { StoriesRepo } from './stories.repo';
 import { deleteOwned } from './owned';
 import { JOURNAL_TABLE, attachJournal } from './journal-file';
+import { deferPrepares } from './deferred';
 
 /** Why the data was replaced as a whole: emptied by a reset, or a snapshot restored. */
 export type DataReplaced = 'reset' | 'restore';
@@ -93,6 +94,7 @@ export class Store {
     options: { journalInMemory?: boolean } = {},
   ) {
     attachJournal(db, options.journalInMemory);
+    const preparesDone = deferPrepares(db);
     this.sites = new SitesRepo(db);
     this.methods = new MethodsRepo(db);
     this.payments = new PaymentsRepo(db);
@@ -113,6 +115,7 @@ export class Store {
     this.stories = new StoriesRepo(db);
     this.requests = new RequestsRepo(db);
     this.retention = new RetentionRepo(db);
+    preparesDone();
     this.stmt = {
       begin: beginWritingMain(db),
       beginApart: db.prepare('BEGIN'),

@@ -1,4 +1,4 @@
-// What a `start` loads before it listens: Node's built-ins for TLS are left to the first use that needs them.
+// What a `start` loads before it listens: Node's built-ins for TLS, threads and compression are left to the first use that needs them.
 import { execFileSync } from 'node:child_process';
 import { BIN, ensureBuilt } from './process';
 
@@ -31,5 +31,10 @@ describe('what a start loads', () => {
     const loaded = builtinsAtListening();
     expect(loaded).toContain('http');
     expect(loaded.filter((m) => /^(https|tls|_tls_wrap)$/.test(m))).toEqual([]);
+  });
+
+  it('listens without loading worker_threads, zlib or fs/promises (copies, checkpoints and compressed bodies load them when used)', () => {
+    const loaded = builtinsAtListening();
+    expect(loaded.filter((m) => /^(worker_threads|zlib|fs\/promises)$/.test(m))).toEqual([]);
   });
 });
