@@ -61,6 +61,8 @@ function typeChecker(files: string[]): (file: string) => string[] {
     moduleResolution: ts.ModuleResolutionKind.Bundler,
     lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
     types: [],
+    // TypeScript's own lib files are not checked again: no part of the walkthrough or of its types.
+    skipDefaultLibCheck: true,
   });
   const found = ts.getPreEmitDiagnostics(program).map((d) => ({
     file: d.file?.fileName,
@@ -128,6 +130,10 @@ describe("docs/openapi.md's typed client", () => {
   it('catches a call the document does not allow, at compile time', () => {
     expect(readFileSync(join(dir, 'wrong.ts'), 'utf8')).toBe(WRONG);
     const errors = typeErrors(join(dir, 'wrong.ts'));
-    expect(errors).toEqual([expect.stringMatching(/^wrong\.ts:4 Type '"up"' is not assignable to type '"desc" \| "asc" \| undefined'/), expect.stringMatching(/^wrong\.ts:5 Type 'string' is not assignable to type 'number'/)]);
+    // tsc names a union's members in the order it first met them, which depends on what it checked before.
+    expect(errors).toEqual([
+      expect.stringMatching(/^wrong\.ts:4 Type '"up"' is not assignable to type '("desc" \| "asc"|"asc" \| "desc") \| undefined'/),
+      expect.stringMatching(/^wrong\.ts:5 Type 'string' is not assignable to type 'number'/),
+    ]);
   });
 });
