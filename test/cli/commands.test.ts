@@ -73,8 +73,14 @@ describe('split-sandbox commands (built code)', () => {
   it('start --log-format json writes one JSON object per request', async () => {
     const { r, api } = await startWith(['--port', '0', '--card-port', '0', '--db', ':memory:', '--log-format', 'json']);
     await request(api).get('/_sandbox/health').expect(200);
+    // Told by the process's own output, not by polling for it.
     await new Promise<void>((resolve) => {
-      const check = () => (r.stderr().includes('/_sandbox/health') ? resolve() : setImmediate(check));
+      const check = () => {
+        if (!r.stderr().includes('/_sandbox/health')) return;
+        r.child.stderr!.off('data', check);
+        resolve();
+      };
+      r.child.stderr!.on('data', check);
       check();
     });
     const line = r.stderr().split('\n').find((l) => l.includes('/_sandbox/health'))!;

@@ -20,11 +20,22 @@ describe('split-sandbox snapshot, story and trigger with --site-id and --api-key
     }
   });
 
-  async function sandbox(): Promise<string> {
-    const r = run(['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--clock', 'manual', '--start-time', '20260115100000', '--quiet', '--control-token', TOKEN]);
-    running.push(r);
-    return (await waitForOutput(r, /API {2}(\S+)\n/))[1]!;
+  // One sandbox process for the file: each test makes marketplaces of its own in it, and what one test
+  // does to its marketplaces (their clocks, their snapshots) is what the others show reaches nothing else.
+  let server: Run | undefined;
+  let started: Promise<string> | undefined;
+  function sandbox(): Promise<string> {
+    started ??= (async () => {
+      server = run(['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--clock', 'manual', '--start-time', '20260115100000', '--quiet', '--control-token', TOKEN]);
+      return (await waitForOutput(server, /API {2}(\S+)\n/))[1]!;
+    })();
+    return started;
   }
+  afterAll(async () => {
+    if (!server) return;
+    if (server.child.exitCode === null) server.child.kill('SIGTERM');
+    await server.exited;
+  });
   async function cli(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
     const r = run(args);
     running.push(r);

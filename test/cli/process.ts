@@ -1,8 +1,8 @@
 // Running the CLI as a real process from the built code (bin/split-sandbox → dist/). dist/ is built
 // first when it is missing or older than src/, so the tests pass on a clean clone and after edits.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, watch } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 
 export const ROOT = resolve(__dirname, '..', '..');
 export const BIN = join(ROOT, 'bin', 'split-sandbox');
@@ -89,10 +89,28 @@ export function waitForOutput(r: Run, re: RegExp): Promise<RegExpMatchArray> {
   });
 }
 
-/** Resolves once `file` exists (polled on each turn of the event loop; the process writes it). */
-export async function appears(file: string, r: Run): Promise<void> {
-  while (!existsSync(file)) {
-    if (r.child.exitCode !== null) throw new Error(`exited ${r.child.exitCode}: ${r.stderr()}`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+/**
+ * Resolves once `file` exists, told by a watch on its folder (the process writes it there), not by
+ * polling: a poll on every turn of the event loop took a core from the process it waited for.
+ */
+export function appears(file: string, r: Run): Promise<void> {
+  return new Promise((resolvePromise, reject) => {
+    let settled = false;
+    const settle = (err?: Error) => {
+      if (settled) return;
+      settled = true;
+      watcher.close();
+      r.child.off('exit', exited);
+      if (err) reject(err);
+      else resolvePromise();
+    };
+    const check = () => {
+      if (existsSync(file)) settle();
+    };
+    const exited = () => (existsSync(file) ? settle() : settle(new Error(`exited ${r.child.exitCode}: ${r.stderr()}`)));
+    const watcher = watch(dirname(file), check);
+    r.child.once('exit', exited);
+    check();
+    if (r.child.exitCode !== null || r.child.signalCode !== null) exited();
+  });
 }

@@ -13,7 +13,7 @@ interface Problem {
   ruleId: string;
   severity: string;
   message: string;
-  location: { pointer: string }[];
+  location: { pointer: string; source?: { ref: string } }[];
 }
 
 /** `#/paths/~1v1~1payments/post/responses` → `POST /v1/payments (createPayment)`, so a failure names the operation. */
@@ -24,13 +24,17 @@ function where(doc: any, pointer: string): string {
   return `${parts[2]!.toUpperCase()} ${parts[1]} (${op?.operationId ?? 'no operationId'})${parts.length > 3 ? ` at ${parts.slice(3).join('/')}` : ''}`;
 }
 
-/** redocly lint with the project's redocly.yaml: one line per problem, naming the rule and the operation. */
-async function lint(dir: string, name: string, doc: unknown): Promise<string[]> {
-  const file = join(dir, `${name}.json`);
-  writeFileSync(file, JSON.stringify(doc));
+/**
+ * redocly lint with the project's redocly.yaml, one run over every document (each redocly start costs
+ * more than a document's lint): for each name, one line per problem, naming the rule and the operation.
+ */
+async function lint(dir: string, docs: Record<string, unknown>): Promise<Record<string, string[]>> {
+  const names = Object.keys(docs);
+  const files = names.map((name) => join(dir, `${name}.json`));
+  names.forEach((name, i) => writeFileSync(files[i]!, JSON.stringify(docs[name])));
   let out: string;
   try {
-    out = (await promisify(execFile)(process.execPath, [REDOCLY, 'lint', file, '--config', join(ROOT, 'redocly.yaml'), '--format=json'], {
+    out = (await promisify(execFile)(process.execPath, [REDOCLY, 'lint', ...files, '--config', join(ROOT, 'redocly.yaml'), '--format=json'], {
       cwd: ROOT,
       env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
     })).stdout;
@@ -39,13 +43,23 @@ async function lint(dir: string, name: string, doc: unknown): Promise<string[]> 
     out = (e as { stdout?: string }).stdout ?? '';
     if (!out.trim().startsWith('{')) throw e;
   }
-  const report = JSON.parse(out) as { problems: Problem[] };
-  return report.problems.map((p) => `${p.severity} ${p.ruleId}: ${where(doc, p.location[0]?.pointer ?? '')}: ${p.message}`);
+  // One report per file, in the order given, written one after the other (`}{` where two meet).
+  const reports = out.trim().split(/^\}\{$/m).map((part, i, all) => JSON.parse(`${i > 0 ? '{' : ''}${part}${i < all.length - 1 ? '}' : ''}`) as { problems: Problem[] });
+  expect(reports).toHaveLength(names.length);
+  return Object.fromEntries(
+    names.map((name, i) => {
+      const { problems } = reports[i]!;
+      // Each report is the file's it stands for.
+      for (const p of problems) expect([name, p.location[0]?.source?.ref.endsWith(`${name}.json`)]).toEqual([name, true]);
+      return [name, problems.map((p) => `${p.severity} ${p.ruleId}: ${where(docs[name], p.location[0]?.pointer ?? '')}: ${p.message}`)];
+    }),
+  );
 }
 
 describe("redocly's recommended rules (redocly.yaml)", () => {
   let w: World;
   let dir: string;
+  let found: Promise<Record<string, string[]>> | undefined;
   beforeAll(() => {
     w = makeWorld();
     dir = mkdtempSync(join(tmpdir(), 'split-sandbox-lint-'));
@@ -55,17 +69,30 @@ describe("redocly's recommended rules (redocly.yaml)", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it.each(['api', 'card'])('find nothing in the served document of the %s address', async (surface) => {
-    const doc = (await request(w.api).get(`/_sandbox/openapi.json?surface=${surface}`).expect(200)).body;
-    expect(await lint(dir, surface, doc)).toEqual([]);
-  });
-
-  it('name the operation and the rule of what they find', async () => {
+  /** The served document with three faults: an operation without operationId, a 400 alone, a route without security. */
+  async function broken(): Promise<any> {
     const doc = (await request(w.api).get('/_sandbox/openapi.json').expect(200)).body;
     delete doc.paths['/v1/payments'].post.operationId;
     doc.paths['/dashboard/logout'].post.responses = { 400: { description: 'Refused' } };
     delete doc.paths['/v1/payments'].get.security;
-    const problems = await lint(dir, 'broken', doc);
+    return doc;
+  }
+
+  /** What redocly finds in each document: the two served ones and the broken one, linted once for every test. */
+  function findings(): Promise<Record<string, string[]>> {
+    found ??= (async () => {
+      const served = async (surface: string) => (await request(w.api).get(`/_sandbox/openapi.json?surface=${surface}`).expect(200)).body;
+      return lint(dir, { api: await served('api'), card: await served('card'), broken: await broken() });
+    })();
+    return found;
+  }
+
+  it.each(['api', 'card'])('find nothing in the served document of the %s address', async (surface) => {
+    expect((await findings())[surface]).toEqual([]);
+  });
+
+  it('name the operation and the rule of what they find', async () => {
+    const problems = (await findings()).broken;
     expect(problems).toEqual(
       expect.arrayContaining([
         'warn operation-operationId: POST /v1/payments (no operationId) at operationId: Operation object should contain `operationId` field.',
