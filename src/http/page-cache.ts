@@ -1,5 +1,5 @@
-// List answers, kept as JSON text until anything is written: a list read again (a dashboard, a test
-// polling, a client paging back) costs a lookup instead of a query, the items and their JSON.
+// List answers, kept as JSON text until anything but the request journal is written: a list read again
+// (a dashboard, a test polling, a client paging back) costs a lookup instead of a query, the items and their JSON.
 import type { Store } from '../store/store';
 
 const MAX_ENTRIES = 200;
@@ -12,7 +12,7 @@ export class PageCache {
 
   /** The answer kept for `key`, or the one `render` makes now (kept until the next write). */
   get(key: string, render: () => unknown): string {
-    const stamp = this.store.changeStamp();
+    const stamp = this.store.dataStamp();
     if (stamp !== this.stamp) {
       this.pages.clear();
       this.stamp = stamp;
@@ -21,7 +21,7 @@ export class PageCache {
     if (text === undefined) {
       text = JSON.stringify(render());
       // render() may have written (a lazy expiry, say): then the answer is not kept.
-      if (this.store.changeStamp() !== stamp) return text;
+      if (this.store.dataStamp() !== stamp) return text;
       if (this.pages.size >= MAX_ENTRIES) this.pages.clear();
       this.pages.set(key, text);
     }

@@ -154,7 +154,7 @@ export class RequestJournal {
 
   /**
    * Keeps an entry: written with the entries of the next few milliseconds, in a transaction of their
-   * own (Store.txApart), which no request's commit group joins. Never inside a request's own
+   * own (Store.txJournal), which no request's commit group joins. Never inside a request's own
    * transaction: an entry is written once its answer has left, with the answer that left. Together,
    * because each commit of the journal's file costs some 40 µs whatever it holds: written with the
    * commit group that released its answer (some 30 entries under load), an entry cost half as much
@@ -202,14 +202,14 @@ export class RequestJournal {
     this.flush();
     if (this.store.writesHeld) return;
     try {
-      this.store.txApart(() => this.keepQuotas());
+      this.store.txJournal(() => this.keepQuotas());
     } catch {
       // Held to them by the next entries' write.
     }
   }
 
   private insert(entries: readonly NewRequest[]): void {
-    const ids = this.store.txApart(() => {
+    const ids = this.store.txJournal(() => {
       const made = this.store.requests.addAll(entries);
       this.keepQuotas(new Set(entries.map((e) => e.ownerSiteId)));
       return made;

@@ -14,9 +14,16 @@ export function parseId(raw: string): number | null {
 /** The payment with its splits, or 404 when it does not exist or belongs to another site. */
 export function loadPayment(ctx: ServiceContext, site: SiteRecord, rawId: string, surface: 'api' | 'card' = 'api'): PaymentView {
   const id = parseId(rawId);
-  const payment = id === null ? undefined : ctx.store.payments.get(id, site.siteId, surface);
-  if (!payment) throw notFound('Payment');
-  return { payment, splits: ctx.store.splits.ofPayment(payment.id) };
+  // One read transaction: the splits of the same moment as the payment, and one look at the WAL.
+  const view =
+    id === null
+      ? undefined
+      : ctx.store.reading(() => {
+          const payment = ctx.store.payments.get(id, site.siteId, surface);
+          return payment && { payment, splits: ctx.store.splits.ofPayment(payment.id) };
+        });
+  if (!view) throw notFound('Payment');
+  return view;
 }
 
 /** A payment of the site on either address (the dashboard shows both), or 404. */

@@ -96,3 +96,29 @@ describe('list pages kept between writes', () => {
       expect((await page(a))[0]).toMatchObject({ ID: p.ID, Status: { ID: 9 } });
     }));
 });
+
+describe('list pages and the request journal', () => {
+  it('are kept while only the journal is written, and follow a write after it', async () => {
+    const w = makeWorld();
+    try {
+      const p = await createPayment(w);
+      const rendered = jest.spyOn(w.store.payments, 'list');
+      const page = async () =>
+        (await request(w.api).get('/v1/payments?pageSize=5').set('Authorization', w.auth)).body.Payments as { ID: number; Status: { ID: number } }[];
+      expect((await page())[0]).toMatchObject({ ID: p.ID, Status: { ID: 1 } });
+      // The first list's entry, and the next one's, written to the journal between the two.
+      w.services.requests!.flush();
+      expect(w.services.requests!.count({})).toBeGreaterThan(0);
+      expect((await page())[0]).toMatchObject({ ID: p.ID, Status: { ID: 1 } });
+      w.services.requests!.flush();
+      expect(rendered).toHaveBeenCalledTimes(1);
+      // Any other write still drops the page, with journal writes before and after it.
+      await event(w, p.ID, 'authorize');
+      w.services.requests!.flush();
+      expect((await page())[0]).toMatchObject({ ID: p.ID, Status: { ID: 9 } });
+      expect(rendered).toHaveBeenCalledTimes(2);
+    } finally {
+      w.close();
+    }
+  });
+});
