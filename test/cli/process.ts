@@ -1,6 +1,6 @@
 // Running the CLI as a real process from the built code (bin/split-sandbox → dist/). dist/ is built
 // first when it is missing or older than src/, so the tests pass on a clean clone and after edits.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, watch } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
@@ -113,4 +113,58 @@ export function appears(file: string, r: Run): Promise<void> {
     check();
     if (r.child.exitCode !== null || r.child.signalCode !== null) exited();
   });
+}
+
+export interface Ran {
+  code: number | null;
+  out: string;
+  err: string;
+}
+
+/**
+ * What the built CLI prints and exits with for each argv, all run in turn in ONE Node process (a cold
+ * start costs more than most commands do): for outputs of given arguments (help texts, argument
+ * errors), where a process per argv would prove nothing more. Commander's process.exit (after help, on
+ * a bad argument) ends the argv in hand, not the process. A file using it also runs at least one of the
+ * same argv as a real process, and compares.
+ */
+export function runInOne(argvs: string[][], env: Record<string, string> = {}): Promise<Ran[]> {
+  const script = `
+    const { join } = require('node:path');
+    const dist = ${JSON.stringify(join(ROOT, 'dist', 'cli'))};
+    const { run } = require(join(dist, 'program.js'));
+    const { CommanderError } = require(require.resolve('commander', { paths: [dist] }));
+    const argvs = JSON.parse(process.argv[1]);
+    process.stdout.setMaxListeners(0);
+    process.stderr.setMaxListeners(0);
+    const [write, writeErr, exit] = [process.stdout.write, process.stderr.write, process.exit];
+    (async () => {
+      const results = [];
+      for (const argv of argvs) {
+        let out = '';
+        let err = '';
+        let code;
+        process.stdout.write = (c) => ((out += c), true);
+        process.stderr.write = (c) => ((err += c), true);
+        process.exit = (c) => { throw new CommanderError(c ?? 0, 'exit', ''); };
+        process.exitCode = undefined;
+        try {
+          await run(['node', ${JSON.stringify(BIN)}, ...argv]);
+          code = process.exitCode ?? 0;
+        } catch (e) {
+          if (!(e instanceof CommanderError) || e.code !== 'exit') throw e;
+          code = e.exitCode;
+        } finally {
+          [process.stdout.write, process.stderr.write, process.exit] = [write, writeErr, exit];
+        }
+        results.push({ code, out, err });
+      }
+      process.exitCode = 0;
+      process.stdout.write(JSON.stringify(results));
+    })();`;
+  return new Promise((resolvePromise, reject) =>
+    execFile(process.execPath, ['-e', script, JSON.stringify(argvs)], { cwd: ROOT, env: { ...process.env, ...env }, maxBuffer: 64 << 20 }, (e, stdout, stderr) =>
+      e || stderr ? reject(new Error(`${e?.message ?? ''} ${stderr}`)) : resolvePromise(JSON.parse(stdout) as Ran[]),
+    ),
+  );
 }
