@@ -7,7 +7,7 @@ import request from 'supertest';
 import { Store } from '../../src/store/store';
 import { startReceiver } from '../helpers/receiver';
 import { MARKETPLACE, basic, paymentBody } from '../helpers/world';
-import { BIN, type Run, ensureBuilt, run, waitForOutput } from './process';
+import { BIN, type Ran, type Run, ensureBuilt, run, runInOne, waitForOutput } from './process';
 
 const AUTH = basic(MARKETPLACE.SiteID, MARKETPLACE.APIKey);
 
@@ -32,11 +32,22 @@ describe('split-sandbox commands (built code)', () => {
     return { r, api: m[1]! };
   }
 
-  it.each(['start', 'scenarios', 'openapi', 'reset', 'trigger'])('%s --help explains the command with examples', async (command) => {
-    const r = run([command, '--help']);
-    expect((await r.exited).code).toBe(0);
-    expect(r.stdout()).toMatch(/Usage: split-sandbox/);
-    expect(r.stdout()).toMatch(/Examples?:\n\s+\$ split-sandbox/);
+  // Commands that need no running sandbox, all in one Node process; start --help also as a real one, compared.
+  const helped = ['start', 'scenarios', 'openapi', 'reset', 'trigger'];
+  const alone = [...helped.map((c) => [c, '--help']), ['openapi'], ['openapi', '--surface', 'card', '--base-url', 'http://card.example'], ['trigger', 'two-step', '--base-url', 'http://127.0.0.1:9']];
+  let ranAlone: Promise<Ran[]> | undefined;
+  const alone_ = async (argv: string[]) => (await (ranAlone ??= runInOne(alone)))[alone.findIndex((a) => a.join(' ') === argv.join(' '))]!;
+
+  it.each(helped)('%s --help explains the command with examples', async (command) => {
+    const r = await alone_([command, '--help']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/Usage: split-sandbox/);
+    expect(r.out).toMatch(/Examples?:\n\s+\$ split-sandbox/);
+    if (command === helped[0]) {
+      const real = run([command, '--help']);
+      const { code } = await real.exited;
+      expect({ code, out: real.stdout(), err: real.stderr() }).toEqual(r);
+    }
   });
 
   it('start takes options from SANDBOX_* variables and a --config file; the command line wins', async () => {
@@ -129,29 +140,29 @@ describe('split-sandbox commands (built code)', () => {
   });
 
   it('openapi prints the document of either address', async () => {
-    const api = run(['openapi']);
-    expect((await api.exited).code).toBe(0);
-    const doc = JSON.parse(api.stdout());
+    const api = await alone_(['openapi']);
+    expect(api.code).toBe(0);
+    const doc = JSON.parse(api.out);
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths)).toContain('/v1/payments/{id}/splits/{splitId}/refunds');
-    const card = run(['openapi', '--surface', 'card', '--base-url', 'http://card.example']);
-    expect((await card.exited).code).toBe(0);
-    expect(JSON.parse(card.stdout()).servers).toEqual([{ url: 'http://card.example' }]);
+    const card = await alone_(['openapi', '--surface', 'card', '--base-url', 'http://card.example']);
+    expect(card.code).toBe(0);
+    expect(JSON.parse(card.out).servers).toEqual([{ url: 'http://card.example' }]);
   });
 
   it('trigger drives a payment through a scenario on a running sandbox, printing each state', async () => {
     const { api } = await startWith(['--port', '0', '--card-port', '0', '--db', ':memory:', '--clock', 'manual', '--quiet']);
-    const t = run(['trigger', 'two-step', '--base-url', api]);
-    expect((await t.exited).code).toBe(0);
-    const out = t.stdout();
+    // Both runs in one Node process: what is tested is the output for the arguments.
+    const [t, refused] = await runInOne([['trigger', 'two-step', '--base-url', api], ['trigger', 'no-such', '--base-url', api]]);
+    expect(t!.code).toBe(0);
+    const out = t!.out;
     expect(out).toMatch(/payment (\d+) created .*scenario two-step\): Open/);
     expect(out).toMatch(/→ Authorized \(scenario two-step: authorize\)/);
     expect(out).toMatch(/merchant captures in full: 200 Success/);
     expect(out).toMatch(/done: payment \d+ is Success\n$/);
 
-    const refused = run(['trigger', 'no-such', '--base-url', api]);
-    expect((await refused.exited).code).toBe(1);
-    expect(refused.stderr()).toContain('no scenario "no-such"');
+    expect(refused!.code).toBe(1);
+    expect(refused!.err).toContain('no scenario "no-such"');
   });
 
   it('trigger says which notification a fault dropped', async () => {
@@ -175,16 +186,19 @@ describe('split-sandbox commands (built code)', () => {
     const without = run(['trigger', 'two-step', '--base-url', api]);
     expect((await without.exited).code).toBe(1);
     expect(without.stderr()).toBe(`split-sandbox: the sandbox at ${api} wants its control token: pass --control-token <token> or set SANDBOX_CONTROL_TOKEN\n`);
-    const wrong = run(['trigger', 'two-step', '--base-url', api, '--control-token', 'nope']);
-    expect((await wrong.exited).code).toBe(1);
-    expect(wrong.stderr()).toContain('refused the control token given');
-    expect(wrong.stderr()).not.toMatch(/\n\s+at /); // no stack trace
-    const flag = run(['trigger', 'two-step', '--base-url', api, '--control-token', 's3cret']);
-    expect((await flag.exited).code).toBe(0);
-    expect(flag.stdout()).toMatch(/done: payment \d+ is Success\n$/);
-    const env = run(['trigger', 'one-step', '--base-url', api], { SANDBOX_CONTROL_TOKEN: 's3cret' });
-    expect((await env.exited).code).toBe(0);
-    expect(env.stdout()).toMatch(/done: payment \d+ is Success\n$/);
+    // The refusal above is a real process; the rest run in one.
+    const [wrong, flag, env] = await runInOne([
+      ['trigger', 'two-step', '--base-url', api, '--control-token', 'nope'],
+      ['trigger', 'two-step', '--base-url', api, '--control-token', 's3cret'],
+      { argv: ['trigger', 'one-step', '--base-url', api], env: { SANDBOX_CONTROL_TOKEN: 's3cret' } },
+    ]);
+    expect(wrong!.code).toBe(1);
+    expect(wrong!.err).toContain('refused the control token given');
+    expect(wrong!.err).not.toMatch(/\n\s+at /); // no stack trace
+    expect(flag!.code).toBe(0);
+    expect(flag!.out).toMatch(/done: payment \d+ is Success\n$/);
+    expect(env!.code).toBe(0);
+    expect(env!.out).toMatch(/done: payment \d+ is Success\n$/);
   });
 
   it('openapi piped into a reader that stops early ends quietly (no EPIPE stack trace)', async () => {
@@ -200,8 +214,8 @@ describe('split-sandbox commands (built code)', () => {
   });
 
   it('trigger says clearly when no sandbox runs at the address', async () => {
-    const t = run(['trigger', 'two-step', '--base-url', 'http://127.0.0.1:9']);
-    expect((await t.exited).code).toBe(1);
-    expect(t.stderr()).toContain('no sandbox answers at http://127.0.0.1:9');
+    const t = await alone_(['trigger', 'two-step', '--base-url', 'http://127.0.0.1:9']);
+    expect(t.code).toBe(1);
+    expect(t.err).toContain('no sandbox answers at http://127.0.0.1:9');
   });
 });

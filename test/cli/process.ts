@@ -126,9 +126,9 @@ export interface Ran {
  * start costs more than most commands do): for outputs of given arguments (help texts, argument
  * errors), where a process per argv would prove nothing more. Commander's process.exit (after help, on
  * a bad argument) ends the argv in hand, not the process. A file using it also runs at least one of the
- * same argv as a real process, and compares.
+ * same argv as a real process, and compares. An argv may come with variables of its own, set for it alone.
  */
-export function runInOne(argvs: string[][], env: Record<string, string> = {}): Promise<Ran[]> {
+export function runInOne(argvs: (string[] | { argv: string[]; env: Record<string, string> })[], env: Record<string, string> = {}): Promise<Ran[]> {
   const script = `
     const { join } = require('node:path');
     const dist = ${JSON.stringify(join(ROOT, 'dist', 'cli'))};
@@ -140,7 +140,10 @@ export function runInOne(argvs: string[][], env: Record<string, string> = {}): P
     const [write, writeErr, exit] = [process.stdout.write, process.stderr.write, process.exit];
     (async () => {
       const results = [];
-      for (const argv of argvs) {
+      for (const item of argvs) {
+        const [argv, vars] = Array.isArray(item) ? [item, {}] : [item.argv, item.env];
+        const before = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+        Object.assign(process.env, vars);
         let out = '';
         let err = '';
         let code;
@@ -156,6 +159,7 @@ export function runInOne(argvs: string[][], env: Record<string, string> = {}): P
           code = e.exitCode;
         } finally {
           [process.stdout.write, process.stderr.write, process.exit] = [write, writeErr, exit];
+          for (const [k, v] of Object.entries(before)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
         }
         results.push({ code, out, err });
       }
