@@ -5,7 +5,7 @@ import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { type Run, appears, ensureBuilt, run, waitForOutput } from './process';
+import { type Ran, type Run, appears, ensureBuilt, run, runInOne, waitForOutput } from './process';
 
 /** A port nothing listens on (taken from the system, then let go). */
 async function freePort(): Promise<number> {
@@ -112,12 +112,12 @@ describe('readiness for scripts (built code)', () => {
     expect(w.stderr()).toBe(`split-sandbox: no ready file within 0.3 s; last: ${file} does not exist yet\n`);
     const other = join(tmp, 'other.json');
     writeFileSync(other, '{"port": 8080}');
-    const w2 = spawnRun(['wait', '--ready-file', other, '--timeout', '300ms']);
-    expect((await w2.exited).code).toBe(1);
-    expect(w2.stderr()).toBe(`split-sandbox: no ready file within 0.3 s; last: ${other} is not a ready file of split-sandbox start (no BaseURL in it)\n`);
-    const both = spawnRun(['wait', '--ready-file', other, '--base-url', 'http://127.0.0.1:1']);
-    expect((await both.exited).code).not.toBe(0);
-    expect(both.stderr()).toMatch(/--ready-file.*cannot be used with.*--base-url/);
+    // The first refusal is a real process; these two run in one (their exit code and stderr are what is tested).
+    const [w2, both] = await runInOne([['wait', '--ready-file', other, '--timeout', '300ms'], ['wait', '--ready-file', other, '--base-url', 'http://127.0.0.1:1']]);
+    expect(w2!.code).toBe(1);
+    expect(w2!.err).toBe(`split-sandbox: no ready file within 0.3 s; last: ${other} is not a ready file of split-sandbox start (no BaseURL in it)\n`);
+    expect(both!.code).not.toBe(0);
+    expect(both!.err).toMatch(/--ready-file.*cannot be used with.*--base-url/);
   });
 
   it('wait keeps trying while nothing healthy answers, and exits 0 once the sandbox is up', async () => {
@@ -161,21 +161,30 @@ describe('readiness for scripts (built code)', () => {
     }
   });
 
+  // Outputs for given arguments, all in one Node process; start's refusal of --retain also as a real one, compared.
+  let refusals: Promise<Ran[]> | undefined;
+  const refused = async () =>
+    (refusals ??= runInOne([
+      ['wait', '--help'],
+      ['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--retain', 'soon'],
+      { argv: ['start', '--port', '0', '--card-port', '0', '--db', ':memory:'], env: { SANDBOX_CONTROL_FROM: 'private,10.0.0.0/99' } },
+    ]));
+
   it('wait --help explains the command with examples', async () => {
-    const r = spawnRun(['wait', '--help']);
-    expect((await r.exited).code).toBe(0);
-    expect(r.stdout()).toMatch(/Usage: split-sandbox wait/);
-    expect(r.stdout()).toMatch(/Examples?:\n\s+\$ split-sandbox/);
+    const [r] = await refused();
+    expect(r!.code).toBe(0);
+    expect(r!.out).toMatch(/Usage: split-sandbox wait/);
+    expect(r!.out).toMatch(/Examples?:\n\s+\$ split-sandbox/);
   });
 
   it('start refuses a bad --retain or --control-from, saying what it expects', async () => {
-    const retain = spawnRun(['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--retain', 'soon']);
-    expect((await retain.exited).code).not.toBe(0);
-    expect(retain.stderr()).toMatch(/--retain.*expected a duration of at least a second, such as 7d/);
-    const from = run(['start', '--port', '0', '--card-port', '0', '--db', ':memory:'], { SANDBOX_CONTROL_FROM: 'private,10.0.0.0/99' });
-    running.push(from);
-    expect((await from.exited).code).not.toBe(0);
-    expect(from.stderr()).toMatch(/SANDBOX_CONTROL_FROM.*"10\.0\.0\.0\/99" is not loopback, private, any, none/);
+    const [, retain, from] = await refused();
+    expect(retain!.code).not.toBe(0);
+    expect(retain!.err).toMatch(/--retain.*expected a duration of at least a second, such as 7d/);
+    const real = spawnRun(['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--retain', 'soon']);
+    expect({ code: (await real.exited).code, out: real.stdout(), err: real.stderr() }).toEqual(retain);
+    expect(from!.code).not.toBe(0);
+    expect(from!.err).toMatch(/SANDBOX_CONTROL_FROM.*"10\.0\.0\.0\/99" is not loopback, private, any, none/);
   });
 
   it('start --control-from says to whom the control API answers when it listens beyond loopback', async () => {
