@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Run, ensureBuilt, run, waitForOutput } from './process';
+import { type Ran, type Run, ensureBuilt, run, runInOne, waitForOutput } from './process';
 import request from 'supertest';
 import { type Receiver, startReceiver } from '../helpers/receiver';
 import { MARKETPLACE, basic, paymentBody } from '../helpers/world';
@@ -46,9 +46,24 @@ describe('split-sandbox CLI (built code)', () => {
     return r;
   };
 
+  // Refusals of given arguments run in one Node process, with `scenarios` itself, which must print there
+  // what the real process below prints.
+  const broken = mkdtempSync(join(tmpdir(), 'split-sandbox-cli-'));
+  writeFileSync(join(broken, 'broken.json'), JSON.stringify({ Name: 'broken', Steps: [] }));
+  afterAll(() => rmSync(broken, { recursive: true, force: true }));
+  let refusals: Promise<Ran[]> | undefined;
+  const refused = async () =>
+    (refusals ??= runInOne([
+      ['scenarios'],
+      ['scenarios', '--scenarios', broken],
+      ['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--scenario', 'nope'],
+      ['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--public-url', 'http://qa-sandbox.internal:8080', '--notify-url', 'http://qa-sandbox.internal:8080/_sandbox/reset'],
+    ]));
+
   it('`split-sandbox scenarios` prints one line per shipped scenario', async () => {
     const r = spawnRun(['scenarios']);
     expect(await r.exited).toEqual({ code: 0, signal: null });
+    expect((await refused())[0]).toEqual({ code: 0, out: r.stdout(), err: r.stderr() });
     const lines = r.stdout().trimEnd().split('\n');
     expect(lines).toHaveLength(SHIPPED.length);
     expect(lines.map((l) => l.split(/\s+/)[0])).toEqual(SHIPPED);
@@ -58,16 +73,10 @@ describe('split-sandbox CLI (built code)', () => {
   });
 
   it('`split-sandbox scenarios --scenarios <dir>` with a broken file exits 1, naming the file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'split-sandbox-cli-'));
-    try {
-      writeFileSync(join(dir, 'broken.json'), JSON.stringify({ Name: 'broken', Steps: [] }));
-      const r = spawnRun(['scenarios', '--scenarios', dir]);
-      expect((await r.exited).code).toBe(1);
-      expect(r.stderr()).toContain(join(dir, 'broken.json'));
-      expect(r.stdout()).toBe('');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const r = (await refused())[1]!;
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(join(broken, 'broken.json'));
+    expect(r.out).toBe('');
   });
 
   it('`split-sandbox start`: prints its addresses, runs the scenario on the real clock, notifies, exits 0 on SIGTERM', async () => {
@@ -152,15 +161,15 @@ describe('split-sandbox CLI (built code)', () => {
   });
 
   it('`split-sandbox start` with an unknown --scenario exits 1 with a message', async () => {
-    const r = spawnRun(['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--scenario', 'nope']);
-    expect((await r.exited).code).toBe(1);
-    expect(r.stderr()).toMatch(/unknown scenario "nope"/);
+    const r = (await refused())[2]!;
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/unknown scenario "nope"/);
   });
 
   it('`split-sandbox start` with a --notify-url that is its own address exits 1 and says why', async () => {
-    const r = spawnRun(['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--public-url', 'http://qa-sandbox.internal:8080', '--notify-url', 'http://qa-sandbox.internal:8080/_sandbox/reset']);
-    expect((await r.exited).code).toBe(1);
-    expect(r.stderr()).toBe(
+    const r = (await refused())[3]!;
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(
       "split-sandbox: --notify-url refused: http://qa-sandbox.internal:8080/_sandbox/reset is this sandbox's own API address (its public URL); the sandbox sends no notification to itself\n",
     );
   });

@@ -122,18 +122,42 @@ export interface Ran {
 }
 
 /**
- * What the built CLI prints and exits with for each argv, all run in turn in ONE Node process (a cold
- * start costs more than most commands do): for outputs of given arguments (help texts, argument
+ * What the built CLI (its bundle, as bin/split-sandbox runs it) prints and exits with for each argv, all
+ * run in turn in ONE Node process (a cold start costs more than most commands do): for outputs of given arguments (help texts, argument
  * errors), where a process per argv would prove nothing more. Commander's process.exit (after help, on
  * a bad argument) ends the argv in hand, not the process. A file using it also runs at least one of the
  * same argv as a real process, and compares. An argv may come with variables of its own, set for it alone.
  */
 export function runInOne(argvs: (string[] | { argv: string[]; env: Record<string, string> })[], env: Record<string, string> = {}): Promise<Ran[]> {
   const script = `
-    const { join } = require('node:path');
-    const dist = ${JSON.stringify(join(ROOT, 'dist', 'cli'))};
-    const { run } = require(join(dist, 'program.js'));
-    const { CommanderError } = require(require.resolve('commander', { paths: [dist] }));
+    // The bundle with V8's code cache, loaded as bin/split-sandbox loads it (the cache is only read here).
+    const fs = require('node:fs');
+    const vm = require('node:vm');
+    const Module = require('node:module');
+    const bundle = ${JSON.stringify(BUILT)};
+    let cachedData;
+    try {
+      cachedData = fs.readFileSync(bundle + '.cache');
+    } catch {}
+    const mod = new Module(bundle, module);
+    mod.filename = bundle;
+    mod.paths = Module._nodeModulePaths(require('node:path').dirname(bundle));
+    new vm.Script(Module.wrap(fs.readFileSync(bundle, 'latin1')), { filename: bundle, cachedData })
+      .runInThisContext()
+      .call(mod.exports, mod.exports, Module.createRequire(bundle), mod, bundle, require('node:path').dirname(bundle));
+    const { run, buildProgram } = mod.exports;
+    // The bundle's own CommanderError, which run() lets through: the error of an unknown option, told quietly.
+    const CommanderError = (() => {
+      const quiet = process.stderr.write;
+      process.stderr.write = () => true;
+      try {
+        buildProgram().exitOverride().parse(['node', 'split-sandbox', '--no-such-option']);
+      } catch (e) {
+        return e.constructor;
+      } finally {
+        process.stderr.write = quiet;
+      }
+    })();
     const argvs = JSON.parse(process.argv[1]);
     process.stdout.setMaxListeners(0);
     process.stderr.setMaxListeners(0);
