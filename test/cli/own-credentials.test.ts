@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { type Run, ensureBuilt, run, waitForOutput } from './process';
+import { type Ran, type Run, ensureBuilt, run, runInOne, waitForOutput } from './process';
 
 const TOKEN = 'cli-own-credentials';
 const START_MS = Date.UTC(2026, 0, 15, 10, 0, 0);
@@ -36,7 +36,12 @@ describe('split-sandbox snapshot, story and trigger with --site-id and --api-key
     if (server.child.exitCode === null) server.child.kill('SIGTERM');
     await server.exited;
   });
-  async function cli(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  /** One argv as a real process; several in turn in one Node process. */
+  async function cli(args: string[]): Promise<Ran>;
+  async function cli(args: string[][]): Promise<Ran[]>;
+  async function cli(args: string[] | string[][]): Promise<Ran | Ran[]> {
+    if (Array.isArray(args[0])) return runInOne(args as string[][]);
+    args = args as string[];
     const r = run(args);
     running.push(r);
     const { code } = await r.exited;
@@ -65,19 +70,22 @@ describe('split-sandbox snapshot, story and trigger with --site-id and --api-key
     expect((await request(api).get('/_sandbox/clock').set('Authorization', `Bearer ${TOKEN}`)).body.NowMs).toBe(START_MS);
     expect((await request(api).get(`/_sandbox/merchants/${a.SiteID}/clock`).set('Authorization', auth)).body.NowMs).toBeGreaterThan(START_MS);
 
-    const story = await cli(['story', String(id), '--out', '-', '--base-url', api, ...a.creds]);
-    expect(story.code).toBe(0);
-    expect(JSON.parse(story.out).Story).toMatchObject({ PaymentID: id, SiteID: a.SiteID, Scenario: 'two-step' });
+    // The story calls in one Node process: their outputs for the arguments are what is tested.
+    const [story, other, wrongKey, none] = await cli([
+      ['story', String(id), '--out', '-', '--base-url', api, ...a.creds],
+      ['story', String(id), '--out', '-', '--base-url', api, ...b.creds],
+      ['story', String(id), '--base-url', api, '--site-id', String(a.SiteID), '--api-key', b.APIKey],
+      ['story', String(id), '--base-url', api],
+    ]);
+    expect(story!.code).toBe(0);
+    expect(JSON.parse(story!.out).Story).toMatchObject({ PaymentID: id, SiteID: a.SiteID, Scenario: 'two-step' });
 
-    const other = await cli(['story', String(id), '--out', '-', '--base-url', api, ...b.creds]);
     expect(other).toEqual({ code: 1, out: '', err: `split-sandbox: GET /_sandbox/merchants/${b.SiteID}/payments/${id}/story answered 404: Payment not found.\n` });
-    const wrongKey = await cli(['story', String(id), '--base-url', api, '--site-id', String(a.SiteID), '--api-key', b.APIKey]);
-    expect(wrongKey.code).toBe(1);
-    expect(wrongKey.err).toContain(`has no marketplace ${a.SiteID} with the APIKey given (--site-id, --api-key)`);
-    const none = await cli(['story', String(id), '--base-url', api]);
-    expect(none.code).toBe(1);
-    expect(none.err).toContain('wants its control token');
-    // Six processes, one after another: more than the default time on a busy machine.
+    expect(wrongKey!.code).toBe(1);
+    expect(wrongKey!.err).toContain(`has no marketplace ${a.SiteID} with the APIKey given (--site-id, --api-key)`);
+    expect(none!.code).toBe(1);
+    expect(none!.err).toContain('wants its control token');
+    // Several processes, one after another: more than the default time on a busy machine.
   }, 90_000);
 
   it("trigger replays a story file as the marketplace's own payment", async () => {
@@ -111,10 +119,17 @@ describe('split-sandbox snapshot, story and trigger with --site-id and --api-key
     // The sandbox's own snapshots are untouched.
     expect((await request(api).get('/_sandbox/snapshots').set('Authorization', `Bearer ${TOKEN}`)).body.Snapshots).toEqual([]);
 
-    expect((await cli(['snapshot', 'list', '--base-url', api, ...a.creds])).out).toBe('empty  0 payments, sandbox time 2026-01-15 10:00:00\n');
-    expect((await cli(['snapshot', 'restore', 'empty', '--base-url', api, ...a.creds])).out).toBe(`snapshot empty of SiteID ${a.SiteID} restored: 0 payments, sandbox time 2026-01-15 10:00:00\n`);
-    expect((await cli(['snapshot', 'rm', 'empty', '--base-url', api, ...a.creds])).out).toBe(`snapshot empty of SiteID ${a.SiteID} removed\n`);
-    expect((await cli(['snapshot', 'list', '--base-url', api, ...a.creds])).out).toBe('no snapshots\n');
+    // list, restore, rm and list again, in turn in one Node process.
+    const [listed, restored, removed, none] = await cli([
+      ['snapshot', 'list', '--base-url', api, ...a.creds],
+      ['snapshot', 'restore', 'empty', '--base-url', api, ...a.creds],
+      ['snapshot', 'rm', 'empty', '--base-url', api, ...a.creds],
+      ['snapshot', 'list', '--base-url', api, ...a.creds],
+    ]);
+    expect(listed!.out).toBe('empty  0 payments, sandbox time 2026-01-15 10:00:00\n');
+    expect(restored!.out).toBe(`snapshot empty of SiteID ${a.SiteID} restored: 0 payments, sandbox time 2026-01-15 10:00:00\n`);
+    expect(removed!.out).toBe(`snapshot empty of SiteID ${a.SiteID} removed\n`);
+    expect(none!.out).toBe('no snapshots\n');
   });
 
   it('--site-id and --api-key go together', async () => {
