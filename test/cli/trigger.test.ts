@@ -17,13 +17,27 @@ describe('split-sandbox trigger (built code)', () => {
     running.push(r);
     return r;
   };
+  const startArgs = ['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--clock', 'manual', '--start-time', '20260101000000', '--quiet'];
   async function sandbox(): Promise<string> {
-    const r = spawnRun(['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--clock', 'manual', '--start-time', '20260101000000', '--quiet']);
+    const r = spawnRun(startArgs);
     return (await waitForOutput(r, /API {2}(\S+)\n/))[1]!;
   }
+  // One sandbox for the tests that do not look at where its clock stands (a start costs more than a trigger).
+  let shared: Run | undefined;
+  let sharedApi: Promise<string> | undefined;
+  const sharedSandbox = () =>
+    (sharedApi ??= (async () => {
+      shared = run(startArgs);
+      return (await waitForOutput(shared, /API {2}(\S+)\n/))[1]!;
+    })());
+  afterAll(async () => {
+    if (!shared) return;
+    if (shared.child.exitCode === null) shared.child.kill('SIGTERM');
+    await shared.exited;
+  });
 
   it("says that it moves a manual clock, for every payment on the sandbox", async () => {
-    const api = await sandbox();
+    const api = await sharedSandbox();
     const t = spawnRun(['trigger', 'two-step', '--base-url', api]);
     expect((await t.exited).code).toBe(0);
     expect(t.stdout()).toMatch(/s {2}the sandbox's clock is manual: trigger advances it 0\.5 s at a time, for every payment on the sandbox \(not while the payment waits for the payer\); the offsets are sandbox time\n/);
@@ -50,7 +64,7 @@ describe('split-sandbox trigger (built code)', () => {
   });
 
   it('after --timeout, names the scenario and what it still waited for (not "its story")', async () => {
-    const api = await sandbox();
+    const api = await sharedSandbox();
     const t = spawnRun(['trigger', 'payer-decides', '--base-url', api, '--timeout', '1s']);
     expect((await t.exited).code).toBe(1);
     expect(t.stderr()).toMatch(
