@@ -64,13 +64,18 @@ describe('split-sandbox snapshot, story, replay (built code)', () => {
     expect(back.body.Payment.Status).toEqual({ ID: 9, Info: 'Authorized', Reasons: null });
     expect((await request(api).get('/_sandbox/clock')).body.Now).toBe('20260115100002');
 
-    expect(await cli(['snapshot', 'rm', 'authorized', '--base-url', api])).toEqual({ code: 0, out: 'snapshot authorized removed\n', err: '' });
-    expect((await cli(['snapshot', 'list', '--base-url', api])).out).toBe('no snapshots\n');
-    const missing = await cli(['snapshot', 'restore', 'authorized', '--base-url', api]);
+    // rm, list, and the two refusals, in turn in one Node process.
+    const [removed, none, missing, bad] = await runInOne([
+      ['snapshot', 'rm', 'authorized', '--base-url', api],
+      ['snapshot', 'list', '--base-url', api],
+      ['snapshot', 'restore', 'authorized', '--base-url', api],
+      ['snapshot', 'save', 'no/slashes', '--base-url', api],
+    ]);
+    expect(removed).toEqual({ code: 0, out: 'snapshot authorized removed\n', err: '' });
+    expect(none!.out).toBe('no snapshots\n');
     expect(missing).toEqual({ code: 1, out: '', err: 'split-sandbox: POST /_sandbox/snapshots/authorized/restore answered 404: Snapshot authorized not found.\n' });
-    const bad = await cli(['snapshot', 'save', 'no/slashes', '--base-url', api]);
-    expect(bad.code).toBe(1);
-    expect(bad.err).toMatch(/^split-sandbox: POST \/_sandbox\/snapshots answered 400: Name is invalid: "no\/slashes" is not a snapshot name/);
+    expect(bad!.code).toBe(1);
+    expect(bad!.err).toMatch(/^split-sandbox: POST \/_sandbox\/snapshots answered 400: Name is invalid: "no\/slashes" is not a snapshot name/);
   });
 
   it('writes a story to a file that replay and trigger take on another sandbox', async () => {
@@ -106,12 +111,17 @@ describe('split-sandbox snapshot, story, replay (built code)', () => {
     // A plain scenario file runs with the payment trigger makes.
     const scenario = join(tmp, 'slow-success.json');
     writeFileSync(scenario, JSON.stringify({ Name: 'slow-success', Description: 'Success after 10 s', Steps: [{ After: '10s', Do: 'succeed' }] }));
-    const s = await cli(['trigger', scenario, '--method', '2', '--base-url', b]);
-    expect(s.code).toBe(0);
-    expect(s.out).toMatch(/scenario slow-success\): Open/);
-    expect(s.out).toMatch(/done: payment \d+ is Success\n$/);
-    expect((await cli(['replay', scenario, '--base-url', b])).err).toBe(`split-sandbox: ${scenario} is a scenario file, not a story (it has no Request): run it with split-sandbox trigger ${scenario}\n`);
-    expect((await cli(['replay', join(tmp, 'none.json'), '--base-url', b])).err).toBe(`split-sandbox: cannot read ${join(tmp, 'none.json')}: no such file\n`);
+    // This trigger and two refusals of replay, in turn in one Node process.
+    const [s, notStory, noFile] = await runInOne([
+      ['trigger', scenario, '--method', '2', '--base-url', b],
+      ['replay', scenario, '--base-url', b],
+      ['replay', join(tmp, 'none.json'), '--base-url', b],
+    ]);
+    expect(s!.code).toBe(0);
+    expect(s!.out).toMatch(/scenario slow-success\): Open/);
+    expect(s!.out).toMatch(/done: payment \d+ is Success\n$/);
+    expect(notStory!.err).toBe(`split-sandbox: ${scenario} is a scenario file, not a story (it has no Request): run it with split-sandbox trigger ${scenario}\n`);
+    expect(noFile!.err).toBe(`split-sandbox: cannot read ${join(tmp, 'none.json')}: no such file\n`);
   });
 
   it('start --speed runs a real clock faster, and is refused with a manual clock or below 1', async () => {
