@@ -191,7 +191,7 @@ export function runInOne(argvs: (string[] | { argv: string[]; env: Record<string
       process.stdout.write(JSON.stringify(results));
     })();`;
   return new Promise((resolvePromise, reject) =>
-    execFile(process.execPath, ['-e', script, JSON.stringify(argvs)], { cwd: ROOT, env: { ...process.env, ...env }, maxBuffer: 64 << 20 }, (e, stdout, stderr) =>
+    execFile(process.execPath, ['-e', script, JSON.stringify(argvs)], { cwd: ROOT, env: { ...process.env, ...env }, maxBuffer: 64 << 20, timeout: 60_000 }, (e, stdout, stderr) =>
       e || stderr ? reject(new Error(`${e?.message ?? ''} ${stderr}`)) : resolvePromise(JSON.parse(stdout) as Ran[]),
     ),
   );
