@@ -40,6 +40,8 @@ interface Pending {
   route: string | null;
   params: Record<string, string> | null;
   written: boolean;
+  /** Its entry is to be made after this turn (journal.later): once is enough. */
+  queued: boolean;
   nearMiss: string | null;
   /** Off the API's paths: written only once the app's last handler says no route took it in. */
   stray: boolean;
@@ -86,6 +88,7 @@ export function noteRequests(journal: RequestJournal, services: ServiceContext, 
       route: null,
       params: null,
       written: false,
+      queued: false,
       nearMiss: null,
       stray,
       unrouted: false,
@@ -99,13 +102,19 @@ export function noteRequests(journal: RequestJournal, services: ServiceContext, 
       p.ended = performance.now();
       // An answer the API gave (a 2xx, 3xx) is made into its entry after this turn, off its request's
       // path; a refusal's at once, so that its near miss is known to the log line at 'finish'.
-      if (p.status < 400) journal.later(() => write(journal, services, req, p, siteOf));
-      else write(journal, services, req, p, siteOf);
+      if (p.status >= 400) write(journal, services, req, p, siteOf);
+      else if (!p.queued) {
+        p.queued = true;
+        journal.later(() => write(journal, services, req, p, siteOf));
+      }
       return out;
     } as Response['end'];
-    // Writing twice is refused by `written`: no once-wrapper needed.
+    // An answer that left has its entry on the way already: a second one queued per request was a
+    // closure and a turn's work for nothing (writing twice is refused by `written` anyway).
     res.on('close', () => {
       p.ended ??= performance.now();
+      if (p.written || p.queued) return;
+      p.queued = true;
       journal.later(() => write(journal, services, req, p, siteOf));
     });
     next();

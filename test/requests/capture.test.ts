@@ -227,3 +227,23 @@ describe('the request journal', () => {
     }
   });
 });
+
+describe('the request journal on a read', () => {
+  let w: World;
+  beforeEach(() => (w = makeWorld()));
+  afterEach(() => {
+    jest.restoreAllMocks();
+    w.close();
+  });
+
+  it('queues an answered read for its entry once, not again when its connection closes', async () => {
+    const { RequestJournal } = await import('../../src/requests/journal');
+    const id = (await createPayment(w)).ID;
+    const later = jest.spyOn(RequestJournal.prototype, 'later');
+    const agent = request.agent(w.api);
+    for (let i = 0; i < 3; i++) expect((await agent.get(`/v1/payments/${id}`).set('Authorization', w.auth)).status).toBe(200);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(later).toHaveBeenCalledTimes(3);
+    expect((await journal(w, '&Method=GET&Route=/v1/payments/{id}')).length).toBe(3);
+  });
+});
