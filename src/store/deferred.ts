@@ -95,3 +95,13 @@ export function deferPrepares(db: Db): () => void {
     else delete (db as { prepare?: unknown }).prepare;
   };
 }
+
+/** What `make` builds from `db` with its prepares deferred: a repository's statements, each compiled on its first use. */
+export function withDeferredPrepares<T>(db: Db, make: (db: Db) => T): T {
+  const done = deferPrepares(db);
+  try {
+    return make(db);
+  } finally {
+    done();
+  }
+}

@@ -2,7 +2,7 @@
 // (an owner's oldest first past its quota, with their payments, or all).
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './db';
-import { deferPrepares } from './deferred';
+import { withDeferredPrepares } from './deferred';
 import { JOURNAL_SCHEMA, JOURNAL_TABLE, SHARES_TABLE } from './journal-file';
 import type { Surface } from './records';
 
@@ -245,15 +245,7 @@ export class RequestsRepo {
 
   /** Each prepared on its first use: a store opened on a database not yet migrated (a test's old schema) can still be made, and a start writing one entry at a time never compiles the 16-row insert. */
   private get stmt() {
-    if (this.prepared === undefined) {
-      const done = deferPrepares(this.db);
-      try {
-        this.prepared = prepare(this.db);
-      } finally {
-        done();
-      }
-    }
-    return this.prepared;
+    return (this.prepared ??= withDeferredPrepares(this.db, prepare));
   }
 
   /** Writes entries, in order, and adds them to their owners' shares (inside a transaction); their IDs. */

@@ -2,7 +2,7 @@
 // that hangs off them, giving freed pages back to the file system, and the database's size.
 import { JOURNAL_TABLE } from './journal-file';
 import type { Db } from './db';
-import { deferPrepares } from './deferred';
+import { withDeferredPrepares } from './deferred';
 
 /**
  * The tables that hang off payments, in the order their rows are deleted: each before the rows it
@@ -91,15 +91,7 @@ export class RetentionRepo {
 
   /** Each prepared on its first use: the health's counts need four of the thirty, and retention the rest. */
   private get stmt() {
-    if (this.prepared === undefined) {
-      const done = deferPrepares(this.db);
-      try {
-        this.prepared = prepare(this.db);
-      } finally {
-        done();
-      }
-    }
-    return this.prepared;
+    return (this.prepared ??= withDeferredPrepares(this.db, prepare));
   }
 
   /**
