@@ -61,8 +61,38 @@ CREATE TRIGGER IF NOT EXISTS ${JOURNAL_SCHEMA}.request_shares_drop AFTER DELETE 
 END;
 `;
 
+/** The answers kept once each, by their SHA-256 (`refs`: the entries that name one). */
+export const BODIES_TABLE = `${JOURNAL_SCHEMA}.request_bodies`;
+/** Which kept answer an entry's is (the entries whose response_body is NULL with response_bytes above 0). */
+export const ANSWERS_TABLE = `${JOURNAL_SCHEMA}.request_answers`;
+/** The entries as they were sent and answered, each shared answer in its place: what readers and copies read. */
+export const ENTRIES_VIEW = `${JOURNAL_SCHEMA}.request_entries`;
+
+/** An entry whose answer is kept apart (requests.repo.ts writes them so; a copy's entries carry theirs whole). */
+const SHARED = (t: string) => `${t}.response_body IS NULL AND ${t}.response_bytes > 0`;
+
+// An answer given again and again (a list page polled, a payment read) was written whole with each
+// entry: some 45 MB/s into the file for a list page's 9 KB. Kept once by its digest, an entry names it
+// in request_answers (a table apart, so that the entries' own table keeps its columns: a copy's
+// requests_kept and it are still read into each other column for column, and an entry brought back
+// from a copy keeps its answer whole). The trigger lets an answer go with the last entry naming it,
+// whichever way entries are deleted (quotas, retention, resets, restores, clears).
+const BODIES_SQL = `
+CREATE TABLE IF NOT EXISTS ${BODIES_TABLE} (id INTEGER PRIMARY KEY, digest BLOB NOT NULL UNIQUE, body TEXT NOT NULL, refs INTEGER NOT NULL) STRICT;
+CREATE TABLE IF NOT EXISTS ${ANSWERS_TABLE} (entry_id INTEGER PRIMARY KEY, body_id INTEGER NOT NULL) STRICT;
+CREATE TRIGGER IF NOT EXISTS ${JOURNAL_SCHEMA}.request_answers_drop AFTER DELETE ON requests WHEN ${SHARED('OLD')} BEGIN
+  UPDATE request_bodies SET refs = refs - 1 WHERE id = (SELECT body_id FROM request_answers WHERE entry_id = OLD.id);
+  DELETE FROM request_bodies WHERE id = (SELECT body_id FROM request_answers WHERE entry_id = OLD.id) AND refs <= 0;
+  DELETE FROM request_answers WHERE entry_id = OLD.id;
+END;
+CREATE VIEW IF NOT EXISTS ${ENTRIES_VIEW} AS SELECT r.id, r.at, r.wall_at, r.address, r.method, r.path, r.query, r.route, r.site_id, r.authenticated,
+  r.payment_id, r.refund_id, r.split_id, r.status, r.reasons, r.duration_ms, r.fault, r.near_miss, r.request_body, r.request_bytes,
+  CAST(coalesce(r.response_body, b.body) AS TEXT) AS response_body, r.response_bytes, r.owner_site_id, r.stored_bytes
+  FROM requests r LEFT JOIN request_answers a ON ${SHARED('r')} AND a.entry_id = r.id LEFT JOIN request_bodies b ON b.id = a.body_id;
+`;
+
 /** The journal's table, its indexes and its shares, made where missing (another connection attaching a journal runs it too). */
-export const JOURNAL_TABLE_SQL = TABLE_SQL + SHARES_SQL;
+export const JOURNAL_TABLE_SQL = TABLE_SQL + SHARES_SQL + BODIES_SQL;
 
 /**
  * Attaches the journal's database to `db` (made if missing), and takes in the entries a restored or
@@ -116,7 +146,7 @@ export const RECOUNT_SHARE = `INSERT INTO ${SHARES_TABLE} (owner, entries, bytes
   ON CONFLICT (owner) DO UPDATE SET entries = excluded.entries, bytes = excluded.bytes`;
 
 /** Statements that fill a copy's `requests_kept` (attached as `schema`) with the journal's entries. */
-export const keepInCopy = (schema: string) => [`DELETE FROM ${schema}.${KEPT_TABLE}`, `INSERT INTO ${schema}.${KEPT_TABLE} SELECT * FROM ${JOURNAL_TABLE}`];
+export const keepInCopy = (schema: string) => [`DELETE FROM ${schema}.${KEPT_TABLE}`, `INSERT INTO ${schema}.${KEPT_TABLE} SELECT * FROM ${ENTRIES_VIEW}`];
 
 function open(db: Db, file: string): void {
   db.prepare(`ATTACH DATABASE ? AS ${JOURNAL_SCHEMA}`).run(file);
@@ -136,7 +166,7 @@ function open(db: Db, file: string): void {
       for (const c of OWNER_COLUMNS) db.prepare(`ALTER TABLE ${JOURNAL_TABLE} ADD COLUMN ${c}`).run();
       db.prepare(`UPDATE ${JOURNAL_TABLE} AS r SET owner_site_id = ${ownerOf('r')}, stored_bytes = ${storedBytesOf('r')}`).run();
     }
-    db.exec(SHARES_SQL);
+    db.exec(SHARES_SQL + BODIES_SQL);
     if (!sharesMade) {
       db.prepare(`INSERT INTO ${SHARES_TABLE} SELECT coalesce(owner_site_id, 0), count(*), sum(stored_bytes) FROM ${JOURNAL_TABLE} GROUP BY 1`).run();
     }

@@ -2,7 +2,7 @@
 // points at a row of a table that does). Its reset, its removal and its snapshots read this one list;
 // a table added later is isolated, reset and copied by adding one line here.
 import type { Db } from './db';
-import { JOURNAL_TABLE, KEPT_TABLE } from './journal-file';
+import { ENTRIES_VIEW, JOURNAL_TABLE, KEPT_TABLE } from './journal-file';
 
 /** A table whose rows belong to a marketplace, found by `site` or through `via` a parent's rows. */
 export interface OwnedTable {
@@ -13,6 +13,8 @@ export interface OwnedTable {
   via?: ParentLink | readonly ParentLink[];
   /** Where the live rows are when not in `main.<table>`: the request journal's, in its own database (`table` is then what copies call it). */
   live?: string;
+  /** Where its rows are read whole, when not from `live` (the journal's: each entry with its shared answer in place, found by `id`). */
+  whole?: string;
 }
 
 /** The live rows' table, qualified. */
@@ -48,7 +50,7 @@ export const OWNED_TABLES: readonly OwnedTable[] = [
   { table: 'payouts', site: 'site_id' },
   { table: 'card_authentications', site: 'site_id' },
   // The request journal: by the marketplace an entry belongs to (a failed authentication's, the pool's, is no one's). A copy keeps it in requests_kept.
-  { table: KEPT_TABLE, site: 'owner_site_id', live: JOURNAL_TABLE },
+  { table: KEPT_TABLE, site: 'owner_site_id', live: JOURNAL_TABLE, whole: ENTRIES_VIEW },
 ];
 
 /** The marketplace itself: its own clock, then its sites (linked ones before it). Removal deletes these too. */

@@ -1,9 +1,10 @@
 // The request journal's SQL: entries written, read by filter a page at a time, counted, and dropped
 // (an owner's oldest first past its quota, with their payments, or all).
+import { createHash } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './db';
 import { withDeferredPrepares } from './deferred';
-import { JOURNAL_SCHEMA, JOURNAL_TABLE, SHARES_TABLE } from './journal-file';
+import { ANSWERS_TABLE, BODIES_TABLE, ENTRIES_VIEW, JOURNAL_SCHEMA, JOURNAL_TABLE, SHARES_TABLE } from './journal-file';
 import type { Surface } from './records';
 
 export interface RequestRecord {
@@ -172,14 +173,17 @@ const COLUMNS = `at, wall_at, address, method, path, query, route, site_id, auth
   duration_ms, fault, near_miss, request_body, request_bytes, response_body, response_bytes, owner_site_id, stored_bytes`;
 // A body given as bytes is taken as the UTF-8 text it is (no text to encode again).
 const ROW = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS TEXT), ?, CAST(? AS TEXT), ?, ?, ?)';
+/** Answers whose digests are remembered (by their text), at most. */
+const DIGESTS_KEPT = 64;
+
 /** Entries one statement writes at most: a statement run costs about a microsecond whatever it writes. */
 const ROWS_AT_ONCE = 16;
 
 // Positional: the binding of 23 named parameters from an object cost more than the row's own insert.
 const insertOf = (db: Db, rows: number) => db.prepare(`INSERT INTO ${JOURNAL_TABLE} (${COLUMNS}) VALUES ${Array(rows).fill(ROW).join(', ')}`);
 
-/** An entry's values, in the order of COLUMNS, appended to `out`. */
-function valuesOf(r: NewRequest, out: unknown[], shares: Map<number, Share>): void {
+/** An entry's values, in the order of COLUMNS, appended to `out` (`shared`: its answer is kept apart, not in its row). */
+function valuesOf(r: NewRequest, out: unknown[], shares: Map<number, Share>, shared: boolean): void {
   const reasons = r.reasons.length === 0 ? null : JSON.stringify(r.reasons);
   const bytes = storedBytes(r, reasons);
   const owner = r.ownerSiteId ?? 0;
@@ -208,17 +212,25 @@ function valuesOf(r: NewRequest, out: unknown[], shares: Map<number, Share>): vo
     r.nearMiss,
     r.requestBody,
     r.requestBytes,
-    r.responseBody,
+    shared ? null : r.responseBody,
     r.responseBytes,
     r.ownerSiteId,
     bytes,
   );
 }
 
+const answersOf = (db: Db, rows: number) => db.prepare(`INSERT INTO ${ANSWERS_TABLE} (entry_id, body_id) VALUES ${Array(rows).fill('(?, ?)').join(', ')}`);
+
 function prepare(db: Db) {
   return {
     insert: insertOf(db, 1),
     insertMany: insertOf(db, ROWS_AT_ONCE),
+    answer: answersOf(db, 1),
+    answers: answersOf(db, ROWS_AT_ONCE),
+    // The conflict's row is the one kept: only its count of entries grows (the text bound is not written again).
+    keepBody: db.prepare<[Buffer, string | Buffer, number], { id: number }>(
+      `INSERT INTO ${BODIES_TABLE} (digest, body, refs) VALUES (?, CAST(? AS TEXT), ?) ON CONFLICT (digest) DO UPDATE SET refs = refs + excluded.refs RETURNING id`,
+    ),
     addShare: db.prepare<[number, number, number]>(
       `INSERT INTO ${SHARES_TABLE} (owner, entries, bytes) VALUES (?, ?, ?) ON CONFLICT (owner) DO UPDATE SET entries = entries + excluded.entries, bytes = bytes + excluded.bytes`,
     ),
@@ -231,7 +243,7 @@ function prepare(db: Db) {
     pageCount: db.prepare(`PRAGMA ${JOURNAL_SCHEMA}.page_count`).pluck(),
     pageSize: db.prepare(`PRAGMA ${JOURNAL_SCHEMA}.page_size`).pluck(),
     freePages: db.prepare(`PRAGMA ${JOURNAL_SCHEMA}.freelist_count`).pluck(),
-    get: db.prepare<[number], Row>(`SELECT * FROM ${JOURNAL_TABLE} WHERE id = ?`),
+    get: db.prepare<[number], Row>(`SELECT * FROM ${ENTRIES_VIEW} WHERE id = ?`),
     clear: db.prepare(`DELETE FROM ${JOURNAL_TABLE}`),
     ofPayments: db.prepare<{ ids: string }>(`DELETE FROM ${JOURNAL_TABLE} WHERE payment_id IN (SELECT value FROM json_each(@ids))`),
   };
@@ -250,23 +262,73 @@ export class RequestsRepo {
 
   /** Writes entries, in order, and adds them to their owners' shares (inside a transaction); their IDs. */
   addAll(entries: readonly NewRequest[]): number[] {
+    const bodyIds = this.keepAnswers(entries);
     const ids: number[] = [];
     const shares = new Map<number, Share>();
     let i = 0;
     for (; i + ROWS_AT_ONCE <= entries.length; i += ROWS_AT_ONCE) {
       const values: unknown[] = [];
-      for (let k = i; k < i + ROWS_AT_ONCE; k++) valuesOf(entries[k]!, values, shares);
+      for (let k = i; k < i + ROWS_AT_ONCE; k++) valuesOf(entries[k]!, values, shares, bodyIds[k] !== undefined);
       // One statement's rows take consecutive IDs: the last is the statement's.
       const last = Number(this.stmt.insertMany.run(values).lastInsertRowid);
       for (let k = ROWS_AT_ONCE - 1; k >= 0; k--) ids.push(last - k);
     }
     for (; i < entries.length; i++) {
       const values: unknown[] = [];
-      valuesOf(entries[i]!, values, shares);
+      valuesOf(entries[i]!, values, shares, bodyIds[i] !== undefined);
       ids.push(Number(this.stmt.insert.run(values).lastInsertRowid));
     }
+    const pairs: number[] = [];
+    for (let k = 0; k < entries.length; k++) if (bodyIds[k] !== undefined) pairs.push(ids[k]!, bodyIds[k]!);
+    let p = 0;
+    for (; p + 2 * ROWS_AT_ONCE <= pairs.length; p += 2 * ROWS_AT_ONCE) this.stmt.answers.run(pairs.slice(p, p + 2 * ROWS_AT_ONCE));
+    for (; p < pairs.length; p += 2) this.stmt.answer.run(pairs[p], pairs[p + 1]);
     for (const [owner, share] of shares) this.stmt.addShare.run(owner, share.entries, share.bytes);
     return ids;
+  }
+
+  /** Answers last digested, by their text: a kept list page is the same string each time (found at once), a read's the same text. */
+  private readonly digests = new Map<string, Buffer>();
+
+  /**
+   * Keeps the answers of reads (GET) once each, by digest: the ID of the kept answer for each entry
+   * that names one (undefined for the rest, whose answer stays in their row). A write's answer is its
+   * own (a payment made, a refund): a digest and a row apart would cost it more than they save.
+   */
+  private keepAnswers(entries: readonly NewRequest[]): (number | undefined)[] {
+    const out: (number | undefined)[] = new Array(entries.length);
+    let batch: Map<string, { digest: Buffer; body: string | Buffer; refs: number; at: number[] }> | undefined;
+    for (let k = 0; k < entries.length; k++) {
+      const e = entries[k]!;
+      const body = e.responseBody;
+      if (e.method !== 'GET' || body === null || body.length === 0) continue;
+      const digest = this.digestOf(body);
+      const key = digest.toString('latin1');
+      batch ??= new Map();
+      const kept = batch.get(key);
+      if (kept) {
+        kept.refs++;
+        kept.at.push(k);
+      } else batch.set(key, { digest, body, refs: 1, at: [k] });
+    }
+    if (batch) {
+      for (const b of batch.values()) {
+        const id = this.stmt.keepBody.get(b.digest, b.body, b.refs)!.id;
+        for (const k of b.at) out[k] = id;
+      }
+    }
+    return out;
+  }
+
+  private digestOf(body: string | Buffer): Buffer {
+    if (typeof body !== 'string') return createHash('sha256').update(body).digest();
+    let d = this.digests.get(body);
+    if (d === undefined) {
+      d = createHash('sha256').update(body, 'utf8').digest();
+      if (this.digests.size >= DIGESTS_KEPT) this.digests.clear();
+      this.digests.set(body, d);
+    }
+    return d;
   }
 
   /** Each owner's share, by owner (0: the unauthenticated pool). */
@@ -309,7 +371,7 @@ export class RequestsRepo {
 
   page(f: RequestFilter, p: { limit: number; offset: number; descending: boolean }): RequestRecord[] {
     const { sql, params } = this.where(f);
-    const stmt = this.statement(`SELECT * FROM ${JOURNAL_TABLE}${sql} ORDER BY id ${p.descending ? 'DESC' : 'ASC'} LIMIT @limit OFFSET @offset`);
+    const stmt = this.statement(`SELECT * FROM ${ENTRIES_VIEW}${sql} ORDER BY id ${p.descending ? 'DESC' : 'ASC'} LIMIT @limit OFFSET @offset`);
     return (stmt.all({ ...params, limit: p.limit, offset: p.offset }) as Row[]).map(toRecord);
   }
 

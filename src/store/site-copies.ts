@@ -118,7 +118,9 @@ export async function copySite(
       if (ids.length === 0) break;
       const last = ids[ids.length - 1]!;
       const bytes = attached(() => {
-        db.prepare(`INSERT INTO snap."${t.table}" SELECT * FROM ${liveTable(t)} WHERE ${ownedRows(t)} AND rowid > @after AND rowid <= @last ORDER BY rowid`).run({ site: siteId, after, last });
+        // A view has no rowid: the journal's entries are found by their ID, which is theirs.
+        const [from, key] = t.whole === undefined ? [liveTable(t), 'rowid'] : [t.whole, 'id'];
+        db.prepare(`INSERT INTO snap."${t.table}" SELECT * FROM ${from} WHERE ${ownedRows(t)} AND ${key} > @after AND ${key} <= @last ORDER BY ${key}`).run({ site: siteId, after, last });
         return bytesOf(db);
       });
       if (bytes > maxBytes) throw new SiteCopyTooLarge(bytes);
