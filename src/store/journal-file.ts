@@ -13,8 +13,11 @@
 // Entries are appended and rarely read, so its page cache is small (512 KiB; the default 2 MB of
 // 16 KiB pages held some 40 MB more memory under load).
 //
+// A read's answer is kept once, by its digest, however many entries tell of it (request_bodies, below):
+// readers and copies read the entries whole through the request_entries view.
+//
 // A copy of the database (a snapshot) carries the entries in its own `requests_kept` table
-// (migration 15): saving fills it from here, restoring moves its rows back here. The file's
+// (migration 15), each answer whole: saving fills it from here, restoring moves its rows back here. The file's
 // user_version says its entries were scrubbed of card data (16: migration 16's number).
 import { rmSync } from 'node:fs';
 import type { Db } from './db';
@@ -36,8 +39,8 @@ export function journalFileOf(file: string): string {
 }
 
 // Migration 12's table and indexes with migration 17's columns, in the journal's database: a copy's
-// `requests_kept` (that table, renamed and given the same columns) and this one are read into each
-// other column for column. Then what the quotas read: the entries of each owner by age, and each
+// `requests_kept` (that table, renamed and given the same columns) is read into this one column for
+// column, and this one's entries whole (request_entries) into it. Then what the quotas read: the entries of each owner by age, and each
 // owner's entries and bytes (0: the unauthenticated pool), so that a quota is checked without
 // counting. Deletes keep them by a trigger (retention, resets, restores and clears delete entries
 // too); the two writers of entries keep them themselves: RequestsRepo.addAll adds each owner's once a
