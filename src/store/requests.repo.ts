@@ -136,7 +136,7 @@ const utf8 = (v: string | Buffer | null) => (v === null ? 0 : typeof v === 'stri
  * What an entry counts against its quota: every text it keeps as UTF-8 bytes (its bodies as kept, cut
  * at the cap), and ENTRY_OVERHEAD. Migration 17's storedBytesOf says the same in SQL.
  */
-export function storedBytes(r: NewRequest, reasons: string | null): number {
+export function storedBytes(r: NewRequest, reasons: string | null, responseUtf8 = utf8(r.responseBody)): number {
   return (
     ENTRY_OVERHEAD +
     utf8(r.method) +
@@ -147,7 +147,7 @@ export function storedBytes(r: NewRequest, reasons: string | null): number {
     utf8(r.fault) +
     utf8(r.nearMiss) +
     utf8(r.requestBody) +
-    utf8(r.responseBody)
+    responseUtf8
   );
 }
 
@@ -173,6 +173,14 @@ const COLUMNS = `at, wall_at, address, method, path, query, route, site_id, auth
   duration_ms, fault, near_miss, request_body, request_bytes, response_body, response_bytes, owner_site_id, stored_bytes`;
 // A body given as bytes is taken as the UTF-8 text it is (no text to encode again).
 const ROW = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS TEXT), ?, CAST(? AS TEXT), ?, ?, ?)';
+/** An answer's SHA-256 (`key`: as a string, to find it among a batch's), and its UTF-8 bytes. */
+interface Digested {
+  digest: Buffer;
+  key: string;
+  bytes: number;
+}
+const digested = (digest: Buffer, bytes: number): Digested => ({ digest, key: digest.toString('latin1'), bytes });
+
 /** Answers whose digests are remembered (by their text), at most. */
 const DIGESTS_KEPT = 64;
 
@@ -182,10 +190,10 @@ const ROWS_AT_ONCE = 16;
 // Positional: the binding of 23 named parameters from an object cost more than the row's own insert.
 const insertOf = (db: Db, rows: number) => db.prepare(`INSERT INTO ${JOURNAL_TABLE} (${COLUMNS}) VALUES ${Array(rows).fill(ROW).join(', ')}`);
 
-/** An entry's values, in the order of COLUMNS, appended to `out` (`shared`: its answer is kept apart, not in its row). */
-function valuesOf(r: NewRequest, out: unknown[], shares: Map<number, Share>, shared: boolean): void {
+/** An entry's values, in the order of COLUMNS, appended to `out` (`shared`: its answer is kept apart, not in its row, and is that many bytes). */
+function valuesOf(r: NewRequest, out: unknown[], shares: Map<number, Share>, shared: Digested | undefined): void {
   const reasons = r.reasons.length === 0 ? null : JSON.stringify(r.reasons);
-  const bytes = storedBytes(r, reasons);
+  const bytes = shared ? storedBytes(r, reasons, shared.bytes) : storedBytes(r, reasons);
   const owner = r.ownerSiteId ?? 0;
   const share = shares.get(owner);
   if (share) {
@@ -262,24 +270,25 @@ export class RequestsRepo {
 
   /** Writes entries, in order, and adds them to their owners' shares (inside a transaction); their IDs. */
   addAll(entries: readonly NewRequest[]): number[] {
-    const bodyIds = this.keepAnswers(entries);
+    const kept: (Digested | undefined)[] = new Array(entries.length);
+    const bodyIds = this.keepAnswers(entries, kept);
     const ids: number[] = [];
     const shares = new Map<number, Share>();
     let i = 0;
     for (; i + ROWS_AT_ONCE <= entries.length; i += ROWS_AT_ONCE) {
       const values: unknown[] = [];
-      for (let k = i; k < i + ROWS_AT_ONCE; k++) valuesOf(entries[k]!, values, shares, bodyIds[k] !== undefined);
+      for (let k = i; k < i + ROWS_AT_ONCE; k++) valuesOf(entries[k]!, values, shares, kept[k]);
       // One statement's rows take consecutive IDs: the last is the statement's.
       const last = Number(this.stmt.insertMany.run(values).lastInsertRowid);
       for (let k = ROWS_AT_ONCE - 1; k >= 0; k--) ids.push(last - k);
     }
     for (; i < entries.length; i++) {
       const values: unknown[] = [];
-      valuesOf(entries[i]!, values, shares, bodyIds[i] !== undefined);
+      valuesOf(entries[i]!, values, shares, kept[i]);
       ids.push(Number(this.stmt.insert.run(values).lastInsertRowid));
     }
     const pairs: number[] = [];
-    for (let k = 0; k < entries.length; k++) if (bodyIds[k] !== undefined) pairs.push(ids[k]!, bodyIds[k]!);
+    for (let k = 0; k < entries.length; k++) if (kept[k] !== undefined) pairs.push(ids[k]!, bodyIds[k]!);
     let p = 0;
     for (; p + 2 * ROWS_AT_ONCE <= pairs.length; p += 2 * ROWS_AT_ONCE) this.stmt.answers.run(pairs.slice(p, p + 2 * ROWS_AT_ONCE));
     for (; p < pairs.length; p += 2) this.stmt.answer.run(pairs[p], pairs[p + 1]);
@@ -288,28 +297,28 @@ export class RequestsRepo {
   }
 
   /** Answers last digested, by their text: a kept list page is the same string each time (found at once), a read's the same text. */
-  private readonly digests = new Map<string, Buffer>();
+  private readonly digests = new Map<string, Digested>();
 
   /**
    * Keeps the answers of reads (GET) once each, by digest: the ID of the kept answer for each entry
-   * that names one (undefined for the rest, whose answer stays in their row). A write's answer is its
-   * own (a payment made, a refund): a digest and a row apart would cost it more than they save.
+   * that names one (undefined for the rest, whose answer stays in their row), and its digest in `kept`.
+   * A write's answer is its own (a payment made, a refund): a digest and a row apart would cost it more than they save.
    */
-  private keepAnswers(entries: readonly NewRequest[]): (number | undefined)[] {
+  private keepAnswers(entries: readonly NewRequest[], kept: (Digested | undefined)[]): (number | undefined)[] {
     const out: (number | undefined)[] = new Array(entries.length);
     let batch: Map<string, { digest: Buffer; body: string | Buffer; refs: number; at: number[] }> | undefined;
     for (let k = 0; k < entries.length; k++) {
       const e = entries[k]!;
       const body = e.responseBody;
       if (e.method !== 'GET' || body === null || body.length === 0) continue;
-      const digest = this.digestOf(body);
-      const key = digest.toString('latin1');
+      const d = (kept[k] = this.digestOf(body));
+      const key = d.key;
       batch ??= new Map();
-      const kept = batch.get(key);
-      if (kept) {
-        kept.refs++;
-        kept.at.push(k);
-      } else batch.set(key, { digest, body, refs: 1, at: [k] });
+      const same = batch.get(key);
+      if (same) {
+        same.refs++;
+        same.at.push(k);
+      } else batch.set(key, { digest: d.digest, body, refs: 1, at: [k] });
     }
     if (batch) {
       for (const b of batch.values()) {
@@ -320,11 +329,11 @@ export class RequestsRepo {
     return out;
   }
 
-  private digestOf(body: string | Buffer): Buffer {
-    if (typeof body !== 'string') return createHash('sha256').update(body).digest();
+  private digestOf(body: string | Buffer): Digested {
+    if (typeof body !== 'string') return digested(createHash('sha256').update(body).digest(), body.length);
     let d = this.digests.get(body);
     if (d === undefined) {
-      d = createHash('sha256').update(body, 'utf8').digest();
+      d = digested(createHash('sha256').update(body, 'utf8').digest(), Buffer.byteLength(body));
       if (this.digests.size >= DIGESTS_KEPT) this.digests.clear();
       this.digests.set(body, d);
     }
