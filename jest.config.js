@@ -22,6 +22,9 @@ module.exports = {
   // image of a new database when it is missing (dist/fresh-database-*.db); each only when what it is
   // made from changed.
   globalSetup: '<rootDir>/test/setup/validators.ts',
+  // Stops what the run's test files shared (the browser tests' Chromium) and removes the run's folder
+  // (test/setup/run-folder.ts).
+  globalTeardown: '<rootDir>/test/setup/run-folder.ts',
   // Every supertest answer is checked against the OpenAPI document.
   setupFilesAfterEnv: ['<rootDir>/test/setup/conformance.ts'],
   // The summary names what it skipped and why (each such suite's name says).

@@ -6,7 +6,7 @@ import request from 'supertest';
 import { type Sandbox, startSandbox } from '../../src/main';
 import { type Receiver, startReceiver } from '../helpers/receiver';
 import { MARKETPLACE, START, basic, paymentBody } from '../helpers/world';
-import { HAVE_CHROMIUM, UPDATE_SCREENSHOTS, launch } from './browser';
+import { HAVE_CHROMIUM, UPDATE_SCREENSHOTS, connect } from './browser';
 
 const auth = basic(MARKETPLACE.SiteID, MARKETPLACE.APIKey);
 const maybe = HAVE_CHROMIUM ? describe : describe.skip;
@@ -16,7 +16,7 @@ maybe('the merchant dashboard in Chromium', () => {
   let sb: Sandbox;
   let rx: Receiver;
 
-  beforeAll(async () => (browser = await launch()), 60_000);
+  beforeAll(async () => (browser = await connect()), 60_000);
   afterAll(async () => browser?.close());
   beforeEach(async () => {
     rx = await startReceiver();

@@ -2,7 +2,7 @@
 import type { Browser } from 'playwright-core';
 import { renderDriftPage } from '../../src/drift/drift.page';
 import type { Difference } from '../../src/drift/differences';
-import { HAVE_CHROMIUM, launch } from './browser';
+import { HAVE_CHROMIUM, connect } from './browser';
 
 const maybe = HAVE_CHROMIUM ? describe : describe.skip;
 const call = { Method: 'GET', Path: `/v1/payments/3005042?${'x'.repeat(300)}`, JournalID: 1, At: '20260115100000' };
@@ -13,7 +13,7 @@ const diffs: Difference[] = [
 
 maybe('the Drift page in Chromium', () => {
   let browser: Browser;
-  beforeAll(async () => (browser = await launch()), 60_000);
+  beforeAll(async () => (browser = await connect()), 60_000);
   afterAll(async () => browser?.close());
 
   it.each([360, 1280])('is no wider than a window %i pixels wide', async (width) => {

@@ -7,7 +7,7 @@ import request from 'supertest';
 import { type Sandbox, startSandbox } from '../../src/main';
 import { type Receiver, startReceiver } from '../helpers/receiver';
 import { MARKETPLACE, START, basic, paymentBody } from '../helpers/world';
-import { HAVE_CHROMIUM, UPDATE_SCREENSHOTS, launch } from './browser';
+import { HAVE_CHROMIUM, UPDATE_SCREENSHOTS, connect } from './browser';
 
 const auth = basic(MARKETPLACE.SiteID, MARKETPLACE.APIKey);
 const maybe = HAVE_CHROMIUM ? describe : describe.skip;
@@ -21,7 +21,7 @@ maybe('the payment page in Chromium', () => {
   let shopUrl: string;
 
   beforeAll(async () => {
-    browser = await launch();
+    browser = await connect();
     // The merchant's ReturnURL: a page of the shop.
     shop = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end('<h1>Thank you for your order</h1>'));
     await new Promise<void>((r) => shop.listen(0, '127.0.0.1', r));

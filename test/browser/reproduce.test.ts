@@ -1,11 +1,11 @@
 // QA in a real browser on a payment's page: "Save snapshot", then "Download story", whose file
 // replays the payment.
-import { readFileSync } from 'node:fs';
+import { text } from 'node:stream/consumers';
 import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
 import { type Sandbox, startSandbox } from '../../src/main';
 import { MARKETPLACE, START, basic, paymentBody } from '../helpers/world';
-import { HAVE_CHROMIUM, launch } from './browser';
+import { HAVE_CHROMIUM, connect } from './browser';
 
 const auth = basic(MARKETPLACE.SiteID, MARKETPLACE.APIKey);
 const maybe = HAVE_CHROMIUM ? describe : describe.skip;
@@ -14,7 +14,7 @@ maybe('reproducing a case from the dashboard in Chromium', () => {
   let browser: Browser;
   let sb: Sandbox;
 
-  beforeAll(async () => (browser = await launch()), 60_000);
+  beforeAll(async () => (browser = await connect()), 60_000);
   afterAll(async () => browser?.close());
   beforeEach(async () => (sb = await startSandbox({ port: 0, cardPort: 0, db: ':memory:', clock: 'manual', startTime: START, quiet: true })));
   afterEach(async () => sb.stop());
@@ -40,7 +40,8 @@ maybe('reproducing a case from the dashboard in Chromium', () => {
 
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download story' }).click()]);
       expect(download.suggestedFilename()).toBe(`story-${p.ID}.json`);
-      const story = JSON.parse(readFileSync((await download.path())!, 'utf8'));
+      // The downloaded file, read through the connection to the run's Chromium (test/browser/browser.ts).
+      const story = JSON.parse(await text(await download.createReadStream()));
       expect(story.Steps).toEqual([{ On: 'created', After: '2000ms', Do: 'authorize' }]);
       const replayed = sb.stories.replay(story);
       await sb.clock.advance(2);

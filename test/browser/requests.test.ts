@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
 import { type Sandbox, startSandbox } from '../../src/main';
 import { MARKETPLACE, START, basic, paymentBody } from '../helpers/world';
-import { HAVE_CHROMIUM, launch } from './browser';
+import { HAVE_CHROMIUM, connect } from './browser';
 
 const auth = basic(MARKETPLACE.SiteID, MARKETPLACE.APIKey);
 const maybe = HAVE_CHROMIUM ? describe : describe.skip;
@@ -13,7 +13,7 @@ maybe('the request journal in the dashboard, in Chromium', () => {
   let browser: Browser;
   let sb: Sandbox;
 
-  beforeAll(async () => (browser = await launch()), 60_000);
+  beforeAll(async () => (browser = await connect()), 60_000);
   afterAll(async () => browser?.close());
   beforeEach(async () => (sb = await startSandbox({ port: 0, cardPort: 0, db: ':memory:', clock: 'manual', startTime: START, quiet: true })));
   afterEach(() => sb.stop());

@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
 import { type Sandbox, startSandbox } from '../../src/main';
 import { MARKETPLACE, START, basic, paymentBody } from '../helpers/world';
-import { HAVE_CHROMIUM, launch } from './browser';
+import { HAVE_CHROMIUM, connect } from './browser';
 
 const auth = basic(MARKETPLACE.SiteID, MARKETPLACE.APIKey);
 const maybe = HAVE_CHROMIUM ? describe : describe.skip;
@@ -21,7 +21,7 @@ maybe('the dashboard’s pages fit the window, in Chromium', () => {
   let sb: Sandbox;
 
   beforeAll(async () => {
-    browser = await launch();
+    browser = await connect();
     sb = await startSandbox({ port: 0, cardPort: 0, db: ':memory:', clock: 'manual', startTime: START, quiet: true });
   }, 60_000);
   afterAll(async () => {

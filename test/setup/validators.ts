@@ -2,7 +2,8 @@
 // each test file loads the same validators as dist/ runs instead of compiling them again itself; the
 // same for the tests' own schema checks (test/helpers/compiled-checks.ts); and writes the build's
 // image of a new database (scripts/fresh-database.cjs) when it is missing, so each test's in-memory
-// database starts as a copy of it instead of running every migration again.
+// database starts as a copy of it instead of running every migration again. It also makes the run's
+// folder (test/setup/run-folder.ts).
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,11 +18,13 @@ import * as responseSchemas from '../../src/schemas/responses';
 import { AJV_OPTIONS, createAjv } from '../../src/schemas/validator';
 import { freshImageName, migratedImage } from '../../src/store/db';
 import { precompileAllAnswerChecks, precompileSchemaChecks } from '../helpers/compiled-checks';
+import { openRunFolder } from './run-folder';
 
 /** Where they go: jest.config.js maps the sources' `./generated/<name>.js` here. */
 export const VALIDATORS = join(__dirname, '..', '..', 'node_modules', '.cache', 'split-sandbox-validators');
 
 export default function setUp(): void {
+  openRunFolder();
   compileValidators();
   // Every answer a test gets is checked against its address's document (test/setup/conformance.ts).
   precompileAllAnswerChecks((surface) => openApiDocument(surface, 'http://sandbox.test'));
