@@ -123,6 +123,8 @@ export interface Ran {
 
 /** A Node process with the built CLI loaded, running argvs one at a time as they are asked for. */
 export interface CliSession {
+  /** The process's PID (what a sandbox started in it reports as its own). */
+  pid: number;
   /** What the CLI prints and exits with for `argv`, as a process of its own would; `env` is set for it alone. */
   run(argv: string[], env?: Record<string, string>): Promise<Ran>;
   /** Ends the process. */
@@ -226,6 +228,7 @@ export function cliSession(env: Record<string, string> = {}): CliSession {
     for (const w of waiting.splice(0)) w.reject(new Error(`the CLI's process exited ${child.exitCode ?? child.signalCode}: ${err}`));
   });
   return {
+    pid: child.pid!,
     run: (argv, vars = {}) =>
       new Promise<Ran>((resolvePromise, reject) => {
         if (child.exitCode !== null || child.signalCode !== null) return reject(new Error(`the CLI's process has exited: ${err}`));
