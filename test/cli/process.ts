@@ -204,8 +204,9 @@ const SESSION = `
  * for one at a time (a cold start costs more than most commands do): for outputs of given arguments
  * (help texts, argument errors, what a command prints against a running sandbox), where a process per
  * argv would prove nothing more. Commander's process.exit (after help, on a bad argument) ends the
- * argv in hand, not the process. A file using it also runs at least one of the same argv as a real
- * process, and compares.
+ * argv in hand, not the process. What is about the process (its signals, exit, ready file, output
+ * while it runs) stays a real process; a file using the session also runs a real process of its
+ * own, and where it runs only outputs, compares one of them with the session's.
  */
 export function cliSession(env: Record<string, string> = {}): CliSession {
   const child = spawn(process.execPath, ['-e', SESSION], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
