@@ -9,8 +9,13 @@ import { ROOT, ensureBuilt } from '../cli/process';
 
 const RUN = join(ROOT, 'bench', 'run.cjs');
 
+// The scripts' temporary folder (their TMPDIR) is one of this file's own, in memory where the system
+// has such a place: their databases are durable files, whose syncs to a disk are not what is tested.
+const TMP = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'split-sandbox-benchtest-'));
+afterAll(() => rmSync(TMP, { recursive: true, force: true }));
+
 /** The benchmark's own temporary folders (it names them split-sandbox-bench-*). */
-const benchDirs = () => new Set(readdirSync(tmpdir()).filter((d) => d.startsWith('split-sandbox-bench-')));
+const benchDirs = () => new Set(readdirSync(TMP).filter((d) => d.startsWith('split-sandbox-bench-')));
 
 /** Processes whose command line names `text`. */
 function processesNaming(text: string): number[] {
@@ -41,7 +46,7 @@ const alive = (pid: number) => {
 const CREATE_ALONE = 'create,';
 
 function bench(env: Record<string, string>): { child: ChildProcess; stderr: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [RUN], { cwd: ROOT, env: { ...process.env, RUNS: '1', WARMUP: '0', DURATION: '1', ONLY: CREATE_ALONE, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [RUN], { cwd: ROOT, env: { ...process.env, TMPDIR: TMP, RUNS: '1', WARMUP: '0', DURATION: '1', ONLY: CREATE_ALONE, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   child.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c));
   child.stdout!.resume();
@@ -104,7 +109,7 @@ exec sleep 600
     const url = args.at(-1)!;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1\/payments$/);
     const dir = [...benchDirs()].find((d) => !before.has(d))!;
-    const servers = processesNaming(join(tmpdir(), dir));
+    const servers = processesNaming(join(TMP, dir));
     expect(servers.length).toBeGreaterThan(0);
     expect((await request(new URL(url).origin).get('/_sandbox/health')).status).toBe(200);
 
@@ -158,9 +163,9 @@ describe('bench/services.cjs (a create and its step in the services alone)', () 
   beforeAll(() => ensureBuilt(), 120_000);
 
   it('prints the cost of each and their median, and leaves no temporary folder behind', async () => {
-    const dirs = () => new Set(readdirSync(tmpdir()).filter((d) => d.startsWith('split-sandbox-services-')));
+    const dirs = () => new Set(readdirSync(TMP).filter((d) => d.startsWith('split-sandbox-services-')));
     const before = dirs();
-    const child = spawn(process.execPath, [join(ROOT, 'bench', 'services.cjs')], { cwd: ROOT, env: { ...process.env, N: '64', ROUNDS: '1' }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [join(ROOT, 'bench', 'services.cjs')], { cwd: ROOT, env: { ...process.env, TMPDIR: TMP, N: '64', ROUNDS: '1' }, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c));
     expect(await new Promise((r) => child.once('exit', r))).toBe(0);

@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Ran, type Run, ensureBuilt, run, runInOne, waitForOutput } from './process';
+import { type CliSession, type Run, cliSession, ensureBuilt, run, waitForOutput } from './process';
 import request from 'supertest';
 import { type Receiver, startReceiver } from '../helpers/receiver';
 import { MARKETPLACE, basic, paymentBody } from '../helpers/world';
@@ -28,7 +28,14 @@ describe('split-sandbox CLI (built code)', () => {
   const running: Run[] = [];
   let rx: Receiver | undefined;
 
-  beforeAll(() => ensureBuilt(), 120_000);
+  // Outputs of given arguments, and a start whose process is not in question, run in one Node process
+  // (the CLI session); `scenarios` also as a real process, compared, and the start on the real clock.
+  let session: CliSession;
+  beforeAll(() => {
+    ensureBuilt();
+    session = cliSession();
+  }, 120_000);
+  afterAll(() => session.close());
   afterEach(async () => {
     for (const r of running.splice(0)) {
       if (r.child.exitCode === null && r.child.signalCode === null) {
@@ -46,24 +53,14 @@ describe('split-sandbox CLI (built code)', () => {
     return r;
   };
 
-  // Refusals of given arguments run in one Node process, with `scenarios` itself, which must print there
-  // what the real process below prints.
   const broken = mkdtempSync(join(tmpdir(), 'split-sandbox-cli-'));
   writeFileSync(join(broken, 'broken.json'), JSON.stringify({ Name: 'broken', Steps: [] }));
   afterAll(() => rmSync(broken, { recursive: true, force: true }));
-  let refusals: Promise<Ran[]> | undefined;
-  const refused = async () =>
-    (refusals ??= runInOne([
-      ['scenarios'],
-      ['scenarios', '--scenarios', broken],
-      ['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--scenario', 'nope'],
-      ['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--public-url', 'http://qa-sandbox.internal:8080', '--notify-url', 'http://qa-sandbox.internal:8080/_sandbox/reset'],
-    ]));
 
   it('`split-sandbox scenarios` prints one line per shipped scenario', async () => {
     const r = spawnRun(['scenarios']);
     expect(await r.exited).toEqual({ code: 0, signal: null });
-    expect((await refused())[0]).toEqual({ code: 0, out: r.stdout(), err: r.stderr() });
+    expect(await session.run(['scenarios'])).toEqual({ code: 0, out: r.stdout(), err: r.stderr() });
     const lines = r.stdout().trimEnd().split('\n');
     expect(lines).toHaveLength(SHIPPED.length);
     expect(lines.map((l) => l.split(/\s+/)[0])).toEqual(SHIPPED);
@@ -73,7 +70,7 @@ describe('split-sandbox CLI (built code)', () => {
   });
 
   it('`split-sandbox scenarios --scenarios <dir>` with a broken file exits 1, naming the file', async () => {
-    const r = (await refused())[1]!;
+    const r = await session.run(['scenarios', '--scenarios', broken]);
     expect(r.code).toBe(1);
     expect(r.err).toContain(join(broken, 'broken.json'));
     expect(r.out).toBe('');
@@ -137,15 +134,17 @@ describe('split-sandbox CLI (built code)', () => {
   });
 
   it('`split-sandbox start --public-url` with port 0: prints the public addresses first, then the bound ones, labelled', async () => {
-    const r = spawnRun(['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--quiet', '--public-url', 'http://sandbox.test', '--public-card-url', 'http://card.sandbox.test']);
-    const m = await waitForOutput(r, /^API {2}http:\/\/sandbox\.test\nCard http:\/\/card\.sandbox\.test\nListening on (http:\/\/127\.0\.0\.1:\d+) \(API\) and (http:\/\/127\.0\.0\.1:\d+) \(card API\)\n$/);
+    // In the session, where it runs until the session ends: what it prints is what is tested.
+    const r = await session.run(['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--quiet', '--public-url', 'http://sandbox.test', '--public-card-url', 'http://card.sandbox.test']);
+    expect(r.code).toBe(0);
+    const m = /^API {2}http:\/\/sandbox\.test\nCard http:\/\/card\.sandbox\.test\nListening on (http:\/\/127\.0\.0\.1:\d+) \(API\) and (http:\/\/127\.0\.0\.1:\d+) \(card API\)\n$/.exec(r.out)!;
     const [api, card] = [m[1]!, m[2]!];
     expect(api).not.toBe(card);
     expect((await request(api).get('/_sandbox/health')).body).toEqual({
       Status: 'ok',
       BaseURL: 'http://sandbox.test',
       CardBaseURL: 'http://card.sandbox.test',
-      PID: r.child.pid,
+      PID: session.pid,
       Payments: 0,
       RequestJournal: expect.objectContaining({ Entries: 0, StoredBytes: 0 }),
       DatabaseBytes: expect.any(Number),
@@ -156,18 +155,16 @@ describe('split-sandbox CLI (built code)', () => {
     const created = await request(api).post('/v1/payments').set('Authorization', AUTH).send(paymentBody());
     expect(created.body.Payment.RedirectURL).toMatch(/^http:\/\/sandbox\.test\/Home\?PaymentToken=/);
     expect((await request(card).get('/v1/payments').set('Authorization', AUTH)).status).toBe(200);
-    r.child.kill('SIGTERM');
-    expect(await r.exited).toEqual({ code: 0, signal: null });
   });
 
   it('`split-sandbox start` with an unknown --scenario exits 1 with a message', async () => {
-    const r = (await refused())[2]!;
+    const r = await session.run(['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--scenario', 'nope']);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/unknown scenario "nope"/);
   });
 
   it('`split-sandbox start` with a --notify-url that is its own address exits 1 and says why', async () => {
-    const r = (await refused())[3]!;
+    const r = await session.run(['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--public-url', 'http://qa-sandbox.internal:8080', '--notify-url', 'http://qa-sandbox.internal:8080/_sandbox/reset']);
     expect(r.code).toBe(1);
     expect(r.err).toBe(
       "split-sandbox: --notify-url refused: http://qa-sandbox.internal:8080/_sandbox/reset is this sandbox's own API address (its public URL); the sandbox sends no notification to itself\n",
@@ -179,9 +176,9 @@ describe('split-sandbox CLI (built code)', () => {
     await new Promise<void>((res) => blocker.listen(0, '127.0.0.1', res));
     try {
       const port = String((blocker.address() as AddressInfo).port);
-      const r = spawnRun(['start', '--port', port, '--card-port', '0', '--db', ':memory:', '--quiet']);
-      expect((await r.exited).code).toBe(1);
-      expect(r.stderr()).toMatch(/port is taken/);
+      const r = await session.run(['start', '--port', port, '--card-port', '0', '--db', ':memory:', '--quiet']);
+      expect(r.code).toBe(1);
+      expect(r.err).toMatch(/port is taken/);
     } finally {
       await new Promise<void>((res) => blocker.close(() => res()));
     }

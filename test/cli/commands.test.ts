@@ -7,7 +7,7 @@ import request from 'supertest';
 import { Store } from '../../src/store/store';
 import { startReceiver } from '../helpers/receiver';
 import { MARKETPLACE, basic, paymentBody } from '../helpers/world';
-import { BIN, type Ran, type Run, ensureBuilt, run, runInOne, waitForOutput } from './process';
+import { BIN, type CliSession, type Run, cliSession, ensureBuilt, run, startIn, waitForOutput } from './process';
 
 const AUTH = basic(MARKETPLACE.SiteID, MARKETPLACE.APIKey);
 
@@ -15,7 +15,16 @@ describe('split-sandbox commands (built code)', () => {
   let tmp: string;
   const running: Run[] = [];
 
-  beforeAll(() => ensureBuilt(), 120_000);
+  // Commands whose output for their arguments is what is tested run in one Node process, with the
+  // sandboxes they talk to (started there by the same `start`); start's own life, the ones that read
+  // its log, and a trigger, start --help and a piped openapi run as real processes.
+  let session: CliSession;
+  beforeAll(() => {
+    ensureBuilt();
+    session = cliSession();
+  }, 120_000);
+  afterAll(() => session.close());
+  const cli = (argv: string[], env?: Record<string, string>) => session.run(argv, env);
   beforeEach(() => (tmp = mkdtempSync(join(tmpdir(), 'split-sandbox-cli-'))));
   afterEach(async () => {
     for (const r of running.splice(0)) {
@@ -32,14 +41,11 @@ describe('split-sandbox commands (built code)', () => {
     return { r, api: m[1]! };
   }
 
-  // Commands that need no running sandbox, all in one Node process; start --help also as a real one, compared.
+  // start --help also as a real process, compared.
   const helped = ['start', 'scenarios', 'openapi', 'reset', 'trigger'];
-  const alone = [...helped.map((c) => [c, '--help']), ['openapi'], ['openapi', '--surface', 'card', '--base-url', 'http://card.example'], ['trigger', 'two-step', '--base-url', 'http://127.0.0.1:9']];
-  let ranAlone: Promise<Ran[]> | undefined;
-  const alone_ = async (argv: string[]) => (await (ranAlone ??= runInOne(alone)))[alone.findIndex((a) => a.join(' ') === argv.join(' '))]!;
 
   it.each(helped)('%s --help explains the command with examples', async (command) => {
-    const r = await alone_([command, '--help']);
+    const r = await cli([command, '--help']);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/Usage: split-sandbox/);
     expect(r.out).toMatch(/Examples?:\n\s+\$ split-sandbox/);
@@ -68,17 +74,18 @@ describe('split-sandbox commands (built code)', () => {
   it('start refuses a bad config file or variable with a clear message', async () => {
     const file = join(tmp, 'bad.json');
     writeFileSync(file, JSON.stringify({ colour: 'blue' }));
-    const r1 = run(['start', '--config', file]);
-    expect((await r1.exited).code).not.toBe(0);
-    expect(r1.stderr()).toContain('unknown option "colour"');
-    const r2 = run(['start', '--port', '0', '--card-port', '0', '--db', ':memory:'], { SANDBOX_PAGE_SIZE: 'many' });
-    expect((await r2.exited).code).not.toBe(0);
-    expect(r2.stderr()).toMatch(/SANDBOX_PAGE_SIZE.*whole number/);
+    const r1 = await cli(['start', '--config', file]);
+    expect(r1.code).not.toBe(0);
+    expect(r1.err).toContain('unknown option "colour"');
+    const r2 = await cli(['start', '--port', '0', '--card-port', '0', '--db', ':memory:'], { SANDBOX_PAGE_SIZE: 'many' });
+    expect(r2.code).not.toBe(0);
+    expect(r2.err).toMatch(/SANDBOX_PAGE_SIZE.*whole number/);
   });
 
   it('start warns when it listens beyond loopback', async () => {
-    const { r } = await startWith(['--host', '0.0.0.0', '--port', '0', '--card-port', '0', '--db', ':memory:', '--quiet']);
-    expect(r.stderr()).toContain('beyond loopback; the control API answers only on this machine');
+    const r = await cli(['start', '--host', '0.0.0.0', '--port', '0', '--card-port', '0', '--db', ':memory:', '--quiet']);
+    expect(r.code).toBe(0);
+    expect(r.err).toContain('beyond loopback; the control API answers only on this machine');
   });
 
   it('start --log-format json writes one JSON object per request', async () => {
@@ -106,9 +113,9 @@ describe('split-sandbox commands (built code)', () => {
     r.child.kill('SIGTERM');
     await r.exited;
 
-    const reset = run(['reset', '--db', db]);
-    expect((await reset.exited).code).toBe(0);
-    expect(reset.stdout()).toMatch(/^reset .*ci\.db: 2 merchants, 13 methods loaded\n$/);
+    const reset = await cli(['reset', '--db', db]);
+    expect(reset.code).toBe(0);
+    expect(reset.out).toMatch(/^reset .*ci\.db: 2 merchants, 13 methods loaded\n$/);
     const store = Store.open(db);
     try {
       expect(store.payments.getAny(p.body.Payment.ID)).toBeUndefined();
@@ -116,9 +123,9 @@ describe('split-sandbox commands (built code)', () => {
     } finally {
       store.close();
     }
-    const missing = run(['reset', '--db', join(tmp, 'nothing.db')]);
-    expect((await missing.exited).code).toBe(1);
-    expect(missing.stderr()).toContain('no database file');
+    const missing = await cli(['reset', '--db', join(tmp, 'nothing.db')]);
+    expect(missing.code).toBe(1);
+    expect(missing.err).toContain('no database file');
   });
 
   it('reset refuses a database file a running sandbox holds, naming stop and the control API, and changes nothing', async () => {
@@ -126,49 +133,49 @@ describe('split-sandbox commands (built code)', () => {
     const { r, api } = await startWith(['--port', '0', '--card-port', '0', '--db', db, '--quiet']);
     const p = await request(api).post('/v1/payments').set('Authorization', AUTH).send(paymentBody());
     expect(p.status).toBe(201);
-    const refused = run(['reset', '--db', db]);
-    expect((await refused.exited).code).toBe(1);
-    expect(refused.stderr()).toBe(
+    const refused = await cli(['reset', '--db', db]);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toBe(
       `split-sandbox: a running sandbox holds ${db}; stop it first (split-sandbox stop --ready-file <file> or --base-url <url>), or reset it while it runs with POST /_sandbox/reset\n`,
     );
     expect((await request(api).get(`/v1/payments/${p.body.Payment.ID}`).set('Authorization', AUTH)).status).toBe(200);
     // The mark ends with the process, however it ends: after a kill -9 the file can be reset.
     r.child.kill('SIGKILL');
     await r.exited;
-    const reset = run(['reset', '--db', db]);
-    expect((await reset.exited).code).toBe(0);
+    expect((await cli(['reset', '--db', db])).code).toBe(0);
   });
 
   it('openapi prints the document of either address', async () => {
-    const api = await alone_(['openapi']);
+    const api = await cli(['openapi']);
     expect(api.code).toBe(0);
     const doc = JSON.parse(api.out);
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths)).toContain('/v1/payments/{id}/splits/{splitId}/refunds');
-    const card = await alone_(['openapi', '--surface', 'card', '--base-url', 'http://card.example']);
+    const card = await cli(['openapi', '--surface', 'card', '--base-url', 'http://card.example']);
     expect(card.code).toBe(0);
     expect(JSON.parse(card.out).servers).toEqual([{ url: 'http://card.example' }]);
   });
 
   it('trigger drives a payment through a scenario on a running sandbox, printing each state', async () => {
-    const { api } = await startWith(['--port', '0', '--card-port', '0', '--db', ':memory:', '--clock', 'manual', '--quiet']);
-    // Both runs in one Node process: what is tested is the output for the arguments.
-    const [t, refused] = await runInOne([['trigger', 'two-step', '--base-url', api], ['trigger', 'no-such', '--base-url', api]]);
-    expect(t!.code).toBe(0);
-    const out = t!.out;
+    const { api } = await startIn(session, ['--db', ':memory:', '--clock', 'manual']);
+    const t = await cli(['trigger', 'two-step', '--base-url', api]);
+    const refused = await cli(['trigger', 'no-such', '--base-url', api]);
+    expect(t.code).toBe(0);
+    const out = t.out;
     expect(out).toMatch(/payment (\d+) created .*scenario two-step\): Open/);
     expect(out).toMatch(/→ Authorized \(scenario two-step: authorize\)/);
     expect(out).toMatch(/merchant captures in full: 200 Success/);
     expect(out).toMatch(/done: payment \d+ is Success\n$/);
 
-    expect(refused!.code).toBe(1);
-    expect(refused!.err).toContain('no scenario "no-such"');
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('no scenario "no-such"');
   });
 
   it('trigger says which notification a fault dropped', async () => {
     const rx = await startReceiver();
     try {
-      const { api } = await startWith(['--port', '0', '--card-port', '0', '--db', ':memory:', '--clock', 'manual', '--quiet', '--notify-url', rx.url]);
+      const { api } = await startIn(session, ['--db', ':memory:', '--clock', 'manual', '--notify-url', rx.url]);
+      // This trigger is a real process.
       const rule = await request(api).post('/_sandbox/faults').send({ Channel: 'notifications', Match: { StatusID: 9 }, Action: { Drop: true } });
       expect(rule.status).toBe(201);
       const t = run(['trigger', 'two-step', '--base-url', api]);
@@ -182,23 +189,20 @@ describe('split-sandbox commands (built code)', () => {
   });
 
   it('trigger uses --control-token or SANDBOX_CONTROL_TOKEN, and says clearly when it is missing or wrong', async () => {
-    const { api } = await startWith(['--port', '0', '--card-port', '0', '--db', ':memory:', '--clock', 'manual', '--control-token', 's3cret', '--quiet']);
-    const without = run(['trigger', 'two-step', '--base-url', api]);
-    expect((await without.exited).code).toBe(1);
-    expect(without.stderr()).toBe(`split-sandbox: the sandbox at ${api} wants its control token: pass --control-token <token> or set SANDBOX_CONTROL_TOKEN\n`);
-    // The refusal above is a real process; the rest run in one.
-    const [wrong, flag, env] = await runInOne([
-      ['trigger', 'two-step', '--base-url', api, '--control-token', 'nope'],
-      ['trigger', 'two-step', '--base-url', api, '--control-token', 's3cret'],
-      { argv: ['trigger', 'one-step', '--base-url', api], env: { SANDBOX_CONTROL_TOKEN: 's3cret' } },
-    ]);
-    expect(wrong!.code).toBe(1);
-    expect(wrong!.err).toContain('refused the control token given');
-    expect(wrong!.err).not.toMatch(/\n\s+at /); // no stack trace
-    expect(flag!.code).toBe(0);
-    expect(flag!.out).toMatch(/done: payment \d+ is Success\n$/);
-    expect(env!.code).toBe(0);
-    expect(env!.out).toMatch(/done: payment \d+ is Success\n$/);
+    const { api } = await startIn(session, ['--db', ':memory:', '--clock', 'manual', '--control-token', 's3cret']);
+    const without = await cli(['trigger', 'two-step', '--base-url', api]);
+    expect(without.code).toBe(1);
+    expect(without.err).toBe(`split-sandbox: the sandbox at ${api} wants its control token: pass --control-token <token> or set SANDBOX_CONTROL_TOKEN\n`);
+    const wrong = await cli(['trigger', 'two-step', '--base-url', api, '--control-token', 'nope']);
+    const flag = await cli(['trigger', 'two-step', '--base-url', api, '--control-token', 's3cret']);
+    const env = await cli(['trigger', 'one-step', '--base-url', api], { SANDBOX_CONTROL_TOKEN: 's3cret' });
+    expect(wrong.code).toBe(1);
+    expect(wrong.err).toContain('refused the control token given');
+    expect(wrong.err).not.toMatch(/\n\s+at /); // no stack trace
+    expect(flag.code).toBe(0);
+    expect(flag.out).toMatch(/done: payment \d+ is Success\n$/);
+    expect(env.code).toBe(0);
+    expect(env.out).toMatch(/done: payment \d+ is Success\n$/);
   });
 
   it('openapi piped into a reader that stops early ends quietly (no EPIPE stack trace)', async () => {
@@ -214,7 +218,7 @@ describe('split-sandbox commands (built code)', () => {
   });
 
   it('trigger says clearly when no sandbox runs at the address', async () => {
-    const t = await alone_(['trigger', 'two-step', '--base-url', 'http://127.0.0.1:9']);
+    const t = await cli(['trigger', 'two-step', '--base-url', 'http://127.0.0.1:9']);
     expect(t.code).toBe(1);
     expect(t.err).toContain('no sandbox answers at http://127.0.0.1:9');
   });

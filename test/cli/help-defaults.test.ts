@@ -5,7 +5,7 @@ import { doc } from '../readme/readme';
 
 const OPTIONS = doc('docs/configuration.md');
 const COMMANDS = doc('docs/cli.md');
-import { type Run, ensureBuilt, run, waitForOutput } from './process';
+import { type CliSession, type Run, cliSession, ensureBuilt, run, waitForOutput } from './process';
 
 /** `--name` → the default its help entry shows (undefined: none), from a command's --help. */
 function helpDefaults(help: string): Map<string, string | undefined> {
@@ -20,15 +20,20 @@ function helpDefaults(help: string): Map<string, string | undefined> {
 
 const plain = (s: string) => s.replace(/[`"]/g, '').trim();
 
-async function helpOf(command: string): Promise<string> {
-  const r = run([command, '--help']);
-  expect((await r.exited).code).toBe(0);
-  return r.stdout();
-}
-
 describe('help and the docs agree (built code)', () => {
   const running: Run[] = [];
-  beforeAll(() => ensureBuilt(), 120_000);
+  // The help texts come from one Node process (the CLI session); start --help also from a real one, compared.
+  let session: CliSession;
+  beforeAll(() => {
+    ensureBuilt();
+    session = cliSession();
+  }, 120_000);
+  afterAll(() => session.close());
+  async function helpOf(command: string): Promise<string> {
+    const r = await session.run([command, '--help']);
+    expect(r.code).toBe(0);
+    return r.out;
+  }
   afterEach(async () => {
     for (const r of running.splice(0)) {
       r.child.kill('SIGTERM');
@@ -37,7 +42,11 @@ describe('help and the docs agree (built code)', () => {
   });
 
   it("start --help shows every default of docs/configuration.md's options table, as the table writes it", async () => {
-    const help = helpDefaults(await helpOf('start'));
+    const text = await helpOf('start');
+    const real = run(['start', '--help']);
+    const { code } = await real.exited;
+    expect({ code, out: real.stdout(), err: real.stderr() }).toEqual({ code: 0, out: text, err: '' });
+    const help = helpDefaults(text);
     const table = OPTIONS.slice(OPTIONS.indexOf('`npx split-sandbox start` options'), OPTIONS.indexOf('Byte-identical runs on free ports'));
     const rows = table.split('\n').filter((l) => l.startsWith('| `--'));
     expect(rows.length).toBeGreaterThan(20);

@@ -5,14 +5,21 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { type Ran, type Run, ensureBuilt, run, runInOne, waitForOutput } from './process';
+import { type CliSession, type Ran, type Run, cliSession, ensureBuilt, run, startIn } from './process';
 
 const TOKEN = 'cli-own-credentials';
 const START_MS = Date.UTC(2026, 0, 15, 10, 0, 0);
 
 describe('split-sandbox snapshot, story and trigger with --site-id and --api-key (built code)', () => {
   const running: Run[] = [];
-  beforeAll(() => ensureBuilt(), 120_000);
+  // The commands run in one Node process (the CLI session), with the file's one sandbox, started there by
+  // the same `start`; the first trigger is a real process.
+  let session: CliSession;
+  beforeAll(() => {
+    ensureBuilt();
+    session = cliSession();
+  }, 120_000);
+  afterAll(() => session.close());
   afterEach(async () => {
     for (const r of running.splice(0)) {
       if (r.child.exitCode === null) r.child.kill('SIGTERM');
@@ -20,28 +27,15 @@ describe('split-sandbox snapshot, story and trigger with --site-id and --api-key
     }
   });
 
-  // One sandbox process for the file: each test makes marketplaces of its own in it, and what one test
-  // does to its marketplaces (their clocks, their snapshots) is what the others show reaches nothing else.
-  let server: Run | undefined;
+  // One sandbox for the file: each test makes marketplaces of its own in it, and what one test does to
+  // its marketplaces (their clocks, their snapshots) is what the others show reaches nothing else.
   let started: Promise<string> | undefined;
   function sandbox(): Promise<string> {
-    started ??= (async () => {
-      server = run(['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--clock', 'manual', '--start-time', '20260115100000', '--quiet', '--control-token', TOKEN]);
-      return (await waitForOutput(server, /API {2}(\S+)\n/))[1]!;
-    })();
+    started ??= startIn(session, ['--db', ':memory:', '--clock', 'manual', '--start-time', '20260115100000', '--control-token', TOKEN]).then((s) => s.api);
     return started;
   }
-  afterAll(async () => {
-    if (!server) return;
-    if (server.child.exitCode === null) server.child.kill('SIGTERM');
-    await server.exited;
-  });
-  /** One argv as a real process; several in turn in one Node process. */
-  async function cli(args: string[]): Promise<Ran>;
-  async function cli(args: string[][]): Promise<Ran[]>;
-  async function cli(args: string[] | string[][]): Promise<Ran | Ran[]> {
-    if (Array.isArray(args[0])) return runInOne(args as string[][]);
-    args = args as string[];
+  const cli = (args: string[]) => session.run(args);
+  async function real(args: string[]): Promise<Ran> {
     const r = run(args);
     running.push(r);
     const { code } = await r.exited;
@@ -57,7 +51,7 @@ describe('split-sandbox snapshot, story and trigger with --site-id and --api-key
     const a = await marketplace(api);
     const b = await marketplace(api);
 
-    const t = await cli(['trigger', 'two-step', '--base-url', api, ...a.creds]);
+    const t = await real(['trigger', 'two-step', '--base-url', api, ...a.creds]);
     expect(t.err).toBe('');
     expect(t.code).toBe(0);
     expect(t.out).toContain(`SiteID ${a.SiteID} has a manual clock of its own: trigger advances it 0.5 s at a time, for its payments alone`);
@@ -70,23 +64,19 @@ describe('split-sandbox snapshot, story and trigger with --site-id and --api-key
     expect((await request(api).get('/_sandbox/clock').set('Authorization', `Bearer ${TOKEN}`)).body.NowMs).toBe(START_MS);
     expect((await request(api).get(`/_sandbox/merchants/${a.SiteID}/clock`).set('Authorization', auth)).body.NowMs).toBeGreaterThan(START_MS);
 
-    // The story calls in one Node process: their outputs for the arguments are what is tested.
-    const [story, other, wrongKey, none] = await cli([
-      ['story', String(id), '--out', '-', '--base-url', api, ...a.creds],
-      ['story', String(id), '--out', '-', '--base-url', api, ...b.creds],
-      ['story', String(id), '--base-url', api, '--site-id', String(a.SiteID), '--api-key', b.APIKey],
-      ['story', String(id), '--base-url', api],
-    ]);
-    expect(story!.code).toBe(0);
-    expect(JSON.parse(story!.out).Story).toMatchObject({ PaymentID: id, SiteID: a.SiteID, Scenario: 'two-step' });
+    const story = await cli(['story', String(id), '--out', '-', '--base-url', api, ...a.creds]);
+    const other = await cli(['story', String(id), '--out', '-', '--base-url', api, ...b.creds]);
+    const wrongKey = await cli(['story', String(id), '--base-url', api, '--site-id', String(a.SiteID), '--api-key', b.APIKey]);
+    const none = await cli(['story', String(id), '--base-url', api]);
+    expect(story.code).toBe(0);
+    expect(JSON.parse(story.out).Story).toMatchObject({ PaymentID: id, SiteID: a.SiteID, Scenario: 'two-step' });
 
     expect(other).toEqual({ code: 1, out: '', err: `split-sandbox: GET /_sandbox/merchants/${b.SiteID}/payments/${id}/story answered 404: Payment not found.\n` });
-    expect(wrongKey!.code).toBe(1);
-    expect(wrongKey!.err).toContain(`has no marketplace ${a.SiteID} with the APIKey given (--site-id, --api-key)`);
-    expect(none!.code).toBe(1);
-    expect(none!.err).toContain('wants its control token');
-    // Several processes, one after another: more than the default time on a busy machine.
-  }, 90_000);
+    expect(wrongKey.code).toBe(1);
+    expect(wrongKey.err).toContain(`has no marketplace ${a.SiteID} with the APIKey given (--site-id, --api-key)`);
+    expect(none.code).toBe(1);
+    expect(none.err).toContain('wants its control token');
+  });
 
   it("trigger replays a story file as the marketplace's own payment", async () => {
     const api = await sandbox();
@@ -119,17 +109,14 @@ describe('split-sandbox snapshot, story and trigger with --site-id and --api-key
     // The sandbox's own snapshots are untouched.
     expect((await request(api).get('/_sandbox/snapshots').set('Authorization', `Bearer ${TOKEN}`)).body.Snapshots).toEqual([]);
 
-    // list, restore, rm and list again, in turn in one Node process.
-    const [listed, restored, removed, none] = await cli([
-      ['snapshot', 'list', '--base-url', api, ...a.creds],
-      ['snapshot', 'restore', 'empty', '--base-url', api, ...a.creds],
-      ['snapshot', 'rm', 'empty', '--base-url', api, ...a.creds],
-      ['snapshot', 'list', '--base-url', api, ...a.creds],
-    ]);
-    expect(listed!.out).toBe('empty  0 payments, sandbox time 2026-01-15 10:00:00\n');
-    expect(restored!.out).toBe(`snapshot empty of SiteID ${a.SiteID} restored: 0 payments, sandbox time 2026-01-15 10:00:00\n`);
-    expect(removed!.out).toBe(`snapshot empty of SiteID ${a.SiteID} removed\n`);
-    expect(none!.out).toBe('no snapshots\n');
+    const listed = await cli(['snapshot', 'list', '--base-url', api, ...a.creds]);
+    const restored = await cli(['snapshot', 'restore', 'empty', '--base-url', api, ...a.creds]);
+    const removed = await cli(['snapshot', 'rm', 'empty', '--base-url', api, ...a.creds]);
+    const none = await cli(['snapshot', 'list', '--base-url', api, ...a.creds]);
+    expect(listed.out).toBe('empty  0 payments, sandbox time 2026-01-15 10:00:00\n');
+    expect(restored.out).toBe(`snapshot empty of SiteID ${a.SiteID} restored: 0 payments, sandbox time 2026-01-15 10:00:00\n`);
+    expect(removed.out).toBe(`snapshot empty of SiteID ${a.SiteID} removed\n`);
+    expect(none.out).toBe('no snapshots\n');
   });
 
   it('--site-id and --api-key go together', async () => {

@@ -1,6 +1,6 @@
 // Running the CLI as a real process from the built code (bin/split-sandbox → dist/). dist/ is built
 // first when it is missing or older than src/, so the tests pass on a clean clone and after edits.
-import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, watch } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
@@ -121,78 +121,151 @@ export interface Ran {
   err: string;
 }
 
-/**
- * What the built CLI (its bundle, as bin/split-sandbox runs it) prints and exits with for each argv, all
- * run in turn in ONE Node process (a cold start costs more than most commands do): for outputs of given arguments (help texts, argument
- * errors), where a process per argv would prove nothing more. Commander's process.exit (after help, on
- * a bad argument) ends the argv in hand, not the process. A file using it also runs at least one of the
- * same argv as a real process, and compares. An argv may come with variables of its own, set for it alone.
- */
-export function runInOne(argvs: (string[] | { argv: string[]; env: Record<string, string> })[], env: Record<string, string> = {}): Promise<Ran[]> {
-  const script = `
-    // The bundle with V8's code cache, loaded as bin/split-sandbox loads it (the cache is only read here).
-    const fs = require('node:fs');
-    const vm = require('node:vm');
-    const Module = require('node:module');
-    const bundle = ${JSON.stringify(BUILT)};
-    let cachedData;
+/** A Node process with the built CLI loaded, running argvs one at a time as they are asked for. */
+export interface CliSession {
+  /** The process's PID (what a sandbox started in it reports as its own). */
+  pid: number;
+  /** What the CLI prints and exits with for `argv`, as a process of its own would; `env` is set for it alone. */
+  run(argv: string[], env?: Record<string, string>): Promise<Ran>;
+  /** Ends the process. */
+  close(): Promise<void>;
+}
+
+// The session's side: the bundle loaded as bin/split-sandbox loads it, then each argv read from stdin
+// (one JSON line) is run through its run(), and what it printed and its exit code go back as one JSON
+// line through the real stdout, which nothing else writes to.
+const SESSION = `
+  // The bundle with V8's code cache, loaded as bin/split-sandbox loads it (the cache is only read here).
+  const fs = require('node:fs');
+  const vm = require('node:vm');
+  const Module = require('node:module');
+  const bundle = ${JSON.stringify(BUILT)};
+  let cachedData;
+  try {
+    cachedData = fs.readFileSync(bundle + '.cache');
+  } catch {}
+  const mod = new Module(bundle, module);
+  mod.filename = bundle;
+  mod.paths = Module._nodeModulePaths(require('node:path').dirname(bundle));
+  new vm.Script(Module.wrap(fs.readFileSync(bundle, 'latin1')), { filename: bundle, cachedData })
+    .runInThisContext()
+    .call(mod.exports, mod.exports, Module.createRequire(bundle), mod, bundle, require('node:path').dirname(bundle));
+  const { run, buildProgram } = mod.exports;
+  // The bundle's own CommanderError, which run() lets through: the error of an unknown option, told quietly.
+  const CommanderError = (() => {
+    const quiet = process.stderr.write;
+    process.stderr.write = () => true;
     try {
-      cachedData = fs.readFileSync(bundle + '.cache');
-    } catch {}
-    const mod = new Module(bundle, module);
-    mod.filename = bundle;
-    mod.paths = Module._nodeModulePaths(require('node:path').dirname(bundle));
-    new vm.Script(Module.wrap(fs.readFileSync(bundle, 'latin1')), { filename: bundle, cachedData })
-      .runInThisContext()
-      .call(mod.exports, mod.exports, Module.createRequire(bundle), mod, bundle, require('node:path').dirname(bundle));
-    const { run, buildProgram } = mod.exports;
-    // The bundle's own CommanderError, which run() lets through: the error of an unknown option, told quietly.
-    const CommanderError = (() => {
-      const quiet = process.stderr.write;
-      process.stderr.write = () => true;
+      buildProgram().exitOverride().parse(['node', 'split-sandbox', '--no-such-option']);
+    } catch (e) {
+      return e.constructor;
+    } finally {
+      process.stderr.write = quiet;
+    }
+  })();
+  process.stdout.setMaxListeners(0);
+  process.stderr.setMaxListeners(0);
+  const [write, exit] = [process.stdout.write.bind(process.stdout), process.exit];
+  // Output is caught for the argv in hand; what comes between two argvs is kept and fails the next.
+  let out = '';
+  let err = '';
+  process.stdout.write = (c) => ((out += c), true);
+  process.stderr.write = (c) => ((err += c), true);
+  let queue = Promise.resolve();
+  require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {
+    const { argv, env: vars } = JSON.parse(line);
+    queue = queue.then(async () => {
+      const stray = out + err;
+      const before = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+      Object.assign(process.env, vars);
+      out = '';
+      err = '';
+      let code;
+      process.exit = (c) => { throw new CommanderError(c ?? 0, 'exit', ''); };
+      process.exitCode = undefined;
       try {
-        buildProgram().exitOverride().parse(['node', 'split-sandbox', '--no-such-option']);
+        await run(['node', ${JSON.stringify(BIN)}, ...argv]);
+        code = process.exitCode ?? 0;
       } catch (e) {
-        return e.constructor;
+        if (!(e instanceof CommanderError) || e.code !== 'exit') throw e;
+        code = e.exitCode;
       } finally {
-        process.stderr.write = quiet;
+        process.exit = exit;
+        for (const [k, v] of Object.entries(before)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
       }
-    })();
-    const argvs = JSON.parse(process.argv[1]);
-    process.stdout.setMaxListeners(0);
-    process.stderr.setMaxListeners(0);
-    const [write, writeErr, exit] = [process.stdout.write, process.stderr.write, process.exit];
-    (async () => {
-      const results = [];
-      for (const item of argvs) {
-        const [argv, vars] = Array.isArray(item) ? [item, {}] : [item.argv, item.env];
-        const before = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
-        Object.assign(process.env, vars);
-        let out = '';
-        let err = '';
-        let code;
-        process.stdout.write = (c) => ((out += c), true);
-        process.stderr.write = (c) => ((err += c), true);
-        process.exit = (c) => { throw new CommanderError(c ?? 0, 'exit', ''); };
-        process.exitCode = undefined;
-        try {
-          await run(['node', ${JSON.stringify(BIN)}, ...argv]);
-          code = process.exitCode ?? 0;
-        } catch (e) {
-          if (!(e instanceof CommanderError) || e.code !== 'exit') throw e;
-          code = e.exitCode;
-        } finally {
-          [process.stdout.write, process.stderr.write, process.exit] = [write, writeErr, exit];
-          for (const [k, v] of Object.entries(before)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
-        }
-        results.push({ code, out, err });
-      }
-      process.exitCode = 0;
-      process.stdout.write(JSON.stringify(results));
-    })();`;
-  return new Promise((resolvePromise, reject) =>
-    execFile(process.execPath, ['-e', script, JSON.stringify(argvs)], { cwd: ROOT, env: { ...process.env, ...env }, maxBuffer: 64 << 20, timeout: 60_000 }, (e, stdout, stderr) =>
-      e || stderr ? reject(new Error(`${e?.message ?? ''} ${stderr}`)) : resolvePromise(JSON.parse(stdout) as Ran[]),
-    ),
-  );
+      write(JSON.stringify(stray ? { stray } : { code, out, err }) + '\\n');
+      out = '';
+      err = '';
+    });
+  }).on('close', () => queue.then(() => { process.exitCode = 0; exit(0); }));`;
+
+/**
+ * The built CLI (its bundle, as bin/split-sandbox runs it) in ONE Node process for many argvs, asked
+ * for one at a time (a cold start costs more than most commands do): for outputs of given arguments
+ * (help texts, argument errors, what a command prints against a running sandbox), where a process per
+ * argv would prove nothing more. Commander's process.exit (after help, on a bad argument) ends the
+ * argv in hand, not the process. What is about the process (its signals, exit, ready file, output
+ * while it runs) stays a real process; a file using the session also runs a real process of its
+ * own, and where it runs only outputs, compares one of them with the session's.
+ */
+export function cliSession(env: Record<string, string> = {}): CliSession {
+  const child = spawn(process.execPath, ['-e', SESSION], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  let err = '';
+  let buffered = '';
+  const waiting: { resolve: (r: Ran) => void; reject: (e: Error) => void }[] = [];
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  child.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c));
+  child.stdout!.setEncoding('utf8').on('data', (c: string) => {
+    buffered += c;
+    for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
+      const answer = JSON.parse(buffered.slice(0, nl)) as Ran & { stray?: string };
+      buffered = buffered.slice(nl + 1);
+      const w = waiting.shift()!;
+      if (answer.stray !== undefined) w.reject(new Error(`printed between two commands: ${answer.stray}`));
+      else w.resolve(answer);
+    }
+  });
+  void exited.then(() => {
+    for (const w of waiting.splice(0)) w.reject(new Error(`the CLI's process exited ${child.exitCode ?? child.signalCode}: ${err}`));
+  });
+  return {
+    pid: child.pid!,
+    run: (argv, vars = {}) =>
+      new Promise<Ran>((resolvePromise, reject) => {
+        if (child.exitCode !== null || child.signalCode !== null) return reject(new Error(`the CLI's process has exited: ${err}`));
+        waiting.push({ resolve: resolvePromise, reject });
+        child.stdin!.write(JSON.stringify({ argv, env: vars }) + '\n');
+      }),
+    close: async () => {
+      child.stdin!.end();
+      await exited;
+      if (err) throw new Error(`the CLI's process wrote to stderr: ${err}`);
+    },
+  };
+}
+
+/**
+ * What the built CLI prints and exits with for each argv, all run in turn in one session (cliSession).
+ * An argv may come with variables of its own, set for it alone.
+ */
+export async function runInOne(argvs: (string[] | { argv: string[]; env: Record<string, string> })[], env: Record<string, string> = {}): Promise<Ran[]> {
+  const session = cliSession(env);
+  try {
+    const results: Ran[] = [];
+    for (const item of argvs) results.push(await (Array.isArray(item) ? session.run(item) : session.run(item.argv, item.env)));
+    return results;
+  } finally {
+    await session.close();
+  }
+}
+
+/**
+ * A sandbox started by `split-sandbox start <args>` inside a session's process, where it runs until
+ * the session closes: for tests of the other commands, which need one running, not its process.
+ */
+export async function startIn(session: CliSession, args: string[]): Promise<{ api: string; card: string }> {
+  const r = await session.run(['start', '--port', '0', '--card-port', '0', '--quiet', ...args]);
+  const m = /^API {2}(\S+)\nCard (\S+)\n/.exec(r.out);
+  if (r.code !== 0 || !m) throw new Error(`start ${args.join(' ')}: ${JSON.stringify(r)}`);
+  return { api: m[1]!, card: m[2]! };
 }

@@ -5,7 +5,7 @@ import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { type Ran, type Run, appears, ensureBuilt, run, runInOne, waitForOutput } from './process';
+import { type CliSession, type Run, appears, cliSession, ensureBuilt, run, startIn, waitForOutput } from './process';
 
 /** A port nothing listens on (taken from the system, then let go). */
 async function freePort(): Promise<number> {
@@ -20,7 +20,14 @@ describe('readiness for scripts (built code)', () => {
   let tmp: string;
   const running: Run[] = [];
 
-  beforeAll(() => ensureBuilt(), 120_000);
+  // Outputs for given arguments, and sandboxes whose process is not in question (the ones `wait` waits
+  // for at an address), run in one Node process; what starts, writes a ready file or waits is a process.
+  let session: CliSession;
+  beforeAll(() => {
+    ensureBuilt();
+    session = cliSession();
+  }, 120_000);
+  afterAll(() => session.close());
   beforeEach(() => (tmp = mkdtempSync(join(tmpdir(), 'split-sandbox-ready-'))));
   afterEach(async () => {
     for (const r of running.splice(0)) {
@@ -84,10 +91,7 @@ describe('readiness for scripts (built code)', () => {
   });
 
   it('wait exits 0 for a healthy sandbox', async () => {
-    const file = join(tmp, 'ready.json');
-    const s = spawnRun(['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--quiet', '--ready-file', file]);
-    await appears(file, s);
-    const { BaseURL } = JSON.parse(readFileSync(file, 'utf8'));
+    const { api: BaseURL } = await startIn(session, ['--db', ':memory:']);
     const w = spawnRun(['wait', '--base-url', BaseURL]);
     expect(await w.exited).toEqual({ code: 0, signal: null });
     expect(w.stdout()).toBe(`split-sandbox at ${BaseURL} is healthy\n`);
@@ -112,12 +116,13 @@ describe('readiness for scripts (built code)', () => {
     expect(w.stderr()).toBe(`split-sandbox: no ready file within 0.3 s; last: ${file} does not exist yet\n`);
     const other = join(tmp, 'other.json');
     writeFileSync(other, '{"port": 8080}');
-    // The first refusal is a real process; these two run in one (their exit code and stderr are what is tested).
-    const [w2, both] = await runInOne([['wait', '--ready-file', other, '--timeout', '300ms'], ['wait', '--ready-file', other, '--base-url', 'http://127.0.0.1:1']]);
-    expect(w2!.code).toBe(1);
-    expect(w2!.err).toBe(`split-sandbox: no ready file within 0.3 s; last: ${other} is not a ready file of split-sandbox start (no BaseURL in it)\n`);
-    expect(both!.code).not.toBe(0);
-    expect(both!.err).toMatch(/--ready-file.*cannot be used with.*--base-url/);
+    // The first refusal is a real process; these two run in the session (their exit code and stderr are what is tested).
+    const w2 = await session.run(['wait', '--ready-file', other, '--timeout', '300ms']);
+    const both = await session.run(['wait', '--ready-file', other, '--base-url', 'http://127.0.0.1:1']);
+    expect(w2.code).toBe(1);
+    expect(w2.err).toBe(`split-sandbox: no ready file within 0.3 s; last: ${other} is not a ready file of split-sandbox start (no BaseURL in it)\n`);
+    expect(both.code).not.toBe(0);
+    expect(both.err).toMatch(/--ready-file.*cannot be used with.*--base-url/);
   });
 
   it('wait keeps trying while nothing healthy answers, and exits 0 once the sandbox is up', async () => {
@@ -135,7 +140,7 @@ describe('readiness for scripts (built code)', () => {
     await new Promise<void>((resolve) => (tried = () => tries >= 2 && resolve()));
     await new Promise<void>((resolve) => hangUp.close(() => resolve()));
     expect(w.child.exitCode).toBeNull();
-    spawnRun(['start', '--port', String(port), '--card-port', '0', '--db', ':memory:', '--quiet']);
+    await startIn(session, ['--port', String(port), '--db', ':memory:']);
     expect(await w.exited).toEqual({ code: 0, signal: null });
   });
 
@@ -152,44 +157,38 @@ describe('readiness for scripts (built code)', () => {
     const other = (await import('node:http')).createServer((_req, res) => res.end('{"ok": true}'));
     await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
     try {
-      const w2 = spawnRun(['wait', '--base-url', `http://127.0.0.1:${(other.address() as AddressInfo).port}`, '--timeout', '300ms']);
-      expect((await w2.exited).code).toBe(1);
-      expect(w2.stderr()).toContain('answers, but is not a split-sandbox');
+      // In the session: the first wait above is the real process.
+      const w2 = await session.run(['wait', '--base-url', `http://127.0.0.1:${(other.address() as AddressInfo).port}`, '--timeout', '300ms']);
+      expect(w2.code).toBe(1);
+      expect(w2.err).toContain('answers, but is not a split-sandbox');
     } finally {
       other.closeAllConnections();
       await new Promise<void>((resolve) => other.close(() => resolve()));
     }
   });
 
-  // Outputs for given arguments, all in one Node process; start's refusal of --retain also as a real one, compared.
-  let refusals: Promise<Ran[]> | undefined;
-  const refused = async () =>
-    (refusals ??= runInOne([
-      ['wait', '--help'],
-      ['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--retain', 'soon'],
-      { argv: ['start', '--port', '0', '--card-port', '0', '--db', ':memory:'], env: { SANDBOX_CONTROL_FROM: 'private,10.0.0.0/99' } },
-    ]));
-
+  // Outputs for given arguments, in the session; start's refusal of --retain also as a real process, compared.
   it('wait --help explains the command with examples', async () => {
-    const [r] = await refused();
-    expect(r!.code).toBe(0);
-    expect(r!.out).toMatch(/Usage: split-sandbox wait/);
-    expect(r!.out).toMatch(/Examples?:\n\s+\$ split-sandbox/);
+    const r = await session.run(['wait', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/Usage: split-sandbox wait/);
+    expect(r.out).toMatch(/Examples?:\n\s+\$ split-sandbox/);
   });
 
   it('start refuses a bad --retain or --control-from, saying what it expects', async () => {
-    const [, retain, from] = await refused();
-    expect(retain!.code).not.toBe(0);
-    expect(retain!.err).toMatch(/--retain.*expected a duration of at least a second, such as 7d/);
+    const retain = await session.run(['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--retain', 'soon']);
+    const from = await session.run(['start', '--port', '0', '--card-port', '0', '--db', ':memory:'], { SANDBOX_CONTROL_FROM: 'private,10.0.0.0/99' });
+    expect(retain.code).not.toBe(0);
+    expect(retain.err).toMatch(/--retain.*expected a duration of at least a second, such as 7d/);
     const real = spawnRun(['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--retain', 'soon']);
     expect({ code: (await real.exited).code, out: real.stdout(), err: real.stderr() }).toEqual(retain);
-    expect(from!.code).not.toBe(0);
-    expect(from!.err).toMatch(/SANDBOX_CONTROL_FROM.*"10\.0\.0\.0\/99" is not loopback, private, any, none/);
+    expect(from.code).not.toBe(0);
+    expect(from.err).toMatch(/SANDBOX_CONTROL_FROM.*"10\.0\.0\.0\/99" is not loopback, private, any, none/);
   });
 
   it('start --control-from says to whom the control API answers when it listens beyond loopback', async () => {
-    const r = spawnRun(['start', '--host', '0.0.0.0', '--port', '0', '--card-port', '0', '--db', ':memory:', '--quiet', '--control-from', 'private']);
-    await waitForOutput(r, /API {2}\S+\n/);
-    expect(r.stderr()).toContain('beyond loopback; the control API answers private without a token');
+    const r = await session.run(['start', '--host', '0.0.0.0', '--port', '0', '--card-port', '0', '--db', ':memory:', '--quiet', '--control-from', 'private']);
+    expect(r.out).toMatch(/API {2}\S+\n/);
+    expect(r.err).toContain('beyond loopback; the control API answers private without a token');
   });
 });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { MARKETPLACE, basic, paymentBody } from '../helpers/world';
-import { type Ran, type Run, ensureBuilt, run, runInOne, waitForOutput } from './process';
+import { type CliSession, type Ran, type Run, cliSession, ensureBuilt, run, startIn, waitForOutput } from './process';
 
 const AUTH = basic(MARKETPLACE.SiteID, MARKETPLACE.APIKey);
 
@@ -13,7 +13,14 @@ describe('split-sandbox snapshot, story, replay (built code)', () => {
   let tmp: string;
   const running: Run[] = [];
 
-  beforeAll(() => ensureBuilt(), 120_000);
+  // The commands, and the sandboxes they talk to but whose process is not in question, run in one Node
+  // process (started by the same `start`), the first --help also as a real process, compared.
+  let session: CliSession;
+  beforeAll(() => {
+    ensureBuilt();
+    session = cliSession();
+  }, 120_000);
+  afterAll(() => session.close());
   beforeEach(() => (tmp = mkdtempSync(join(tmpdir(), 'split-sandbox-cli-reproduce-'))));
   afterEach(async () => {
     for (const r of running.splice(0)) {
@@ -29,27 +36,31 @@ describe('split-sandbox snapshot, story, replay (built code)', () => {
     return (await waitForOutput(r, /API  (\S+)\n/))[1]!;
   }
 
-  async function cli(args: string[]): Promise<Ran> {
+  /** A sandbox in the session's process. */
+  const startInSession = async (args: string[]) => (await startIn(session, args)).api;
+
+  async function real(args: string[]): Promise<Ran> {
     const r = run(args);
     const { code } = await r.exited;
     return { code, out: r.stdout(), err: r.stderr() };
   }
 
+  const cli = (args: string[]) => session.run(args);
+
   const helped = ['snapshot', 'snapshot save', 'snapshot restore', 'snapshot list', 'snapshot rm', 'story', 'replay'];
   // Every --help in one Node process; the first also as a real process of its own, which must print the same.
-  let helps: Promise<Ran[]> | undefined;
-  const help = async (command: string) => (await (helps ??= runInOne(helped.map((c) => [...c.split(' '), '--help']))))[helped.indexOf(command)]!;
+  const help = (command: string) => cli([...command.split(' '), '--help']);
 
   it.each(helped)('%s --help explains the command with examples', async (command) => {
     const r = await help(command);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/Usage: split-sandbox/);
     expect(r.out).toMatch(/Examples?:\n\s+\$ split-sandbox/);
-    if (command === helped[0]) expect(await cli([...command.split(' '), '--help'])).toEqual(r);
+    if (command === helped[0]) expect(await real([...command.split(' '), '--help'])).toEqual(r);
   });
 
   it('saves, lists, restores and removes snapshots of a running sandbox; refusals are one clear line', async () => {
-    const api = await startWith(['--db', join(tmp, 'qa.db'), '--clock', 'manual', '--start-time', '20260115100000']);
+    const api = await startInSession(['--db', join(tmp, 'qa.db'), '--clock', 'manual', '--start-time', '20260115100000']);
     const p = await request(api).post('/v1/payments').set('Authorization', AUTH).set('X-Sandbox-Scenario', 'two-step').send(paymentBody());
     await request(api).post('/_sandbox/clock/advance').send({ Seconds: 2 }).expect(200);
 
@@ -64,22 +75,19 @@ describe('split-sandbox snapshot, story, replay (built code)', () => {
     expect(back.body.Payment.Status).toEqual({ ID: 9, Info: 'Authorized', Reasons: null });
     expect((await request(api).get('/_sandbox/clock')).body.Now).toBe('20260115100002');
 
-    // rm, list, and the two refusals, in turn in one Node process.
-    const [removed, none, missing, bad] = await runInOne([
-      ['snapshot', 'rm', 'authorized', '--base-url', api],
-      ['snapshot', 'list', '--base-url', api],
-      ['snapshot', 'restore', 'authorized', '--base-url', api],
-      ['snapshot', 'save', 'no/slashes', '--base-url', api],
-    ]);
+    const removed = await cli(['snapshot', 'rm', 'authorized', '--base-url', api]);
+    const none = await cli(['snapshot', 'list', '--base-url', api]);
+    const missing = await cli(['snapshot', 'restore', 'authorized', '--base-url', api]);
+    const bad = await cli(['snapshot', 'save', 'no/slashes', '--base-url', api]);
     expect(removed).toEqual({ code: 0, out: 'snapshot authorized removed\n', err: '' });
-    expect(none!.out).toBe('no snapshots\n');
+    expect(none.out).toBe('no snapshots\n');
     expect(missing).toEqual({ code: 1, out: '', err: 'split-sandbox: POST /_sandbox/snapshots/authorized/restore answered 404: Snapshot authorized not found.\n' });
-    expect(bad!.code).toBe(1);
-    expect(bad!.err).toMatch(/^split-sandbox: POST \/_sandbox\/snapshots answered 400: Name is invalid: "no\/slashes" is not a snapshot name/);
+    expect(bad.code).toBe(1);
+    expect(bad.err).toMatch(/^split-sandbox: POST \/_sandbox\/snapshots answered 400: Name is invalid: "no\/slashes" is not a snapshot name/);
   });
 
   it('writes a story to a file that replay and trigger take on another sandbox', async () => {
-    const a = await startWith(['--db', ':memory:', '--clock', 'manual']);
+    const a = await startInSession(['--db', ':memory:', '--clock', 'manual']);
     const p = await request(a).post('/v1/payments').set('Authorization', AUTH).set('X-Sandbox-Scenario', 'partial-capture').send(paymentBody());
     const id = p.body.Payment.ID as number;
     await request(a).post('/_sandbox/clock/advance').send({ Seconds: 10 }).expect(200);
@@ -91,7 +99,7 @@ describe('split-sandbox snapshot, story, replay (built code)', () => {
     expect(story.Name).toBe(`story-${id}`);
     expect((await cli(['story', '99', '--out', '-', '--base-url', a])).err).toBe('split-sandbox: GET /_sandbox/payments/99/story answered 404: Payment not found.\n');
 
-    const b = await startWith(['--db', ':memory:', '--clock', 'manual']);
+    const b = await startInSession(['--db', ':memory:', '--clock', 'manual']);
     const replayed = await cli(['replay', file, '--base-url', b]);
     expect(replayed.code).toBe(0);
     const newId = Number(/^payment (\d+) created from .* \(the story of payment (\d+)\): 2 steps over 3\.0 s of sandbox time\n$/.exec(replayed.out)?.[1]);
@@ -111,17 +119,14 @@ describe('split-sandbox snapshot, story, replay (built code)', () => {
     // A plain scenario file runs with the payment trigger makes.
     const scenario = join(tmp, 'slow-success.json');
     writeFileSync(scenario, JSON.stringify({ Name: 'slow-success', Description: 'Success after 10 s', Steps: [{ After: '10s', Do: 'succeed' }] }));
-    // This trigger and two refusals of replay, in turn in one Node process.
-    const [s, notStory, noFile] = await runInOne([
-      ['trigger', scenario, '--method', '2', '--base-url', b],
-      ['replay', scenario, '--base-url', b],
-      ['replay', join(tmp, 'none.json'), '--base-url', b],
-    ]);
-    expect(s!.code).toBe(0);
-    expect(s!.out).toMatch(/scenario slow-success\): Open/);
-    expect(s!.out).toMatch(/done: payment \d+ is Success\n$/);
-    expect(notStory!.err).toBe(`split-sandbox: ${scenario} is a scenario file, not a story (it has no Request): run it with split-sandbox trigger ${scenario}\n`);
-    expect(noFile!.err).toBe(`split-sandbox: cannot read ${join(tmp, 'none.json')}: no such file\n`);
+    const s = await cli(['trigger', scenario, '--method', '2', '--base-url', b]);
+    const notStory = await cli(['replay', scenario, '--base-url', b]);
+    const noFile = await cli(['replay', join(tmp, 'none.json'), '--base-url', b]);
+    expect(s.code).toBe(0);
+    expect(s.out).toMatch(/scenario slow-success\): Open/);
+    expect(s.out).toMatch(/done: payment \d+ is Success\n$/);
+    expect(notStory.err).toBe(`split-sandbox: ${scenario} is a scenario file, not a story (it has no Request): run it with split-sandbox trigger ${scenario}\n`);
+    expect(noFile.err).toBe(`split-sandbox: cannot read ${join(tmp, 'none.json')}: no such file\n`);
   });
 
   it('start --speed runs a real clock faster, and is refused with a manual clock or below 1', async () => {

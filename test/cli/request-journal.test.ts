@@ -3,13 +3,20 @@
 // options reach health, sizes in bytes or with their units.
 import request from 'supertest';
 import { basic, MARKETPLACE } from '../helpers/world';
-import { type Run, ensureBuilt, run, waitForOutput } from './process';
+import { type CliSession, type Run, cliSession, ensureBuilt, run, waitForOutput } from './process';
 
 const AUTH = basic(MARKETPLACE.SiteID, MARKETPLACE.APIKey);
 
 describe('start --request-journal', () => {
   let r: Run | undefined;
-  beforeAll(() => ensureBuilt(), 120_000);
+  // One Node process (the CLI session) runs the starts and refusals below but the first, a real process,
+  // and keeps the sandboxes they start until it ends.
+  let session: CliSession;
+  beforeAll(() => {
+    ensureBuilt();
+    session = cliSession();
+  }, 120_000);
+  afterAll(() => session.close());
   afterEach(async () => {
     r?.child.kill('SIGTERM');
     await r?.exited;
@@ -25,16 +32,16 @@ describe('start --request-journal', () => {
   });
 
   it('refuses a value that is no whole number', async () => {
-    r = run(['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--request-journal', 'lots']);
-    expect((await r.exited).code).not.toBe(0);
-    expect(r.stderr()).toMatch(/--request-journal.*expected a whole number from 0 to 100000000/);
+    const refused = await session.run(['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--request-journal', 'lots']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.err).toMatch(/--request-journal.*expected a whole number from 0 to 100000000/);
   });
   it('takes the quotas in entries and sizes, and health says them', async () => {
-    r = run(
-      ['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--request-journal-bytes', '2MiB', '--request-journal-unauthenticated', '3', '--request-journal-file-bytes', '1.5MB'],
+    const started = await session.run(
+      ['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--quiet', '--request-journal-bytes', '2MiB', '--request-journal-unauthenticated', '3', '--request-journal-file-bytes', '1.5MB'],
       { SANDBOX_REQUEST_JOURNAL_UNAUTHENTICATED_BYTES: '40000' },
     );
-    const api = (await waitForOutput(r, /^API {2}(http:\/\/127\.0\.0\.1:\d+)$/m))[1]!;
+    const api = /^API {2}(http:\/\/127\.0\.0\.1:\d+)$/m.exec(started.out)![1]!;
     const health = (await request(api).get('/_sandbox/health').expect(200)).body;
     expect(health.RequestJournal.Quotas).toEqual({
       Marketplace: { Entries: 20000, StoredBytes: 2 * 1024 * 1024 },
@@ -44,8 +51,8 @@ describe('start --request-journal', () => {
   });
 
   it('refuses a size it cannot read', async () => {
-    r = run(['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--request-journal-bytes', '12 parsecs']);
-    expect((await r.exited).code).not.toBe(0);
-    expect(r.stderr()).toMatch(/--request-journal-bytes.*expected a size of at least 1 bytes, such as 64MiB/);
+    const refused = await session.run(['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--request-journal-bytes', '12 parsecs']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.err).toMatch(/--request-journal-bytes.*expected a size of at least 1 bytes, such as 64MiB/);
   });
 });

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { type Run, appears, ensureBuilt, run } from './process';
+import { type CliSession, type Run, appears, cliSession, ensureBuilt, run, startIn } from './process';
 
 /** The PID of a process that has ended. */
 function endedPid(): Promise<number> {
@@ -18,7 +18,14 @@ function endedPid(): Promise<number> {
 describe('split-sandbox stop (built code)', () => {
   let tmp: string;
   const running: Run[] = [];
-  beforeAll(() => ensureBuilt(), 120_000);
+  // The sandbox nothing may stop, and the refusals read once they end, run in one Node process (the CLI
+  // session); the sandboxes that are stopped or killed, and the stops that end them, are real processes.
+  let session: CliSession;
+  beforeAll(() => {
+    ensureBuilt();
+    session = cliSession();
+  }, 120_000);
+  afterAll(() => session.close());
   beforeEach(() => (tmp = mkdtempSync(join(tmpdir(), 'split-sandbox-stop-'))));
   afterEach(async () => {
     for (const r of running.splice(0)) {
@@ -59,7 +66,10 @@ describe('split-sandbox stop (built code)', () => {
   });
 
   it('signals nothing when the sandbox at the address is not the PID the file names', async () => {
-    const { ready } = await started();
+    const file = join(tmp, 'ready.json');
+    await startIn(session, ['--db', ':memory:', '--ready-file', file]);
+    const ready = JSON.parse(readFileSync(file, 'utf8')) as { BaseURL: string; PID: number };
+    expect(ready.PID).toBe(session.pid);
     const forged = join(tmp, 'forged.json');
     // This test's own PID: a stale file whose PID was reused by another program.
     writeFileSync(forged, JSON.stringify({ ...ready, PID: process.pid }));
@@ -77,18 +87,18 @@ describe('split-sandbox stop (built code)', () => {
     expect(await stop.exited).toEqual({ code: 0, signal: null });
     expect(stop.stdout()).toBe(`split-sandbox PID ${gone} had already ended; ${file} removed\n`);
     expect(existsSync(file)).toBe(false);
-    const none = spawnRun(['stop', '--ready-file', file]);
-    expect((await none.exited).code).toBe(1);
-    expect(none.stderr()).toBe(`split-sandbox: nothing to stop: ${file} does not exist\n`);
+    const none = await session.run(['stop', '--ready-file', file]);
+    expect(none.code).toBe(1);
+    expect(none.err).toBe(`split-sandbox: nothing to stop: ${file} does not exist\n`);
   });
 
   it('wait --ready-file says that the PID in the file is not running (a sandbox that was killed)', async () => {
     const { file, s } = await started();
     s.child.kill('SIGKILL');
     await s.exited;
-    const w = spawnRun(['wait', '--ready-file', file, '--timeout', '300ms']);
-    expect((await w.exited).code).toBe(1);
-    expect(w.stderr()).toBe(
+    const w = await session.run(['wait', '--ready-file', file, '--timeout', '300ms']);
+    expect(w.code).toBe(1);
+    expect(w.err).toBe(
       `split-sandbox: no running sandbox within 0.3 s; last: ${file} names PID ${s.child.pid}, which is not running: the sandbox that wrote it has ended (killed, or stopped without removing its file)\n`,
     );
   });

@@ -1,11 +1,19 @@
 // `split-sandbox trigger` as a process: what it says while a scenario waits for the payer, what it
 // names when it runs out of time, and that on a manual clock it says it moves the sandbox's clock.
 import request from 'supertest';
-import { type Run, ensureBuilt, run, waitForOutput } from './process';
+import { type CliSession, type Run, cliSession, ensureBuilt, run, startIn, waitForOutput } from './process';
 
 describe('split-sandbox trigger (built code)', () => {
   const running: Run[] = [];
-  beforeAll(() => ensureBuilt(), 120_000);
+  // The sandboxes, and the triggers whose output is read once they end, run in one Node process (the
+  // CLI session, the sandboxes started there by the same `start`); the trigger read while it waits is a
+  // real process.
+  let session: CliSession;
+  beforeAll(() => {
+    ensureBuilt();
+    session = cliSession();
+  }, 120_000);
+  afterAll(() => session.close());
   afterEach(async () => {
     for (const r of running.splice(0)) {
       if (r.child.exitCode === null) r.child.kill('SIGTERM');
@@ -17,32 +25,18 @@ describe('split-sandbox trigger (built code)', () => {
     running.push(r);
     return r;
   };
-  const startArgs = ['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--clock', 'manual', '--start-time', '20260101000000', '--quiet'];
-  async function sandbox(): Promise<string> {
-    const r = spawnRun(startArgs);
-    return (await waitForOutput(r, /API {2}(\S+)\n/))[1]!;
-  }
-  // One sandbox for the tests that do not look at where its clock stands (a start costs more than a trigger).
-  let shared: Run | undefined;
+  const sandbox = async () => (await startIn(session, ['--db', ':memory:', '--clock', 'manual', '--start-time', '20260101000000'])).api;
+  // One sandbox for the tests that do not look at where its clock stands.
   let sharedApi: Promise<string> | undefined;
-  const sharedSandbox = () =>
-    (sharedApi ??= (async () => {
-      shared = run(startArgs);
-      return (await waitForOutput(shared, /API {2}(\S+)\n/))[1]!;
-    })());
-  afterAll(async () => {
-    if (!shared) return;
-    if (shared.child.exitCode === null) shared.child.kill('SIGTERM');
-    await shared.exited;
-  });
+  const sharedSandbox = () => (sharedApi ??= sandbox());
 
   it("says that it moves a manual clock, for every payment on the sandbox", async () => {
     const api = await sharedSandbox();
-    const t = spawnRun(['trigger', 'two-step', '--base-url', api]);
-    expect((await t.exited).code).toBe(0);
-    expect(t.stdout()).toMatch(/s {2}the sandbox's clock is manual: trigger advances it 0\.5 s at a time, for every payment on the sandbox \(not while the payment waits for the payer\); the offsets are sandbox time\n/);
+    const t = await session.run(['trigger', 'two-step', '--base-url', api]);
+    expect(t.code).toBe(0);
+    expect(t.out).toMatch(/s {2}the sandbox's clock is manual: trigger advances it 0\.5 s at a time, for every payment on the sandbox \(not while the payment waits for the payer\); the offsets are sandbox time\n/);
     // two-step: authorized 2 s after its creation in sandbox time, whatever the wall clock did meanwhile.
-    expect(t.stdout()).toMatch(/^\+ {2}2\.0s {2}payment \d+ → Authorized/m);
+    expect(t.out).toMatch(/^\+ {2}2\.0s {2}payment \d+ → Authorized/m);
   });
 
   it('payer-decides: says the payer page waits for a press, leaves the clock alone meanwhile, and goes on once the provider acts', async () => {
@@ -65,18 +59,18 @@ describe('split-sandbox trigger (built code)', () => {
 
   it('after --timeout, names the scenario and what it still waited for (not "its story")', async () => {
     const api = await sharedSandbox();
-    const t = spawnRun(['trigger', 'payer-decides', '--base-url', api, '--timeout', '1s']);
-    expect((await t.exited).code).toBe(1);
-    expect(t.stderr()).toMatch(
+    const t = await session.run(['trigger', 'payer-decides', '--base-url', api, '--timeout', '1s']);
+    expect(t.code).toBe(1);
+    expect(t.err).toMatch(
       /^split-sandbox: payment \d+ did not finish scenario payer-decides within 1s: it is Open, still waiting for the payer \(a press on the payer page\) or a provider event \(POST \/_sandbox\/payments\/\{id\}\/events\)\n$/,
     );
-    expect(t.stderr()).not.toContain('story');
+    expect(t.err).not.toContain('story');
   });
 
   it('--help says the clock is moved and the payer page waits for a press, with the timeout default as docs/cli.md writes it', async () => {
-    const h = spawnRun(['trigger', '--help']);
-    expect((await h.exited).code).toBe(0);
-    const help = h.stdout().replace(/\s+/g, ' ');
+    const h = await session.run(['trigger', '--help']);
+    expect(h.code).toBe(0);
+    const help = h.out.replace(/\s+/g, ' ');
     expect(help).toContain("On a sandbox with a manual clock, trigger moves the sandbox's clock itself");
     expect(help).toContain('waits for a press on the payer page');
     expect(help).toMatch(/--timeout <duration> .*\(default: 60s\)/);
