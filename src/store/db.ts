@@ -19,19 +19,28 @@ export class DatabaseOpenError extends Error {}
  * migrations is never taken.
  */
 export function freshImageName(): string {
-  const hash = createHash('sha1');
-  for (const m of MIGRATIONS) hash.update(`${m.version}\n${m.sql}\n${m.up === undefined ? '' : 'up'}\n${(m.rebuilds ?? []).join(',')}\n`);
-  return `fresh-database-${hash.digest('hex').slice(0, 16)}.db`;
+  if (imageName === undefined) {
+    const hash = createHash('sha1');
+    for (const m of MIGRATIONS) hash.update(`${m.version}\n${m.sql}\n${m.up === undefined ? '' : 'up'}\n${(m.rebuilds ?? []).join(',')}\n`);
+    imageName = `fresh-database-${hash.digest('hex').slice(0, 16)}.db`;
+  }
+  return imageName;
 }
+let imageName: string | undefined;
 
-/** The image for a new database, when the build wrote one for these migrations. */
+/**
+ * The image for a new database, when the build wrote one for these migrations. Read once: its name
+ * says what it holds, and a process may open many new databases (each test of a suite does).
+ */
 function freshImage(): Buffer | undefined {
+  if (image !== undefined) return image;
   try {
-    return readFileSync(join(PACKAGE_ROOT, 'dist', freshImageName()));
+    return (image = readFileSync(join(PACKAGE_ROOT, 'dist', freshImageName())));
   } catch {
     return undefined;
   }
 }
+let image: Buffer | undefined;
 
 /**
  * A new database starts as a copy of the image of all migrations, when there is one: running them one

@@ -1,6 +1,7 @@
 // kill -9 in the middle of a load: after a restart on the same file, every request that was answered
 // 2xx is there, whole, and the sandbox carries on.
 import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -9,6 +10,15 @@ import { ensureBuilt, run, waitForOutput } from '../cli/process';
 import { type Receiver, startReceiver } from '../helpers/receiver';
 
 const auth = basic(MARKETPLACE.SiteID, MARKETPLACE.APIKey);
+
+/** Each of `items` through `check`, `width` at a time. */
+async function inParallel<T>(items: T[], width: number, check: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await check(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: width }, worker));
+}
 
 describe('a crash under load', () => {
   let dir: string;
@@ -23,6 +33,8 @@ describe('a crash under load', () => {
   it('keeps every payment whose create or capture was answered 2xx, and delivers every notification after the restart', async () => {
     const db = join(dir, 'crash.db');
     const args = ['start', '--port', '0', '--card-port', '0', '--db', db, '--quiet', '--scenario', 'two-step', '--notify-url', rx.url];
+    // Clients keep their connections open between requests, as an SDK's would.
+    const clientsAgent = new Agent({ keepAlive: true, maxSockets: 8 });
     const first = run(args);
     const api = (await waitForOutput(first, /API  (\S+)\n/))[1]!;
 
@@ -35,11 +47,11 @@ describe('a crash under load', () => {
     const client = async (c: number) => {
       for (let i = 0; !stop; i++) {
         try {
-          const res = await request(api).post('/v1/payments').set('Authorization', auth).send(paymentBody({ MerchantTransactionID: `crash-${c}-${i}` }));
+          const res = await request(api).post('/v1/payments').agent(clientsAgent).set('Authorization', auth).send(paymentBody({ MerchantTransactionID: `crash-${c}-${i}` }));
           if (res.status !== 201) continue;
           created.push({ ID: res.body.Payment.ID, body: res.body.Payment });
-          await request(api).post(`/_sandbox/payments/${res.body.Payment.ID}/events`).send({ Event: 'authorize' });
-          const cap = await request(api).post(`/v1/payments/${res.body.Payment.ID}/capture`).set('Authorization', auth);
+          await request(api).post(`/_sandbox/payments/${res.body.Payment.ID}/events`).agent(clientsAgent).send({ Event: 'authorize' });
+          const cap = await request(api).post(`/v1/payments/${res.body.Payment.ID}/capture`).agent(clientsAgent).set('Authorization', auth);
           if (cap.status === 200 && captured.push(res.body.Payment.ID) >= 100) enough();
         } catch {
           return; // the server is gone
@@ -55,31 +67,35 @@ describe('a crash under load', () => {
       await first.exited;
       stop = true;
       await clients;
+      clientsAgent.destroy();
     }
     expect(captured.length).toBeGreaterThanOrEqual(100);
 
     const second = run(args);
+    const checksAgent = new Agent({ keepAlive: true, maxSockets: 8 });
     try {
       const api2 = (await waitForOutput(second, /API  (\S+)\n/))[1]!;
-      for (const c of created) {
-        const res = await request(api2).get(`/v1/payments/${c.ID}`).set('Authorization', auth);
+      // Each payment read once, eight at a time; a captured one is also checked captured.
+      const wasCaptured = new Set(captured);
+      await inParallel(created, 8, async (c) => {
+        const res = await request(api2).get(`/v1/payments/${c.ID}`).agent(checksAgent).set('Authorization', auth);
         expect(res.status).toBe(200);
         expect(res.body.Payment.Splits).toHaveLength(3);
         expect(res.body.Payment.MerchantTransactionID).toBe((c.body as { MerchantTransactionID: string }).MerchantTransactionID);
-      }
-      for (const id of captured) {
-        const res = await request(api2).get(`/v1/payments/${id}`).set('Authorization', auth);
+        if (!wasCaptured.has(c.ID)) return;
         expect(res.body.Payment.Status.ID).toBe(2);
         expect(res.body.Payment.Splits.map((s: { StateDetails: { ID: number } }) => s.StateDetails.ID)).toEqual([2, 2, 2]);
-      }
+      });
+      expect(captured.every((id) => created.some((c) => c.ID === id))).toBe(true);
       // Every captured payment's Success notification arrives, at least once, after the restart too.
-      for (const id of captured) {
-        const waited = await request(api2).get(`/_sandbox/notifications/wait?PaymentID=${id}&StatusID=2&TimeoutMs=10000`);
+      await inParallel(captured, 8, async (id) => {
+        const waited = await request(api2).get(`/_sandbox/notifications/wait?PaymentID=${id}&StatusID=2&TimeoutMs=10000`).agent(checksAgent);
         expect(waited.status).toBe(200);
-      }
+      });
       // And it goes on working.
       await request(api2).post('/v1/payments').set('Authorization', auth).send(paymentBody()).expect(201);
     } finally {
+      checksAgent.destroy();
       second.child.kill('SIGTERM');
       await second.exited;
     }

@@ -48,13 +48,18 @@ export function makeWorld(overrides: Partial<Config> = {}, store: Store = Store.
     log: silentLogger,
     openApi: openApiDocument,
   };
+  // The card address's app is made when a test first uses it: most never do, and making an app is
+  // most of what a world costs.
+  let card: Express | undefined;
   return {
     store,
     services,
     clock: services.clock as ManualClock,
     ctx,
     api: createApp(ctx, 'api'),
-    card: createApp(ctx, 'card'),
+    get card() {
+      return (card ??= createApp(ctx, 'card'));
+    },
     auth: basic(MARKETPLACE.SiteID, MARKETPLACE.APIKey),
     close: () => store.close(),
   };

@@ -54,8 +54,11 @@ const desc = (xs: number[]) => [...xs].sort((a, b) => b - a);
 const asc = (xs: number[]) => [...xs].sort((a, b) => a - b);
 
 describe('GET /v1/payments paging', () => {
-  let w: World;
-  afterEach(() => w.close());
+  let w: World | undefined;
+  afterEach(() => {
+    w?.close();
+    w = undefined;
+  });
 
   it('answers an empty list for a site without payments', async () => {
     w = makeWorld();
@@ -88,13 +91,16 @@ describe('GET /v1/payments paging', () => {
     expect((await list(w, '?pageSize=5')).body).toMatchObject({ Count: 5, PageSize: 5, TotalPages: 2 });
   });
 
+  // Its tests only read: one world with the 12 payments serves them all.
   describe('with 12 payments', () => {
+    let w: World;
     let created: number[];
-    beforeEach(async () => {
+    beforeAll(async () => {
       w = makeWorld();
       created = [];
       for (let i = 0; i < 12; i++) created.push(await make(w));
     });
+    afterAll(() => w.close());
 
     it.each<[number, number, number[], number]>([
       [5, 1, [0, 5], 5],
@@ -320,12 +326,13 @@ describe('GET /v1/payments filters', () => {
 });
 
 describe('GET /v1/payments invalid parameters', () => {
+  // Each test is refused and checks that nothing changed: one world serves them all.
   let w: World;
-  beforeEach(async () => {
+  beforeAll(async () => {
     w = makeWorld();
     await make(w);
   });
-  afterEach(() => w.close());
+  afterAll(() => w.close());
 
   it.each<[string, RegExp]>([
     ['pageSize=0', /pageSize/],

@@ -1,6 +1,7 @@
 // Stories edited by hand (or by mistake) before a replay: whatever a step or the request holds, the
 // replay is a 201 or a 400 that changes nothing, and no step of the replayed payment fails
 // unexpectedly when it runs.
+import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import request from 'supertest';
 import { paymentBody } from '../helpers/world';
@@ -44,7 +45,10 @@ describe('replaying edited stories', () => {
           expect([201, 400]).toContain(res.status);
           if (res.status === 400) {
             expect(Object.keys(res.body)).toEqual(['Message']);
-            expect(tablesOf(sb.services.store)).toEqual(before);
+            const after = tablesOf(sb.services.store);
+            // Rows strictly equal are equal to toEqual as well: only rows that differ are handed to it,
+            // whose deep comparison of every row of every table was most of the time of a run.
+            if (!isDeepStrictEqual(after, before)) expect(after).toEqual(before);
             return;
           }
           await advance(sb, 10);
