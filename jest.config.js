@@ -6,8 +6,8 @@ module.exports = {
     // Examples import the package by name, as its users do.
     '^split-sandbox$': '<rootDir>/src/index.ts',
     '^split-sandbox/testcontainers$': '<rootDir>/src/testcontainers/index.ts',
-    // src/schemas/validator.ts's precompiled validators: compiled once per run (test/setup/validators.ts).
-    '^\\./generated/(\\w+)\\.js$': '<rootDir>/node_modules/.cache/split-sandbox-validators/$1.js',
+    // src/schemas/validator.ts's precompiled validators and checks: compiled once per run (test/setup/validators.ts).
+    '^\\./generated/(\\w+(?:\\.check)?)\\.js$': '<rootDir>/node_modules/.cache/split-sandbox-validators/$1.js',
   },
   testMatch: ['**/*.test.ts'],
   // Transpiled file by file (tsconfig's isolatedModules); `npm run typecheck` checks the types.

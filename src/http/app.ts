@@ -1,5 +1,5 @@
 // createApp: the Express app of one address ('api' or 'card'). It never listens: main.ts does.
-import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { mountPaymentRoutes } from './api/payments.routes';
 import { mountPreapprovalRoutes } from './api/preapprovals.routes';
 import { mountMerchantSiteRoutes } from './api/merchant-sites.routes';
@@ -25,6 +25,7 @@ import { sendJson } from './reply';
 import { FairTurns, fairTurns } from './fair-turns';
 import { siteOf } from '../services/auth.service';
 import { compileRoutesOnce } from './route-matchers';
+import { chain } from './chain';
 
 export type Surface = 'api' | 'card';
 
@@ -48,16 +49,18 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
   app.disable('etag');
   app.set('query parser', 'simple');
   const journal = ctx.services.requests;
+  // What every request goes through before the routes, in this order, as one layer of the app (chain.ts).
+  const before: RequestHandler[] = [];
   // Before all: a notification the sandbox sent to itself reaches no route, and no journal.
-  app.use(refuseOwnRequests);
+  before.push(refuseOwnRequests);
   // The journal before all: it sees the answers of faults and of a restore's wait too, and those that never leave.
-  if (journal) app.use(noteRequests(journal, ctx.services, surface, authenticatedSite));
-  app.use(waitWhileRestoring(ctx));
+  if (journal) before.push(noteRequests(journal, ctx.services, surface, authenticatedSite));
+  before.push(waitWhileRestoring(ctx));
   // Faults first (after a restore under way): a delayed or lost answer is shaped once answerAfterCommit has seen it committed.
-  app.use(faultsOnRequests(ctx, surface));
-  app.use(answerAfterCommit(ctx.services.store, journal && answerReleased()));
+  before.push(faultsOnRequests(ctx, surface));
+  before.push(answerAfterCommit(ctx.services.store, journal && answerReleased()));
   if (ctx.log.enabled('info')) {
-    app.use((req: Request, res: Response, next) => {
+    before.push((req: Request, res: Response, next) => {
       const started = performance.now();
       res.on('finish', () => {
         const ms = Number((performance.now() - started).toFixed(1));
@@ -68,11 +71,12 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
   }
   // Bodies are read as text whatever their content type, and parsed by the route, so that a
   // malformed body is answered in the envelope of the resource the route serves.
-  app.use(readBody(BODY_LIMIT));
-  app.use(readCommitted(ctx.services.store));
+  before.push(readBody(BODY_LIMIT));
+  before.push(readCommitted(ctx.services.store));
   // A marketplace's requests wait their turn while another's are sending (fair-turns.ts); after the
   // body is read, so that what waits is the handling, and before anything is done with the request.
-  app.use(fairTurns((ctx.turns ??= new FairTurns()), (req) => marketplaceKey(ctx, req)));
+  before.push(fairTurns((ctx.turns ??= new FairTurns()), (req) => marketplaceKey(ctx, req)));
+  app.use(chain(before));
 
   const router = express.Router({ caseSensitive: false, strict: false });
   // The control API's sixty routes in a router of their own, entered only by a path under /_sandbox:

@@ -1,5 +1,6 @@
-// List answers, kept as JSON text until anything but the request journal is written: a list read again
-// (a dashboard, a test polling, a client paging back) costs a lookup instead of a query, the items and their JSON.
+// Answers of reads (list pages, a payment), kept as JSON text until anything but the request journal is written:
+// a list or a payment read again (a dashboard, a test polling, a client paging back) costs a lookup instead of
+// a query, the rows and their JSON.
 import type { Store } from '../store/store';
 
 const MAX_ENTRIES = 200;

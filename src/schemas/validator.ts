@@ -8,6 +8,14 @@ import { VALIDATED } from './registry';
 /** The options every validator is compiled with, at build time and at run time alike. */
 export const AJV_OPTIONS: Options = { allErrors: true, strict: true, verbose: true, allowUnionTypes: true };
 
+/**
+ * The options of a schema's check: whether a body is valid, the same answer as its validator's, without
+ * collecting every error with its schema and data on the way (a failed branch of an anyOf makes them
+ * too) and with each enum compared value by value rather than in a loop of deep equality: some three
+ * times less work on a valid payment. A body the check refuses goes to the validator for its reasons.
+ */
+export const CHECK_OPTIONS: Options = { allErrors: false, verbose: false, loopEnum: 100_000 };
+
 /** An ajv with the project's annotations: the reason code of a failing value, and OpenAPI's example. */
 export function createAjv(extra: Options = {}): Ajv {
   // Loaded only when a schema must be compiled at run time (tests, or a schema not precompiled).
@@ -21,6 +29,7 @@ export function createAjv(extra: Options = {}): Ajv {
 
 let runtime: Ajv | undefined;
 const compiled = new WeakMap<Schema, ValidateFunction>();
+const checks = new WeakMap<Schema, ValidateFunction | null>();
 const NAMES = new Map<Schema, string>(Object.entries(VALIDATED).map(([name, schema]) => [schema, name]));
 
 /** The build's precompiled validators, when this runs from dist/ (absent when running the sources). */
@@ -39,6 +48,20 @@ export function compile(schema: Schema): ValidateFunction {
     const name = NAMES.get(schema);
     fn = (name && process.env.SANDBOX_RUNTIME_SCHEMAS !== '1' ? precompiled(name) : undefined) ?? (runtime ??= createAjv()).compile(schema);
     compiled.set(schema, fn);
+  }
+  return fn;
+}
+
+/**
+ * The build's check of a schema (CHECK_OPTIONS), or none (a schema not precompiled, the sources run
+ * without a build): then its validator decides alone, and no second compile is paid for at run time.
+ */
+export function checkOf(schema: Schema): ValidateFunction | null {
+  let fn = checks.get(schema);
+  if (fn === undefined) {
+    const name = NAMES.get(schema);
+    fn = (name && process.env.SANDBOX_RUNTIME_SCHEMAS !== '1' ? precompiled(`${name}.check`) : undefined) ?? null;
+    checks.set(schema, fn);
   }
   return fn;
 }
@@ -94,6 +117,7 @@ function describe(e: ErrorObject): string {
  * schema; an empty list when the body is valid. `root` names the body in Info ("Payment.Amount").
  */
 export function validate(schema: Schema, body: unknown, root = ''): Reason[] {
+  if (checkOf(schema)?.(body) === true) return [];
   const fn = compile(schema);
   if (fn(body)) return [];
   const byField = new Map<string, { code: number; info: string }>();

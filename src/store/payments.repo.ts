@@ -221,6 +221,7 @@ export class PaymentsRepo {
   private readonly expiredStmt;
   private readonly nextExpiryStmt;
   private readonly statements = new Map<string, ReturnType<Db['prepare']>>();
+  private readonly updates = new Map<string, { columns: string[]; sql: string }>();
   private readonly dataVersion;
   private writes = 0;
   private counts = new Map<string, number>();
@@ -298,11 +299,18 @@ export class PaymentsRepo {
   update(id: number, changes: Partial<Omit<PaymentRecord, 'id'>>): void {
     this.writes++;
     const row = toRow({ ...({} as PaymentRecord), ...changes }) as Record<string, unknown>;
-    const keys = Object.keys(changes).map((k) => camelToSnake(k));
-    const sql = `UPDATE payments SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE id = @id`;
+    const fields = Object.keys(changes);
+    // The columns and SQL of each set of fields changed, made once: a status change updates the same few every time.
+    const shape = fields.join(' ');
+    let update = this.updates.get(shape);
+    if (update === undefined) {
+      const columns = fields.map((k) => camelToSnake(k));
+      update = { columns, sql: `UPDATE payments SET ${columns.map((k) => `${k} = @${k}`).join(', ')} WHERE id = @id` };
+      this.updates.set(shape, update);
+    }
     const params: Record<string, unknown> = { id };
-    for (const k of keys) params[k] = row[k];
-    this.prepared(sql).run(params);
+    for (const k of update.columns) params[k] = row[k];
+    this.prepared(update.sql).run(params);
   }
 
   /**

@@ -15,7 +15,7 @@ import * as merchantSiteSchemas from '../../src/schemas/merchant-sites';
 import * as preapprovalSchemas from '../../src/schemas/preapprovals';
 import { VALIDATED } from '../../src/schemas/registry';
 import * as responseSchemas from '../../src/schemas/responses';
-import { AJV_OPTIONS, createAjv } from '../../src/schemas/validator';
+import { AJV_OPTIONS, CHECK_OPTIONS, createAjv } from '../../src/schemas/validator';
 import { freshImageName, migratedImage } from '../../src/store/db';
 import { precompileAllAnswerChecks, precompileSchemaChecks } from '../helpers/compiled-checks';
 import { openRunFolder } from './run-folder';
@@ -46,15 +46,18 @@ function compileValidators(): void {
   const stamp = join(VALIDATORS, 'digest');
   const sources = [__filename, join(PACKAGE_ROOT, 'src', 'schemas', 'validator.ts')].map((f) => readFileSync(f, 'utf8'));
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const digest = createHash('sha256').update(JSON.stringify([require('ajv/package.json').version, AJV_OPTIONS, VALIDATED, ...sources])).digest('hex');
-  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === digest && Object.keys(VALIDATED).every((name) => existsSync(join(VALIDATORS, `${name}.js`)))) return;
+  const digest = createHash('sha256').update(JSON.stringify([require('ajv/package.json').version, AJV_OPTIONS, CHECK_OPTIONS, VALIDATED, ...sources])).digest('hex');
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === digest && Object.keys(VALIDATED).every((name) => existsSync(join(VALIDATORS, `${name}.check.js`)))) return;
   rmSync(VALIDATORS, { recursive: true, force: true });
   mkdirSync(VALIDATORS, { recursive: true });
   for (const [name, schema] of Object.entries(VALIDATED)) {
-    const ajv = createAjv({ code: { source: true } });
-    const file = join(VALIDATORS, `${name}.js`);
-    writeFileSync(`${file}.${process.pid}`, standaloneCode(ajv, ajv.compile(schema)));
-    renameSync(`${file}.${process.pid}`, file);
+    // Its validator and its check, as the build writes them.
+    for (const [suffix, options] of [['', {}], ['.check', CHECK_OPTIONS]] as const) {
+      const ajv = createAjv({ ...options, code: { source: true } });
+      const file = join(VALIDATORS, `${name}${suffix}.js`);
+      writeFileSync(`${file}.${process.pid}`, standaloneCode(ajv, ajv.compile(schema)));
+      renameSync(`${file}.${process.pid}`, file);
+    }
   }
   writeFileSync(stamp, digest);
 }

@@ -19,6 +19,9 @@ const param = (req: Request, name: string) => String(req.params[name]);
 export function mountPaymentRoutes(router: Router, ctx: HttpContext): void {
   const s = ctx.services;
   const lists = new PageCache(s.store);
+  // A payment's answer is kept the same way: a payment polled for its status between changes costs a
+  // lookup, not its row, its splits and their JSON.
+  const payments = new PageCache(s.store);
   router.use('/v1', requireSite(ctx));
 
   router.post(
@@ -48,10 +51,18 @@ export function mountPaymentRoutes(router: Router, ctx: HttpContext): void {
 
   router.get(
     '/v1/payments/:id',
-    route(ctx, 'payment', (req) => ({
-      status: 200,
-      body: { Payment: paymentToWire(loadPayment(servicesOf(ctx, req), siteOf(req), param(req, 'id')), wireOf(ctx, req)) },
-    })),
+    route(ctx, 'payment', (req) => {
+      const site = siteOf(req);
+      const urls = wireOf(ctx, req);
+      const id = param(req, 'id');
+      return {
+        status: 200,
+        // Per address too (RedirectURL); a payment not found throws, and nothing is kept.
+        json: payments.get(`${site.siteId} ${urls.baseUrl} ${urls.cardBaseUrl ?? ''} ${id}`, () => ({
+          Payment: paymentToWire(loadPayment(servicesOf(ctx, req), site, id), urls),
+        })),
+      };
+    }),
   );
 
   router.post(
