@@ -1,6 +1,6 @@
 'use strict';
 // Build step: the CLI as one file, dist/split-sandbox.cjs, with everything but the native SQLite
-// driver inside. A start then reads one file instead of resolving and compiling some 300, and
+// driver's compiled addon inside. A start then reads one file instead of resolving and compiling some 300, and
 // bin/split-sandbox keeps V8's compiled code for it in dist/split-sandbox.cjs.cache, written here by
 // one warm-up start. The library entry (dist/index.js) stays as tsc wrote it.
 const { spawn } = require('node:child_process');
@@ -68,6 +68,33 @@ module.exports = new Proxy({}, { get: (_, k) => load()[k], has: (_, k) => k in l
   },
 };
 
+// better-sqlite3's JavaScript is bundled (a dozen files fewer to resolve and compile at a start); only its
+// compiled addon stays outside. Its loader, the `bindings` package, finds the addon by searching the
+// calling file's package from a stack trace, which in the bundle would be the wrong package: here it is
+// the addon under better-sqlite3's own folder, found where Node resolves better-sqlite3 from the bundle,
+// and `bindings` (told that folder) searches its other places when the usual one has no addon.
+const sqliteAddonOutside = {
+  name: 'sqlite-addon-outside',
+  setup(build) {
+    build.onResolve({ filter: /^bindings$/ }, (args) =>
+      /node_modules[\\/]better-sqlite3[\\/]/.test(args.importer) ? { path: 'bindings', namespace: 'sqlite-addon' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'sqlite-addon' }, () => ({
+      contents: `const path = require('node:path');
+module.exports = function bindings(name) {
+  const root = path.dirname(require.resolve('better-sqlite3/package.json'));
+  try {
+    return require(path.join(root, 'build', 'Release', name));
+  } catch (e) {
+    if (e.code !== 'MODULE_NOT_FOUND') throw e;
+    return require(require.resolve('bindings', { paths: [root] }))({ bindings: name, module_root: root });
+  }
+};`,
+      loader: 'js',
+    }));
+  },
+};
+
 function warmUp() {
   // One start, so that the code cache holds what a start compiles; the bin writes it a second after listening.
   fs.rmSync(OUT + '.cache', { force: true });
@@ -104,10 +131,12 @@ async function main() {
     platform: 'node',
     target: 'node20',
     format: 'cjs',
-    external: ['better-sqlite3'],
-    plugins: [ajvCompilerOutside, lazyExpressParts, lazyBuiltins],
+    plugins: [ajvCompilerOutside, lazyExpressParts, lazyBuiltins, sqliteAddonOutside],
     // ASCII only (non-ASCII characters escaped), so that bin/split-sandbox reads it as Latin-1, without UTF-8 decoding.
     charset: 'ascii',
+    // The worker threads of copies and checkpoints, and the addon's finder above, ask Node where better-sqlite3
+    // is installed: resolved when they run, from the bundle's place, as meant.
+    logOverride: { 'require-resolve-not-external': 'silent' },
     minifyWhitespace: true,
     logLevel: 'warning',
   });
