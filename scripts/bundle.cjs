@@ -51,9 +51,10 @@ const lazyExpressParts = {
 
 // Node's own modules that a start never uses before its first answer: commander's child_process (for
 // subcommands that are programs of their own), the worker threads of copies and checkpoints (started a
-// second after the first answer at the earliest), zlib for compressed bodies, fs/promises for copies.
-// In the bundle each is a stand-in that loads the module on its first use (5 ms of a start here).
-const LAZY_BUILTINS = ['child_process', 'worker_threads', 'zlib', 'fs/promises'];
+// second after the first answer at the earliest), zlib for compressed bodies, fs/promises for copies,
+// crypto for tokens, API keys and sessions (a tenth of a start: src keeps it off the path to listening).
+// In the bundle each is a stand-in that loads the module on its first use.
+const LAZY_BUILTINS = ['child_process', 'worker_threads', 'zlib', 'fs/promises', 'crypto'];
 const lazyBuiltins = {
   name: 'lazy-builtins',
   setup(build) {
