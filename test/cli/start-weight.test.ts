@@ -2,9 +2,15 @@
 import { execFileSync } from 'node:child_process';
 import { BIN, ensureBuilt } from './process';
 
-/** Starts the built CLI in this process's image of a start, and names the built-ins and the files loaded once both listeners are up. */
-function loadedAtListening(): { builtins: string[]; files: string[] } {
+/** Starts the built CLI in this process's image of a start: the built-ins and files loaded once both listeners are up, and how many stack traces were captured. */
+function loadedAtListening(): { builtins: string[]; files: string[]; stacks: number } {
   const script = `
+    let stacks = 0;
+    const capture = Error.captureStackTrace;
+    Error.captureStackTrace = function (...args) {
+      stacks++;
+      return capture.apply(this, args);
+    };
     const http = require('node:http');
     const listen = http.Server.prototype.listen;
     let up = 0;
@@ -14,6 +20,7 @@ function loadedAtListening(): { builtins: string[]; files: string[] } {
         const names = process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length));
         process.stdout.write('BUILTINS ' + JSON.stringify(names) + '\\n');
         process.stdout.write('FILES ' + JSON.stringify(Object.keys(require.cache)) + '\\n');
+        process.stdout.write('STACKS ' + stacks + '\\n');
         process.exit(0);
       });
       return listen.apply(this, args);
@@ -22,7 +29,11 @@ function loadedAtListening(): { builtins: string[]; files: string[] } {
     require(${JSON.stringify(BIN)});
   `;
   const out = execFileSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 30_000 });
-  return { builtins: JSON.parse(/^BUILTINS (.*)$/m.exec(out)![1]!) as string[], files: JSON.parse(/^FILES (.*)$/m.exec(out)![1]!) as string[] };
+  return {
+    builtins: JSON.parse(/^BUILTINS (.*)$/m.exec(out)![1]!) as string[],
+    files: JSON.parse(/^FILES (.*)$/m.exec(out)![1]!) as string[],
+    stacks: Number(/^STACKS (\d+)$/m.exec(out)![1]),
+  };
 }
 
 function builtinsAtListening(): string[] {
@@ -54,5 +65,9 @@ describe('what a start loads', () => {
     expect(driver).toHaveLength(1);
     expect(driver[0]).toMatch(/better_sqlite3\.node$/);
     expect(files.filter((f) => /[\\/]node_modules[\\/]bindings[\\/]/.test(f))).toEqual([]);
+  });
+
+  it('listens without capturing a stack trace (in the bundle, a source position costs working out positions through all of it)', () => {
+    expect(loadedAtListening().stacks).toBe(0);
   });
 });
