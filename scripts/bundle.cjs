@@ -161,6 +161,9 @@ async function main() {
     platform: 'node',
     target: 'node20',
     format: 'cjs',
+    // The new database's image is named by a digest of the migrations (src/store/db.ts): the bundle holds the
+    // name for the migrations bundled with it, computed here, so that a start neither computes it nor loads node:crypto.
+    define: { BUNDLED_FRESH_IMAGE_NAME: JSON.stringify(require(path.join(ROOT, 'dist', 'store', 'db.js')).freshImageName()) },
     plugins: [ajvCompilerOutside, lazyExpressParts, lazyBuiltins, sqliteAddonOutside, lazyDepd],
     // ASCII only (non-ASCII characters escaped), so that bin/split-sandbox reads it as Latin-1, without UTF-8 decoding.
     charset: 'ascii',

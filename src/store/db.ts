@@ -1,4 +1,5 @@
 // Opens the SQLite database, sets it up for durable concurrent use and brings its schema up to date.
+import { createHash } from 'node:crypto';
 import { accessSync, constants, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
@@ -9,27 +10,25 @@ export type Db = Database.Database;
 
 export class DatabaseTooNewError extends Error {}
 
+/**
+ * The image's file name as the build knew it, in the bundle only (scripts/bundle.cjs writes it in, from
+ * the migrations bundled with it): the digest is then not computed at a start, nor node:crypto loaded.
+ */
+declare const BUNDLED_FRESH_IMAGE_NAME: string | undefined;
+
 /** A database file that cannot be opened, with its path and what is wrong with it. */
 export class DatabaseOpenError extends Error {}
 
 /**
  * The file name of the image of a new database with every migration of this version applied (written
  * by the build, scripts/fresh-database.cjs), named by a digest of the migrations: an image of other
- * migrations is never taken. The digest is 64 bits computed here (two 32-bit FNV-1a lanes): node:crypto,
- * whose loading is a tenth of a start, stays off a start's path.
+ * migrations is never taken.
  */
 export function freshImageName(): string {
-  let text = '';
-  for (const m of MIGRATIONS) text += `${m.version}\n${m.sql}\n${m.up === undefined ? '' : 'up'}\n${(m.rebuilds ?? []).join(',')}\n`;
-  let a = 0x811c9dc5;
-  let b = 0x050c5d1f;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x01000193) ^ (b >>> 15);
-  }
-  const hex = (x: number) => (x >>> 0).toString(16).padStart(8, '0');
-  return `fresh-database-${hex(a)}${hex(b)}.db`;
+  if (typeof BUNDLED_FRESH_IMAGE_NAME === 'string') return BUNDLED_FRESH_IMAGE_NAME;
+  const hash = createHash('sha1');
+  for (const m of MIGRATIONS) hash.update(`${m.version}\n${m.sql}\n${m.up === undefined ? '' : 'up'}\n${(m.rebuilds ?? []).join(',')}\n`);
+  return `fresh-database-${hash.digest('hex').slice(0, 16)}.db`;
 }
 
 /** The image for a new database, when the build wrote one for these migrations. */
