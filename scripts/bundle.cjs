@@ -1,6 +1,6 @@
 'use strict';
 // Build step: the CLI as one file, dist/split-sandbox.cjs, with everything but the native SQLite
-// driver inside. A start then reads one file instead of resolving and compiling some 300, and
+// driver's compiled addon inside. A start then reads one file instead of resolving and compiling some 300, and
 // bin/split-sandbox keeps V8's compiled code for it in dist/split-sandbox.cjs.cache, written here by
 // one warm-up start. The library entry (dist/index.js) stays as tsc wrote it.
 const { spawn } = require('node:child_process');
@@ -49,11 +49,41 @@ const lazyExpressParts = {
   },
 };
 
+// depd, the deprecation notices of express, router and http-errors: each of their modules calls depd() when
+// loaded, which captures a stack trace with source positions to learn its caller's file, and that makes V8
+// work out positions through the whole bundle (5 ms of a start here). In the bundle, depd() is a stand-in
+// that makes the real one on the first notice, which the sandbox's own use of express never gives.
+const lazyDepd = {
+  name: 'lazy-depd',
+  setup(build) {
+    build.onResolve({ filter: /^depd$/ }, (args) =>
+      args.namespace === 'lazy-depd' ? undefined : { path: 'depd', namespace: 'lazy-depd', pluginData: { resolveDir: args.resolveDir } },
+    );
+    build.onLoad({ filter: /.*/, namespace: 'lazy-depd' }, (args) => ({
+      contents: `let real;
+module.exports = function depd(namespace) {
+  if (!namespace) throw new TypeError('argument namespace is required');
+  let made;
+  const get = () => (made ??= (real ??= require(${JSON.stringify(require.resolve('depd', { paths: [args.pluginData.resolveDir] }))}))(namespace));
+  function deprecate(message) {
+    return get()(message);
+  }
+  deprecate.function = (fn, message) => get().function(fn, message);
+  deprecate.property = (obj, prop, message) => get().property(obj, prop, message);
+  return deprecate;
+};`,
+      resolveDir: args.pluginData.resolveDir,
+      loader: 'js',
+    }));
+  },
+};
+
 // Node's own modules that a start never uses before its first answer: commander's child_process (for
 // subcommands that are programs of their own), the worker threads of copies and checkpoints (started a
-// second after the first answer at the earliest), zlib for compressed bodies, fs/promises for copies.
-// In the bundle each is a stand-in that loads the module on its first use (5 ms of a start here).
-const LAZY_BUILTINS = ['child_process', 'worker_threads', 'zlib', 'fs/promises'];
+// second after the first answer at the earliest), zlib for compressed bodies, fs/promises for copies,
+// crypto for tokens, API keys and sessions (a tenth of a start: src keeps it off the path to listening).
+// In the bundle each is a stand-in that loads the module on its first use.
+const LAZY_BUILTINS = ['child_process', 'worker_threads', 'zlib', 'fs/promises', 'crypto'];
 const lazyBuiltins = {
   name: 'lazy-builtins',
   setup(build) {
@@ -63,6 +93,33 @@ const lazyBuiltins = {
     build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
       contents: `let m; const load = () => (m ??= require(${JSON.stringify(`node:${args.path}`)}));
 module.exports = new Proxy({}, { get: (_, k) => load()[k], has: (_, k) => k in load(), ownKeys: () => Reflect.ownKeys(load()), getOwnPropertyDescriptor: (_, k) => { const d = Reflect.getOwnPropertyDescriptor(load(), k); return d && { ...d, configurable: true }; } });`,
+      loader: 'js',
+    }));
+  },
+};
+
+// better-sqlite3's JavaScript is bundled (a dozen files fewer to resolve and compile at a start); only its
+// compiled addon stays outside. Its loader, the `bindings` package, finds the addon by searching the
+// calling file's package from a stack trace, which in the bundle would be the wrong package: here it is
+// the addon under better-sqlite3's own folder, found where Node resolves better-sqlite3 from the bundle,
+// and `bindings` (told that folder) searches its other places when the usual one has no addon.
+const sqliteAddonOutside = {
+  name: 'sqlite-addon-outside',
+  setup(build) {
+    build.onResolve({ filter: /^bindings$/ }, (args) =>
+      /node_modules[\\/]better-sqlite3[\\/]/.test(args.importer) ? { path: 'bindings', namespace: 'sqlite-addon' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'sqlite-addon' }, () => ({
+      contents: `const path = require('node:path');
+module.exports = function bindings(name) {
+  const root = path.dirname(require.resolve('better-sqlite3/package.json'));
+  try {
+    return require(path.join(root, 'build', 'Release', name));
+  } catch (e) {
+    if (e.code !== 'MODULE_NOT_FOUND') throw e;
+    return require(require.resolve('bindings', { paths: [root] }))({ bindings: name, module_root: root });
+  }
+};`,
       loader: 'js',
     }));
   },
@@ -104,10 +161,15 @@ async function main() {
     platform: 'node',
     target: 'node20',
     format: 'cjs',
-    external: ['better-sqlite3'],
-    plugins: [ajvCompilerOutside, lazyExpressParts, lazyBuiltins],
+    // The new database's image is named by a digest of the migrations (src/store/db.ts): the bundle holds the
+    // name for the migrations bundled with it, computed here, so that a start neither computes it nor loads node:crypto.
+    define: { BUNDLED_FRESH_IMAGE_NAME: JSON.stringify(require(path.join(ROOT, 'dist', 'store', 'db.js')).freshImageName()) },
+    plugins: [ajvCompilerOutside, lazyExpressParts, lazyBuiltins, sqliteAddonOutside, lazyDepd],
     // ASCII only (non-ASCII characters escaped), so that bin/split-sandbox reads it as Latin-1, without UTF-8 decoding.
     charset: 'ascii',
+    // The worker threads of copies and checkpoints, and the addon's finder above, ask Node where better-sqlite3
+    // is installed: resolved when they run, from the bundle's place, as meant.
+    logOverride: { 'require-resolve-not-external': 'silent' },
     minifyWhitespace: true,
     logLevel: 'warning',
   });

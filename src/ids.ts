@@ -50,11 +50,16 @@ function pooledRandomBytes(): (n: number) => Buffer {
 export function createIds(seed?: number, paymentIds = 0): Ids {
   const bytes = seed === undefined ? pooledRandomBytes() : seededBytes(seed, Math.imul(paymentIds, 1024));
   // InvalidRequestIDs are not stored (a rejected request changes nothing), so they count in memory
-  // from a random start.
-  let next = 100_000_000 + (bytes(4).readUInt32BE(0) % 800_000_000);
+  // from a random start: drawn at once from a seed's sequence (where the order of draws is what repeats),
+  // at the first rejection otherwise (node:crypto, whose loading is a tenth of a start, stays off its path).
+  const first = () => 100_000_000 + (bytes(4).readUInt32BE(0) % 800_000_000);
+  let next = seed === undefined ? undefined : first();
   return {
     token: () => bytes(16).toString('hex').toUpperCase(),
-    invalidRequestId: () => String(next++),
+    invalidRequestId: () => {
+      next ??= first();
+      return String(next++);
+    },
     apiKey: () => bytes(30).toString('base64'),
   };
 }

@@ -1,6 +1,5 @@
 // The composition root: config → store → services → lifecycle → the two apps → listeners.
 import type { Server } from 'node:http';
-import { randomInt } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { type Config, DEFAULT_CONFIG, journalQuotas } from './config';
 import { completeMethodCatalogue, loadFixtures, readFixtures } from './fixtures';
@@ -181,7 +180,8 @@ export function createServices(config: Config, store: Store, log?: Logger): Serv
   const clock = createClock(config, store, Date.now, log);
   // Rules kept from a previous run (or in the database's file) are in force again, and after a reset
   // or a restore, those of the data now in place.
-  const faults = new Faults(store, config.seed ?? randomInt(2 ** 31), config.merchantFaultRules);
+  // An unseeded run's seed needs no cryptographic quality: Math.random keeps node:crypto off a start's path.
+  const faults = new Faults(store, config.seed ?? Math.floor(Math.random() * 2 ** 31), config.merchantFaultRules);
   faults.reload();
   store.onDataReplaced(() => faults.reload());
   store.onSiteReplaced(() => faults.reload());

@@ -10,6 +10,12 @@ export type Db = Database.Database;
 
 export class DatabaseTooNewError extends Error {}
 
+/**
+ * The image's file name as the build knew it, in the bundle only (scripts/bundle.cjs writes it in, from
+ * the migrations bundled with it): the digest is then not computed at a start, nor node:crypto loaded.
+ */
+declare const BUNDLED_FRESH_IMAGE_NAME: string | undefined;
+
 /** A database file that cannot be opened, with its path and what is wrong with it. */
 export class DatabaseOpenError extends Error {}
 
@@ -19,6 +25,7 @@ export class DatabaseOpenError extends Error {}
  * migrations is never taken.
  */
 export function freshImageName(): string {
+  if (typeof BUNDLED_FRESH_IMAGE_NAME === 'string') return BUNDLED_FRESH_IMAGE_NAME;
   if (imageName === undefined) {
     const hash = createHash('sha1');
     for (const m of MIGRATIONS) hash.update(`${m.version}\n${m.sql}\n${m.up === undefined ? '' : 'up'}\n${(m.rebuilds ?? []).join(',')}\n`);

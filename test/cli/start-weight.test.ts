@@ -1,10 +1,16 @@
-// What a `start` loads before it listens: Node's built-ins for TLS, threads and compression are left to the first use that needs them.
+// What a `start` loads before it listens: Node's built-ins for TLS, threads, compression and cryptography are left to the first use that needs them.
 import { execFileSync } from 'node:child_process';
 import { BIN, ensureBuilt } from './process';
 
-/** Starts the built CLI in this process's image of a start, and names the built-ins loaded once both listeners are up. */
-function builtinsAtListening(): string[] {
+/** Starts the built CLI in this process's image of a start: the built-ins and files loaded once both listeners are up, and how many stack traces were captured. */
+function loadedAtListening(): { builtins: string[]; files: string[]; stacks: number } {
   const script = `
+    let stacks = 0;
+    const capture = Error.captureStackTrace;
+    Error.captureStackTrace = function (...args) {
+      stacks++;
+      return capture.apply(this, args);
+    };
     const http = require('node:http');
     const listen = http.Server.prototype.listen;
     let up = 0;
@@ -13,6 +19,8 @@ function builtinsAtListening(): string[] {
         if (++up < 2) return;
         const names = process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length));
         process.stdout.write('BUILTINS ' + JSON.stringify(names) + '\\n');
+        process.stdout.write('FILES ' + JSON.stringify(Object.keys(require.cache)) + '\\n');
+        process.stdout.write('STACKS ' + stacks + '\\n');
         process.exit(0);
       });
       return listen.apply(this, args);
@@ -21,7 +29,15 @@ function builtinsAtListening(): string[] {
     require(${JSON.stringify(BIN)});
   `;
   const out = execFileSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 30_000 });
-  return JSON.parse(/^BUILTINS (.*)$/m.exec(out)![1]!) as string[];
+  return {
+    builtins: JSON.parse(/^BUILTINS (.*)$/m.exec(out)![1]!) as string[],
+    files: JSON.parse(/^FILES (.*)$/m.exec(out)![1]!) as string[],
+    stacks: Number(/^STACKS (\d+)$/m.exec(out)![1]),
+  };
+}
+
+function builtinsAtListening(): string[] {
+  return loadedAtListening().builtins;
 }
 
 describe('what a start loads', () => {
@@ -36,5 +52,22 @@ describe('what a start loads', () => {
   it('listens without loading worker_threads, zlib or fs/promises (copies, checkpoints and compressed bodies load them when used)', () => {
     const loaded = builtinsAtListening();
     expect(loaded.filter((m) => /^(worker_threads|zlib|fs\/promises)$/.test(m))).toEqual([]);
+  });
+
+  it('listens without loading node:crypto (tokens, API keys and sessions load it when first drawn)', () => {
+    const loaded = builtinsAtListening();
+    expect(loaded).not.toContain('crypto');
+  });
+
+  it("listens with better-sqlite3's JavaScript from the bundle: of its package, only the compiled addon is loaded", () => {
+    const { files } = loadedAtListening();
+    const driver = files.filter((f) => /[\\/]better-sqlite3[\\/]/.test(f));
+    expect(driver).toHaveLength(1);
+    expect(driver[0]).toMatch(/better_sqlite3\.node$/);
+    expect(files.filter((f) => /[\\/]node_modules[\\/]bindings[\\/]/.test(f))).toEqual([]);
+  });
+
+  it('listens without capturing a stack trace (in the bundle, a source position costs working out positions through all of it)', () => {
+    expect(loadedAtListening().stacks).toBe(0);
   });
 });
