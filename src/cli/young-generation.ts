@@ -24,8 +24,8 @@ const LOOK_EVERY = 16;
  * The size is looked at every LOOK_EVERY requests, and after each GC as Node reports it. That report
  * alone comes a turn of the event loop late, and under load one turn's requests grew the young
  * generation twice, past the bound; a growth needs more bytes to survive than a few requests keep.
- * Between a worker thread's heap set-up and its 'online' event the factor is V8's again: a growth
- * in that window (the checkpointer's start, a snapshot's copy) can pass the bound once.
+ * A worker thread's start (the checkpointer's, a snapshot's copy) puts V8's factor back: a growth
+ * between that and the next request (or, without requests, its 'online' event) can pass the bound once.
  * The flag is the process's (a worker thread's young generation grows by it too), so this is for a
  * process the CLI owns. Returns the function that stops it.
  */
@@ -41,16 +41,31 @@ export function boundYoungGeneration(semiSpaceMib = SEMI_SPACE_MIB): () => void 
     factor = next;
     setFlagsFromString(`--semi-space-growth-factor=${next}`);
   };
-  let requests = 0;
-  const onRequest = (): void => {
-    if (++requests % LOOK_EVERY === 0) look();
-  };
-  // A new isolate's heap set-up raises the factor to 2 again, process-wide: once a worker thread is up
-  // (its heap made), the factor is set anew.
+  // A new isolate's heap set-up raises the factor to 2 again, process-wide, at a moment this thread
+  // does not see: while a worker thread starts, the factor is set anew at each request (some 20 µs,
+  // for the few requests of a thread's start), and once more when it is online (its heap made).
+  let starting = 0;
   const again = (): void => {
     if (factor === 1) setFlagsFromString('--semi-space-growth-factor=1');
   };
-  const onWorker = (message: unknown): void => void (message as { worker: Worker }).worker.once('online', again);
+  const onWorker = (message: unknown): void => {
+    const worker = (message as { worker: Worker }).worker;
+    starting++;
+    let started = false;
+    const up = (): void => {
+      if (started) return;
+      started = true;
+      starting--;
+      again();
+    };
+    worker.once('online', up);
+    worker.once('exit', up);
+  };
+  let requests = 0;
+  const onRequest = (): void => {
+    if (starting > 0) again();
+    else if (++requests % LOOK_EVERY === 0) look();
+  };
   look();
   subscribe('http.server.request.start', onRequest);
   subscribe('worker_threads', onWorker);
