@@ -10,6 +10,7 @@ import { startSandbox } from '../main';
 import { MAX_PAGE_SIZE } from '../services/list.service';
 import { byteSize, choice, clockMode, collect, controlToken, duration, httpUrl, networks, port, positiveInt, retention, seconds, speed, startTime, mebibytes, wholeNumber } from './options';
 import { removeReadyFile, writeReadyFile } from './ready-file';
+import { boundYoungGeneration } from './young-generation';
 
 interface StartOptions {
   port: number;
@@ -190,6 +191,8 @@ Examples:
     process.stdout.write(
       `API  ${sandbox.baseUrl}\nCard ${sandbox.cardBaseUrl}\nListening on ${sandbox.listening.baseUrl} (API) and ${sandbox.listening.cardBaseUrl} (card API)\n`,
     );
+    // This process is the server's alone: its heap can be tuned for it.
+    boundYoungGeneration();
     if (opts.readyFile !== undefined) readyFileOrExit(
         opts.readyFile,
         {
