@@ -4,10 +4,17 @@
 import type { Store } from '../store/store';
 
 const MAX_ENTRIES = 200;
+/**
+ * What all kept answers may hold together, in UTF-16 code units (JSON text, so mostly one byte each
+ * once written): a page of 1,000 payments is some 3 MB, and 200 of them would have held 600 MB.
+ * An answer larger than this alone is not kept.
+ */
+export const MAX_KEPT_CHARS = 4 * 1024 * 1024;
 
 export class PageCache {
   private stamp = '';
   private readonly pages = new Map<string, string>();
+  private chars = 0;
 
   constructor(private readonly store: Store) {}
 
@@ -15,17 +22,23 @@ export class PageCache {
   get(key: string, render: () => unknown): string {
     const stamp = this.store.dataStamp();
     if (stamp !== this.stamp) {
-      this.pages.clear();
+      this.forget();
       this.stamp = stamp;
     }
     let text = this.pages.get(key);
     if (text === undefined) {
       text = JSON.stringify(render());
       // render() may have written (a lazy expiry, say): then the answer is not kept.
-      if (this.store.dataStamp() !== stamp) return text;
-      if (this.pages.size >= MAX_ENTRIES) this.pages.clear();
+      if (this.store.dataStamp() !== stamp || text.length > MAX_KEPT_CHARS) return text;
+      if (this.pages.size >= MAX_ENTRIES || this.chars + text.length > MAX_KEPT_CHARS) this.forget();
       this.pages.set(key, text);
+      this.chars += text.length;
     }
     return text;
+  }
+
+  private forget(): void {
+    this.pages.clear();
+    this.chars = 0;
   }
 }
