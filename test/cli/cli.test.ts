@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type CliSession, type Run, cliSession, ensureBuilt, run, waitForOutput } from './process';
+import { type Run, run, sessionForTests, waitForOutput } from './process';
 import request from 'supertest';
 import { type Receiver, startReceiver } from '../helpers/receiver';
 import { MARKETPLACE, basic, paymentBody } from '../helpers/world';
@@ -30,12 +30,7 @@ describe('split-sandbox CLI (built code)', () => {
 
   // Outputs of given arguments, and a start whose process is not in question, run in one Node process
   // (the CLI session); `scenarios` also as a real process, compared, and the start on the real clock.
-  let session: CliSession;
-  beforeAll(() => {
-    ensureBuilt();
-    session = cliSession();
-  }, 120_000);
-  afterAll(() => session.close());
+  const session = sessionForTests();
   afterEach(async () => {
     for (const r of running.splice(0)) {
       if (r.child.exitCode === null && r.child.signalCode === null) {

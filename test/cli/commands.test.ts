@@ -7,7 +7,7 @@ import request from 'supertest';
 import { Store } from '../../src/store/store';
 import { startReceiver } from '../helpers/receiver';
 import { MARKETPLACE, basic, paymentBody } from '../helpers/world';
-import { BIN, type CliSession, type Run, cliSession, ensureBuilt, run, startIn, waitForOutput } from './process';
+import { type Run, BIN, run, sessionForTests, startIn, waitForOutput } from './process';
 
 const AUTH = basic(MARKETPLACE.SiteID, MARKETPLACE.APIKey);
 
@@ -18,12 +18,7 @@ describe('split-sandbox commands (built code)', () => {
   // Commands whose output for their arguments is what is tested run in one Node process, with the
   // sandboxes they talk to (started there by the same `start`); start's own life, the ones that read
   // its log, and a trigger, start --help and a piped openapi run as real processes.
-  let session: CliSession;
-  beforeAll(() => {
-    ensureBuilt();
-    session = cliSession();
-  }, 120_000);
-  afterAll(() => session.close());
+  const session = sessionForTests();
   const cli = (argv: string[], env?: Record<string, string>) => session.run(argv, env);
   beforeEach(() => (tmp = mkdtempSync(join(tmpdir(), 'split-sandbox-cli-'))));
   afterEach(async () => {

@@ -5,7 +5,7 @@ import { doc } from '../readme/readme';
 
 const OPTIONS = doc('docs/configuration.md');
 const COMMANDS = doc('docs/cli.md');
-import { type CliSession, type Run, cliSession, ensureBuilt, run, waitForOutput } from './process';
+import { type Run, run, sessionForTests, waitForOutput } from './process';
 
 /** `--name` → the default its help entry shows (undefined: none), from a command's --help. */
 function helpDefaults(help: string): Map<string, string | undefined> {
@@ -23,12 +23,7 @@ const plain = (s: string) => s.replace(/[`"]/g, '').trim();
 describe('help and the docs agree (built code)', () => {
   const running: Run[] = [];
   // The help texts come from one Node process (the CLI session); start --help also from a real one, compared.
-  let session: CliSession;
-  beforeAll(() => {
-    ensureBuilt();
-    session = cliSession();
-  }, 120_000);
-  afterAll(() => session.close());
+  const session = sessionForTests();
   async function helpOf(command: string): Promise<string> {
     const r = await session.run([command, '--help']);
     expect(r.code).toBe(0);

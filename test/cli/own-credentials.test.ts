@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { type CliSession, type Ran, type Run, cliSession, ensureBuilt, run, startIn } from './process';
+import { type Ran, type Run, run, sessionForTests, startIn } from './process';
 
 const TOKEN = 'cli-own-credentials';
 const START_MS = Date.UTC(2026, 0, 15, 10, 0, 0);
@@ -14,12 +14,7 @@ describe('split-sandbox snapshot, story and trigger with --site-id and --api-key
   const running: Run[] = [];
   // The commands run in one Node process (the CLI session), with the file's one sandbox, started there by
   // the same `start`; the first trigger is a real process.
-  let session: CliSession;
-  beforeAll(() => {
-    ensureBuilt();
-    session = cliSession();
-  }, 120_000);
-  afterAll(() => session.close());
+  const session = sessionForTests();
   afterEach(async () => {
     for (const r of running.splice(0)) {
       if (r.child.exitCode === null) r.child.kill('SIGTERM');

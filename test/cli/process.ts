@@ -245,6 +245,30 @@ export function cliSession(env: Record<string, string> = {}): CliSession {
 }
 
 /**
+ * The CLI session of the tests of a file (or of a describe block, where it is called): started, after
+ * the build, before them and closed after them. What it returns reaches the session of the moment.
+ */
+export function sessionForTests(): CliSession {
+  let session: CliSession | undefined;
+  beforeAll(() => {
+    ensureBuilt();
+    session = cliSession();
+  }, 120_000);
+  afterAll(() => session?.close());
+  const current = (): CliSession => {
+    if (session === undefined) throw new Error('the CLI session starts before the tests (beforeAll)');
+    return session;
+  };
+  return {
+    get pid() {
+      return current().pid;
+    },
+    run: (argv, env) => current().run(argv, env),
+    close: () => current().close(),
+  };
+}
+
+/**
  * What the built CLI prints and exits with for each argv, all run in turn in one session (cliSession).
  * An argv may come with variables of its own, set for it alone.
  */

@@ -5,7 +5,7 @@ import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { type CliSession, type Run, appears, cliSession, ensureBuilt, run, startIn, waitForOutput } from './process';
+import { type Run, appears, run, sessionForTests, startIn, waitForOutput } from './process';
 
 /** A port nothing listens on (taken from the system, then let go). */
 async function freePort(): Promise<number> {
@@ -22,12 +22,7 @@ describe('readiness for scripts (built code)', () => {
 
   // Outputs for given arguments, and sandboxes whose process is not in question (the ones `wait` waits
   // for at an address), run in one Node process; what starts, writes a ready file or waits is a process.
-  let session: CliSession;
-  beforeAll(() => {
-    ensureBuilt();
-    session = cliSession();
-  }, 120_000);
-  afterAll(() => session.close());
+  const session = sessionForTests();
   beforeEach(() => (tmp = mkdtempSync(join(tmpdir(), 'split-sandbox-ready-'))));
   afterEach(async () => {
     for (const r of running.splice(0)) {

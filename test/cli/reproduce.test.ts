@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { MARKETPLACE, basic, paymentBody } from '../helpers/world';
-import { type CliSession, type Ran, type Run, cliSession, ensureBuilt, run, startIn, waitForOutput } from './process';
+import { type Ran, type Run, run, sessionForTests, startIn, waitForOutput } from './process';
 
 const AUTH = basic(MARKETPLACE.SiteID, MARKETPLACE.APIKey);
 
@@ -15,12 +15,7 @@ describe('split-sandbox snapshot, story, replay (built code)', () => {
 
   // The commands, and the sandboxes they talk to but whose process is not in question, run in one Node
   // process (started by the same `start`), the first --help also as a real process, compared.
-  let session: CliSession;
-  beforeAll(() => {
-    ensureBuilt();
-    session = cliSession();
-  }, 120_000);
-  afterAll(() => session.close());
+  const session = sessionForTests();
   beforeEach(() => (tmp = mkdtempSync(join(tmpdir(), 'split-sandbox-cli-reproduce-'))));
   afterEach(async () => {
     for (const r of running.splice(0)) {

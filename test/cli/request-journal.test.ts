@@ -3,7 +3,7 @@
 // options reach health, sizes in bytes or with their units.
 import request from 'supertest';
 import { basic, MARKETPLACE } from '../helpers/world';
-import { type CliSession, type Run, cliSession, ensureBuilt, run, waitForOutput } from './process';
+import { type Run, run, sessionForTests, waitForOutput } from './process';
 
 const AUTH = basic(MARKETPLACE.SiteID, MARKETPLACE.APIKey);
 
@@ -11,12 +11,7 @@ describe('start --request-journal', () => {
   let r: Run | undefined;
   // One Node process (the CLI session) runs the starts and refusals below but the first, a real process,
   // and keeps the sandboxes they start until it ends.
-  let session: CliSession;
-  beforeAll(() => {
-    ensureBuilt();
-    session = cliSession();
-  }, 120_000);
-  afterAll(() => session.close());
+  const session = sessionForTests();
   afterEach(async () => {
     r?.child.kill('SIGTERM');
     await r?.exited;

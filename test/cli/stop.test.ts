@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { type CliSession, type Run, appears, cliSession, ensureBuilt, run, startIn } from './process';
+import { type Run, appears, run, sessionForTests, startIn } from './process';
 
 /** The PID of a process that has ended. */
 function endedPid(): Promise<number> {
@@ -20,12 +20,7 @@ describe('split-sandbox stop (built code)', () => {
   const running: Run[] = [];
   // The sandbox nothing may stop, and the refusals read once they end, run in one Node process (the CLI
   // session); the sandboxes that are stopped or killed, and the stops that end them, are real processes.
-  let session: CliSession;
-  beforeAll(() => {
-    ensureBuilt();
-    session = cliSession();
-  }, 120_000);
-  afterAll(() => session.close());
+  const session = sessionForTests();
   beforeEach(() => (tmp = mkdtempSync(join(tmpdir(), 'split-sandbox-stop-'))));
   afterEach(async () => {
     for (const r of running.splice(0)) {

@@ -1,19 +1,14 @@
 // `split-sandbox trigger` as a process: what it says while a scenario waits for the payer, what it
 // names when it runs out of time, and that on a manual clock it says it moves the sandbox's clock.
 import request from 'supertest';
-import { type CliSession, type Run, cliSession, ensureBuilt, run, startIn, waitForOutput } from './process';
+import { type Run, run, sessionForTests, startIn, waitForOutput } from './process';
 
 describe('split-sandbox trigger (built code)', () => {
   const running: Run[] = [];
   // The sandboxes, and the triggers whose output is read once they end, run in one Node process (the
   // CLI session, the sandboxes started there by the same `start`); the trigger read while it waits is a
   // real process.
-  let session: CliSession;
-  beforeAll(() => {
-    ensureBuilt();
-    session = cliSession();
-  }, 120_000);
-  afterAll(() => session.close());
+  const session = sessionForTests();
   afterEach(async () => {
     for (const r of running.splice(0)) {
       if (r.child.exitCode === null) r.child.kill('SIGTERM');
