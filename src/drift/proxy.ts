@@ -376,15 +376,9 @@ export async function startDrift(options: DriftOptions): Promise<Drift> {
   /** The real service's notification: relayed to the integration, and paired with the shadow's. */
   async function hook(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readBody(req);
-    if (options.notifyTo !== undefined) {
-      try {
-        const answer = await send(new URL(options.notifyTo), req.method ?? 'POST', forwardedHeaders(req.headers, req.rawHeaders, body), body);
-        res.writeHead(answer.status, answer.statusMessage, endToEnd(answer.rawHeaders) as unknown as Record<string, string>).end(answer.body);
-      } catch (e) {
-        log.warn('drift: --notify-to unreachable', { error: (e as Error).message });
-        res.writeHead(502).end();
-      }
-    } else res.writeHead(204).end();
+    // Queued before it is relayed: an integration that calls the API while it handles the notification
+    // (a capture once authorized) has the shadow follow the notification first, as the real service
+    // moved before it notified.
     enqueue(async () => {
       const n = describeNotification(jsonOf(body), 'upstream');
       if (!n) return;
@@ -397,6 +391,15 @@ export async function startDrift(options: DriftOptions): Promise<Drift> {
       await sh.flush();
       pair();
     });
+    if (options.notifyTo !== undefined) {
+      try {
+        const answer = await send(new URL(options.notifyTo), req.method ?? 'POST', forwardedHeaders(req.headers, req.rawHeaders, body), body);
+        res.writeHead(answer.status, answer.statusMessage, endToEnd(answer.rawHeaders) as unknown as Record<string, string>).end(answer.body);
+      } catch (e) {
+        log.warn('drift: --notify-to unreachable', { error: (e as Error).message });
+        res.writeHead(502).end();
+      }
+    } else res.writeHead(204).end();
   }
 
   const guard = controlGuard(options.controlToken);
