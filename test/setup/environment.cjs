@@ -1,0 +1,21 @@
+'use strict';
+// jest's node environment, where the test files of a worker share one instance of supertest and of
+// express (test/setup/shared/): jest loads every other module afresh for each test file, and these
+// two with their dependencies (superagent, formidable, mime-db, qs, …) were a tenth of a small file's
+// time. Neither keeps state of a test file between files: an app, a server, a request are made per
+// test. They run outside the file's sandbox, so jest's fake timers do not reach their own timers.
+const { TestEnvironment } = require('jest-environment-node');
+
+/** The only packages loaded this way: each has a file in test/setup/shared/, named in jest.config.js. */
+const SHARED = new Set(['supertest', 'express', 'path-to-regexp']);
+const SHARED_KEY = Symbol.for('split-sandbox.shared-module');
+
+module.exports = class SharedModulesEnvironment extends TestEnvironment {
+  constructor(config, context) {
+    super(config, context);
+    this.global[SHARED_KEY] = (name) => {
+      if (!SHARED.has(name)) throw new Error(`test/setup/environment.cjs: ${name} is not a shared module`);
+      return require(name);
+    };
+  }
+};
