@@ -243,9 +243,9 @@ function prepare(db: Db) {
       `INSERT INTO ${SHARES_TABLE} (owner, entries, bytes) VALUES (?, ?, ?) ON CONFLICT (owner) DO UPDATE SET entries = entries + excluded.entries, bytes = bytes + excluded.bytes`,
     ),
     shares: db.prepare<[], { owner: number; entries: number; bytes: number }>(`SELECT owner, entries, bytes FROM ${SHARES_TABLE} WHERE entries > 0`),
-    // An owner's entries, oldest first, through the index that holds their sizes (the rows, bodies and all, are not read).
-    oldestOf: db.prepare<[number], { id: number; bytes: number }>(`SELECT id, stored_bytes AS bytes FROM ${JOURNAL_TABLE} WHERE owner_site_id = ? ORDER BY id`),
-    oldestUnowned: db.prepare<[], { id: number; bytes: number }>(`SELECT id, stored_bytes AS bytes FROM ${JOURNAL_TABLE} WHERE owner_site_id IS NULL ORDER BY id`),
+    // An owner's entries after an ID, oldest first, through the index that holds their sizes (the rows, bodies and all, are not read).
+    oldestOf: db.prepare<[number, number], { id: number; bytes: number }>(`SELECT id, stored_bytes AS bytes FROM ${JOURNAL_TABLE} WHERE owner_site_id = ? AND id > ? ORDER BY id`),
+    oldestUnowned: db.prepare<[number], { id: number; bytes: number }>(`SELECT id, stored_bytes AS bytes FROM ${JOURNAL_TABLE} WHERE owner_site_id IS NULL AND id > ? ORDER BY id`),
     dropOf: db.prepare<[number, number]>(`DELETE FROM ${JOURNAL_TABLE} WHERE owner_site_id = ? AND id <= ?`),
     dropUnowned: db.prepare<[number]>(`DELETE FROM ${JOURNAL_TABLE} WHERE owner_site_id IS NULL AND id <= ?`),
     pageCount: db.prepare(`PRAGMA ${JOURNAL_SCHEMA}.page_count`).pluck(),
@@ -348,23 +348,25 @@ export class RequestsRepo {
   }
 
   /**
-   * Drops an owner's oldest entries (`owner` null: the unauthenticated pool's) until at least
-   * `entries` of them and `bytes` of theirs are gone; what was dropped.
+   * An owner's oldest entries after the entry `after` (`owner` null: the unauthenticated pool's), as
+   * few as make at least `entries` of them and `bytes` of theirs: how many, their bytes, and the last
+   * one's ID (0 for none). Nothing is deleted (dropThrough does).
    */
-  dropOldest(owner: number | null, entries: number, bytes: number): Share {
-    const dropped: Share = { entries: 0, bytes: 0 };
-    let last: number | undefined;
-    for (const r of owner === null ? this.stmt.oldestUnowned.iterate() : this.stmt.oldestOf.iterate(owner)) {
-      if (dropped.entries >= entries && dropped.bytes >= bytes) break;
-      dropped.entries++;
-      dropped.bytes += r.bytes;
-      last = r.id;
+  oldest(owner: number | null, after: number, entries: number, bytes: number): Share & { last: number } {
+    const found = { entries: 0, bytes: 0, last: 0 };
+    for (const r of owner === null ? this.stmt.oldestUnowned.iterate(after) : this.stmt.oldestOf.iterate(owner, after)) {
+      if (found.entries >= entries && found.bytes >= bytes) break;
+      found.entries++;
+      found.bytes += r.bytes;
+      found.last = r.id;
     }
-    if (last !== undefined) {
-      if (owner === null) this.stmt.dropUnowned.run(last);
-      else this.stmt.dropOf.run(owner, last);
-    }
-    return dropped;
+    return found;
+  }
+
+  /** Deletes an owner's entries up to the entry `last`, that one too (`owner` null: the unauthenticated pool's). */
+  dropThrough(owner: number | null, last: number): void {
+    if (owner === null) this.stmt.dropUnowned.run(last);
+    else this.stmt.dropOf.run(owner, last);
   }
 
   /** The journal's file: its size and its free pages' (pages × page size), in bytes. */
