@@ -119,6 +119,36 @@ describe('entries past their quota', () => {
     expect(store.requests.shares().get(30201)).toEqual({ entries: QUOTA, bytes: journal.find({}, { limit: 1000, offset: 0, descending: false }).reduce((n, r) => n + r.storedBytes, 0) });
   });
 
+  it('deleted together, leave each owner’s share and each kept answer’s count as the entries in the file say, and other deletions keep them so too', async () => {
+    open(':memory:');
+    journal = new RequestJournal(store, { now: () => NOW } as never, { ...quotas, unauthenticated: { entries: 30, bytes: 1 << 30 } });
+    for (let i = 1; i <= 3000; i++) {
+      const e = read(i, i % 3 === 0 ? A : i % 3 === 1 ? B : `{"Payment":{"ID":${i % 7}}}`);
+      journal.add(i % 4 === 0 ? { ...e, authenticated: false, ownerSiteId: null } : e);
+      if (i % 256 === 0) await Promise.resolve();
+    }
+    await Promise.resolve();
+    jest.advanceTimersByTime(100);
+    const consistent = () => {
+      const shares = store.db.prepare('SELECT owner, entries, bytes FROM journal.request_shares WHERE entries > 0 ORDER BY owner').all();
+      const rows = store.db
+        .prepare('SELECT coalesce(owner_site_id, 0) AS owner, count(*) AS entries, sum(stored_bytes) AS bytes FROM journal.requests GROUP BY 1 ORDER BY 1')
+        .all();
+      expect(shares).toEqual(rows);
+      const refs = store.db.prepare('SELECT id, refs FROM journal.request_bodies ORDER BY id').all();
+      const named = store.db.prepare('SELECT body_id AS id, count(*) AS refs FROM journal.request_answers GROUP BY 1 ORDER BY 1').all();
+      expect(refs).toEqual(named);
+    };
+    consistent();
+    expect(journal.count({})).toBe(QUOTA + 30);
+    consistent();
+    // Retention drops a payment's entries, one by one through the triggers.
+    const [newest] = journal.find({ owner: 30201 }, { limit: 1, offset: 0, descending: true });
+    expect(journal.clear({ paymentId: newest!.paymentId! })).toBe(1);
+    consistent();
+    expect(journal.count({})).toBe(QUOTA + 29);
+  });
+
   it('left in the file by a process that stopped without closing, are not seen after the next start', async () => {
     const file = join(dir, 'sandbox.db');
     open(file);
