@@ -41,6 +41,22 @@ export const DEFAULT_JOURNAL_QUOTAS: JournalQuotas = {
 const BATCH_MAX = 256;
 const BATCH_MS = 20;
 
+/**
+ * Entries past their quotas, and their bytes, that may wait to be deleted together: then the shares
+ * and the kept answers of all of them are kept by a few statements (RequestsRepo.dropThrough), where
+ * the triggers ran four for each entry (three quarters of deleting one, a third of writing one), and
+ * the oldest pages of the table and its indexes are changed (and copied into the rollback journal)
+ * once rather than with each batch. Until they go they are not the journal's any more: no quota counts
+ * them, and whoever reads the journal deletes them first.
+ */
+const PAST_QUOTA_ENTRIES = 2048;
+const PAST_QUOTA_BYTES = 4 * MiB;
+
+/** An owner's oldest entries that are past its quota, not deleted yet: how many, their bytes, and the newest one's ID. */
+interface PastQuota extends Share {
+  last: number;
+}
+
 /** A filter as the control API's query and the embedded `sandbox.requests` take it (the wire names). */
 export interface RequestQuery {
   SiteID?: number;
@@ -130,6 +146,13 @@ export class RequestJournal {
     store.addPendingWriter(() => this.flush());
   }
 
+  /** Each owner's entries past its quota that are still in the file (0: the pool's), and all of them together. */
+  private pastQuota = new Map<number, PastQuota>();
+  private pastQuotaEntries = 0;
+  private pastQuotaBytes = 0;
+  /** The entries in place were held to the quotas (at the first read: a file left by a process that stopped can hold more). */
+  private settled = false;
+
   /** Entries of answers gone, not yet written. */
   private pending: NewRequest[] = [];
   /** Entries of answers gone, not yet made (each one's add to come), in the order their answers left. */
@@ -163,35 +186,54 @@ export class RequestJournal {
   add(entry: NewRequest): void {
     const n = this.pending.push(entry);
     if (n >= BATCH_MAX || this.events.listenerCount('entry') > 0) this.writeSoon();
-    else if (n === 1) this.timer = setTimeout(() => this.flush(), BATCH_MS).unref();
+    else if (n === 1) this.timer = setTimeout(this.writeWaiting, BATCH_MS).unref();
   }
 
   private writeSoon(): void {
     if (this.soon) return;
     this.soon = true;
-    queueMicrotask(() => this.flush());
+    queueMicrotask(this.writeWaiting);
   }
 
-  /** Writes the entries waiting (readers call it first, to see them). */
+  private readonly writeWaiting = (): void => this.write(false);
+
+  /**
+   * Writes the entries waiting and deletes those past their quotas: readers (and copies, closing)
+   * call it first, to see exactly the entries the quotas keep.
+   */
   flush(): void {
+    this.write(true);
+  }
+
+  /** Writes the entries waiting; `exact`: and deletes every entry past its quota (otherwise only once they are many). */
+  private write(exact: boolean): void {
     this.makeWaiting();
     this.soon = false;
     if (this.timer !== undefined) {
       clearTimeout(this.timer);
       this.timer = undefined;
     }
-    if (this.pending.length === 0) return;
+    if (this.pending.length === 0 && !(exact && (!this.settled || this.pastQuota.size > 0))) return;
     // Another connection is replacing the data: written once it is done (unless discarded with it).
     if (this.store.writesHeld) {
-      this.timer = setTimeout(() => this.flush(), BATCH_MS).unref();
+      if (this.pending.length > 0) this.timer = setTimeout(this.writeWaiting, BATCH_MS).unref();
+      return;
+    }
+    if (this.pending.length === 0) {
+      try {
+        this.store.txJournal(() => this.keepQuotas(undefined, true));
+      } catch {
+        this.unsettle();
+      }
       return;
     }
     const entries = this.pending;
     this.pending = [];
     try {
-      this.insert(entries);
+      this.insert(entries, exact);
     } catch {
       // Kept in memory only, and lost with a failing disk: the answers they tell of have gone already.
+      this.unsettle();
     }
   }
 
@@ -199,38 +241,75 @@ export class RequestJournal {
   discard(): void {
     this.unmade = [];
     this.pending = [];
+    // What was past the quotas was in the data replaced.
+    this.unsettle();
     this.flush();
-    if (this.store.writesHeld) return;
-    try {
-      this.store.txJournal(() => this.keepQuotas());
-    } catch {
-      // Held to them by the next entries' write.
-    }
   }
 
-  private insert(entries: readonly NewRequest[]): void {
+  private insert(entries: readonly NewRequest[], exact: boolean): void {
     const ids = this.store.txJournal(() => {
       const made = this.store.requests.addAll(entries);
-      this.keepQuotas(new Set(entries.map((e) => e.ownerSiteId)));
+      this.keepQuotas(this.settled ? new Set(entries.map((e) => e.ownerSiteId)) : undefined, exact);
       return made;
     });
     if (this.events.listenerCount('entry') > 0) for (const id of ids) this.events.emit('entry', id);
   }
 
+  /** After a write that failed (rolled back): what is past the quotas is found again by the next write. */
+  private unsettle(): void {
+    this.forgetPastQuota();
+    this.settled = false;
+  }
+
+  private forgetPastQuota(): void {
+    this.pastQuota.clear();
+    this.pastQuotaEntries = 0;
+    this.pastQuotaBytes = 0;
+  }
+
+  /** Notes an owner's oldest entries as past its quota (`key` 0: the pool); what they are. */
+  private passQuota(key: number, entries: number, bytes: number): Share {
+    const past = this.pastQuota.get(key);
+    const found = this.store.requests.oldest(key === 0 ? null : key, past?.last ?? 0, entries, bytes);
+    if (found.entries === 0) return found;
+    if (past) {
+      past.entries += found.entries;
+      past.bytes += found.bytes;
+      past.last = found.last;
+    } else this.pastQuota.set(key, found);
+    this.pastQuotaEntries += found.entries;
+    this.pastQuotaBytes += found.bytes;
+    return found;
+  }
+
+  /** Deletes the entries past the quotas, each owner's in one statement (the file's shares follow by its trigger). */
+  private deletePastQuota(): void {
+    for (const [key, past] of this.pastQuota) this.store.requests.dropThrough(key === 0 ? null : key, past.last);
+    this.forgetPastQuota();
+  }
+
   /**
    * Drops the oldest entries of each owner past its share (of `owners`, or of all), then, while all
    * of them together are past the file's quota, those of the owner holding the most: one owner's
-   * entries never push out another's, unless it holds less than it. Inside a transaction.
+   * entries never push out another's, unless it holds less than it. Inside a transaction. Dropped
+   * entries are deleted together once they are many, or at once when `exact` (a reader is next).
    */
-  private keepQuotas(owners?: ReadonlySet<number | null>): void {
+  private keepQuotas(owners: ReadonlySet<number | null> | undefined, exact: boolean): void {
     const repo = this.store.requests;
     const shares = repo.shares();
+    // The file's shares still count the entries past the quotas: what the owners hold is the rest.
+    for (const [key, past] of this.pastQuota) {
+      const share = shares.get(key);
+      if (!share) continue;
+      share.entries -= past.entries;
+      share.bytes -= past.bytes;
+    }
     for (const [key, share] of shares) {
       const owner = key === 0 ? null : key;
       if (owners && !owners.has(owner)) continue;
       const quota = owner === null ? this.quotas.unauthenticated : this.quotas.marketplace;
       if (share.entries <= quota.entries && share.bytes <= quota.bytes) continue;
-      const dropped = repo.dropOldest(owner, share.entries - quota.entries, share.bytes - quota.bytes);
+      const dropped = this.passQuota(key, share.entries - quota.entries, share.bytes - quota.bytes);
       share.entries -= dropped.entries;
       share.bytes -= dropped.bytes;
     }
@@ -241,12 +320,14 @@ export class RequestJournal {
       if (!first) break;
       // Down to the next holder's size at most, each round: the largest ones give way in turn.
       const give = Math.min(total - this.quotas.fileBytes, Math.max(1, first[1].bytes - (second?.[1].bytes ?? 0)));
-      const dropped = repo.dropOldest(first[0] === 0 ? null : first[0], 0, give);
+      const dropped = this.passQuota(first[0], 0, give);
       if (dropped.entries === 0) break;
       first[1].entries -= dropped.entries;
       first[1].bytes -= dropped.bytes;
       total -= dropped.bytes;
     }
+    if (exact || this.pastQuotaEntries >= PAST_QUOTA_ENTRIES || this.pastQuotaBytes >= PAST_QUOTA_BYTES) this.deletePastQuota();
+    this.settled = true;
   }
 
   private lastHealth: ReturnType<RequestJournal['figures']> | undefined;

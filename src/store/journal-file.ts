@@ -55,11 +55,24 @@ if (!TABLE_SQL.includes(JOURNAL_TABLE) || !TABLE_SQL.includes(OWNER_COLUMNS[1]))
 /** The table of each owner's share: entries and bytes (owner 0: the unauthenticated pool). */
 export const SHARES_TABLE = `${JOURNAL_SCHEMA}.request_shares`;
 
+/**
+ * The entries being deleted past their quotas (each owner's up to `last`; 0: the pool's), while
+ * RequestsRepo.dropThrough deletes them: it keeps the shares and the kept answers for all of them in
+ * a few statements, and the triggers leave those entries alone. Empty the rest of the time.
+ */
+export const DROPPING_TABLE = `${JOURNAL_SCHEMA}.request_dropping`;
+
+/** Not an entry being deleted past its quota (DROPPING_TABLE), in a trigger on `requests`. */
+const NOT_DROPPING = `NOT EXISTS (SELECT 1 FROM request_dropping d WHERE d.owner = coalesce(OLD.owner_site_id, 0) AND OLD.id <= d.last)`;
+
+// The triggers are made again at each open: a file made before has them without their WHEN.
 const SHARES_SQL = `
 CREATE INDEX IF NOT EXISTS ${JOURNAL_SCHEMA}.requests_by_owner ON requests (owner_site_id, id, stored_bytes);
 CREATE TABLE IF NOT EXISTS ${SHARES_TABLE} (owner INTEGER PRIMARY KEY, entries INTEGER NOT NULL, bytes INTEGER NOT NULL) STRICT;
+CREATE TABLE IF NOT EXISTS ${DROPPING_TABLE} (owner INTEGER PRIMARY KEY, last INTEGER NOT NULL) STRICT;
 DROP TRIGGER IF EXISTS ${JOURNAL_SCHEMA}.request_shares_add;
-CREATE TRIGGER IF NOT EXISTS ${JOURNAL_SCHEMA}.request_shares_drop AFTER DELETE ON requests BEGIN
+DROP TRIGGER IF EXISTS ${JOURNAL_SCHEMA}.request_shares_drop;
+CREATE TRIGGER ${JOURNAL_SCHEMA}.request_shares_drop AFTER DELETE ON requests WHEN ${NOT_DROPPING} BEGIN
   UPDATE request_shares SET entries = entries - 1, bytes = bytes - OLD.stored_bytes WHERE owner = coalesce(OLD.owner_site_id, 0);
 END;
 `;
@@ -83,7 +96,8 @@ const SHARED = (t: string) => `${t}.response_body IS NULL AND ${t}.response_byte
 const BODIES_SQL = `
 CREATE TABLE IF NOT EXISTS ${BODIES_TABLE} (id INTEGER PRIMARY KEY, digest BLOB NOT NULL UNIQUE, body TEXT NOT NULL, refs INTEGER NOT NULL) STRICT;
 CREATE TABLE IF NOT EXISTS ${ANSWERS_TABLE} (entry_id INTEGER PRIMARY KEY, body_id INTEGER NOT NULL) STRICT;
-CREATE TRIGGER IF NOT EXISTS ${JOURNAL_SCHEMA}.request_answers_drop AFTER DELETE ON requests WHEN ${SHARED('OLD')} BEGIN
+DROP TRIGGER IF EXISTS ${JOURNAL_SCHEMA}.request_answers_drop;
+CREATE TRIGGER ${JOURNAL_SCHEMA}.request_answers_drop AFTER DELETE ON requests WHEN ${SHARED('OLD')} AND ${NOT_DROPPING} BEGIN
   UPDATE request_bodies SET refs = refs - 1 WHERE id = (SELECT body_id FROM request_answers WHERE entry_id = OLD.id);
   DELETE FROM request_bodies WHERE id = (SELECT body_id FROM request_answers WHERE entry_id = OLD.id) AND refs <= 0;
   DELETE FROM request_answers WHERE entry_id = OLD.id;

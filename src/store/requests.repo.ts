@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './db';
 import { withDeferredPrepares } from './deferred';
-import { ANSWERS_TABLE, BODIES_TABLE, ENTRIES_VIEW, JOURNAL_SCHEMA, JOURNAL_TABLE, SHARES_TABLE } from './journal-file';
+import { ANSWERS_TABLE, BODIES_TABLE, DROPPING_TABLE, ENTRIES_VIEW, JOURNAL_SCHEMA, JOURNAL_TABLE, SHARES_TABLE } from './journal-file';
 import type { Surface } from './records';
 
 export interface RequestRecord {
@@ -229,6 +229,27 @@ function valuesOf(r: NewRequest, out: unknown[], shares: Map<number, Share>, sha
 
 const answersOf = (db: Db, rows: number) => db.prepare(`INSERT INTO ${ANSWERS_TABLE} (entry_id, body_id) VALUES ${Array(rows).fill('(?, ?)').join(', ')}`);
 
+/**
+ * What deletes an owner's oldest entries up to `@last` (`owned`: which owner's, over `@owner`): the
+ * shares and the kept answers of all of them kept at once, and then the rows, which the triggers leave
+ * alone (DROPPING_TABLE). Done by the triggers, each entry's deletion cost four statements more, three
+ * quarters of what deleting it cost.
+ */
+function dropStatements(db: Db, owned: string) {
+  const dropped = `SELECT id FROM ${JOURNAL_TABLE} WHERE ${owned} AND id <= @last`;
+  return [
+    `INSERT INTO ${DROPPING_TABLE} (owner, last) VALUES (@key, @last)`,
+    `UPDATE ${SHARES_TABLE} SET entries = entries - d.n, bytes = bytes - d.b
+       FROM (SELECT count(*) AS n, coalesce(sum(stored_bytes), 0) AS b FROM ${JOURNAL_TABLE} WHERE ${owned} AND id <= @last) AS d WHERE owner = @key`,
+    `UPDATE ${BODIES_TABLE} SET refs = refs - d.n
+       FROM (SELECT body_id, count(*) AS n FROM ${ANSWERS_TABLE} WHERE entry_id IN (${dropped}) GROUP BY body_id) AS d WHERE id = d.body_id`,
+    `DELETE FROM ${BODIES_TABLE} WHERE refs <= 0 AND id IN (SELECT body_id FROM ${ANSWERS_TABLE} WHERE entry_id IN (${dropped}))`,
+    `DELETE FROM ${ANSWERS_TABLE} WHERE entry_id IN (${dropped})`,
+    `DELETE FROM ${JOURNAL_TABLE} WHERE ${owned} AND id <= @last`,
+    `DELETE FROM ${DROPPING_TABLE}`,
+  ].map((sql) => db.prepare(sql));
+}
+
 function prepare(db: Db) {
   return {
     insert: insertOf(db, 1),
@@ -243,11 +264,11 @@ function prepare(db: Db) {
       `INSERT INTO ${SHARES_TABLE} (owner, entries, bytes) VALUES (?, ?, ?) ON CONFLICT (owner) DO UPDATE SET entries = entries + excluded.entries, bytes = bytes + excluded.bytes`,
     ),
     shares: db.prepare<[], { owner: number; entries: number; bytes: number }>(`SELECT owner, entries, bytes FROM ${SHARES_TABLE} WHERE entries > 0`),
-    // An owner's entries, oldest first, through the index that holds their sizes (the rows, bodies and all, are not read).
-    oldestOf: db.prepare<[number], { id: number; bytes: number }>(`SELECT id, stored_bytes AS bytes FROM ${JOURNAL_TABLE} WHERE owner_site_id = ? ORDER BY id`),
-    oldestUnowned: db.prepare<[], { id: number; bytes: number }>(`SELECT id, stored_bytes AS bytes FROM ${JOURNAL_TABLE} WHERE owner_site_id IS NULL ORDER BY id`),
-    dropOf: db.prepare<[number, number]>(`DELETE FROM ${JOURNAL_TABLE} WHERE owner_site_id = ? AND id <= ?`),
-    dropUnowned: db.prepare<[number]>(`DELETE FROM ${JOURNAL_TABLE} WHERE owner_site_id IS NULL AND id <= ?`),
+    // An owner's entries after an ID, oldest first, through the index that holds their sizes (the rows, bodies and all, are not read).
+    oldestOf: db.prepare<[number, number], { id: number; bytes: number }>(`SELECT id, stored_bytes AS bytes FROM ${JOURNAL_TABLE} WHERE owner_site_id = ? AND id > ? ORDER BY id`),
+    oldestUnowned: db.prepare<[number], { id: number; bytes: number }>(`SELECT id, stored_bytes AS bytes FROM ${JOURNAL_TABLE} WHERE owner_site_id IS NULL AND id > ? ORDER BY id`),
+    dropOf: dropStatements(db, 'owner_site_id = @owner'),
+    dropUnowned: dropStatements(db, 'owner_site_id IS NULL'),
     pageCount: db.prepare(`PRAGMA ${JOURNAL_SCHEMA}.page_count`).pluck(),
     pageSize: db.prepare(`PRAGMA ${JOURNAL_SCHEMA}.page_size`).pluck(),
     freePages: db.prepare(`PRAGMA ${JOURNAL_SCHEMA}.freelist_count`).pluck(),
@@ -348,23 +369,25 @@ export class RequestsRepo {
   }
 
   /**
-   * Drops an owner's oldest entries (`owner` null: the unauthenticated pool's) until at least
-   * `entries` of them and `bytes` of theirs are gone; what was dropped.
+   * An owner's oldest entries after the entry `after` (`owner` null: the unauthenticated pool's), as
+   * few as make at least `entries` of them and `bytes` of theirs: how many, their bytes, and the last
+   * one's ID (0 for none). Nothing is deleted (dropThrough does).
    */
-  dropOldest(owner: number | null, entries: number, bytes: number): Share {
-    const dropped: Share = { entries: 0, bytes: 0 };
-    let last: number | undefined;
-    for (const r of owner === null ? this.stmt.oldestUnowned.iterate() : this.stmt.oldestOf.iterate(owner)) {
-      if (dropped.entries >= entries && dropped.bytes >= bytes) break;
-      dropped.entries++;
-      dropped.bytes += r.bytes;
-      last = r.id;
+  oldest(owner: number | null, after: number, entries: number, bytes: number): Share & { last: number } {
+    const found = { entries: 0, bytes: 0, last: 0 };
+    for (const r of owner === null ? this.stmt.oldestUnowned.iterate(after) : this.stmt.oldestOf.iterate(owner, after)) {
+      if (found.entries >= entries && found.bytes >= bytes) break;
+      found.entries++;
+      found.bytes += r.bytes;
+      found.last = r.id;
     }
-    if (last !== undefined) {
-      if (owner === null) this.stmt.dropUnowned.run(last);
-      else this.stmt.dropOf.run(owner, last);
-    }
-    return dropped;
+    return found;
+  }
+
+  /** Deletes an owner's entries up to the entry `last`, that one too (`owner` null: the unauthenticated pool's). */
+  dropThrough(owner: number | null, last: number): void {
+    const params = { key: owner ?? 0, owner, last };
+    for (const s of owner === null ? this.stmt.dropUnowned : this.stmt.dropOf) s.run(params);
   }
 
   /** The journal's file: its size and its free pages' (pages × page size), in bytes. */
