@@ -5,10 +5,10 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import ts from 'typescript';
 import * as sandboxPackage from 'split-sandbox';
 import { ROOT, ensureBuilt } from '../cli/process';
 import { block, blocks } from './readme';
+import { stripTypes } from './strip-types';
 
 /** A port nothing listens on (taken from the system, then let go). */
 async function freePort(): Promise<number> {
@@ -101,7 +101,7 @@ describe("the README's guide, and the npm package in docs/cli.md", () => {
     const code = block('README.md', 'A test', 'ts');
     const importLine = "import { startSandbox, type Sandbox } from 'split-sandbox';";
     expect(code.startsWith(importLine)).toBe(true);
-    const js = ts.transpileModule(code, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS } }).outputText;
+    const js = stripTypes(code, 'cjs');
 
     // jest's hooks as the file registers them, run in jest's order.
     const runFile = async (pkg: typeof sandboxPackage) => {
