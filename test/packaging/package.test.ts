@@ -31,7 +31,7 @@ describe('the npm package', () => {
     expect(linked).toEqual(expect.arrayContaining(['docs/payer-page.png', 'docs/payment-page.png', 'docs/api.md', 'bench/findings.md', 'examples/ci/gitlab-ci.yml']));
     expect(linked.filter((f) => !files.includes(f))).toEqual([]);
     expect(files).toEqual(expect.arrayContaining(['README.md', 'LICENSE', 'bin/split-sandbox', 'dist/index.js']));
-  });
+  }, 60_000);
 
   it('says what it is for a search of the registry', () => {
     expect(pkg.keywords).toEqual(expect.arrayContaining(['sandbox', 'payments', 'split-payments', 'marketplace', 'smart2pay', 'nuvei']));
@@ -53,5 +53,5 @@ describe('the npm package', () => {
       return;
     }
     expect(pending.trim()).toBe('No packages with unreviewed install scripts.');
-  });
+  }, 60_000);
 });
