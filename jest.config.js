@@ -1,11 +1,16 @@
 /** @type {import('jest').Config} */
 module.exports = {
-  testEnvironment: 'node',
+  // jest's node environment, sharing supertest and express between a worker's test files.
+  testEnvironment: '<rootDir>/test/setup/environment.cjs',
   roots: ['<rootDir>/test', '<rootDir>/examples'],
   moduleNameMapper: {
     // Examples import the package by name, as its users do.
     '^split-sandbox$': '<rootDir>/src/index.ts',
     '^split-sandbox/testcontainers$': '<rootDir>/src/testcontainers/index.ts',
+    // Loaded once per worker, not once per test file (test/setup/environment.cjs).
+    '^supertest$': '<rootDir>/test/setup/shared/supertest.cjs',
+    '^express$': '<rootDir>/test/setup/shared/express.cjs',
+    '^path-to-regexp$': '<rootDir>/test/setup/shared/path-to-regexp.cjs',
     // src/schemas/validator.ts's precompiled validators and checks: compiled once per run (test/setup/validators.ts).
     '^\\./generated/(\\w+(?:\\.check)?)\\.js$': '<rootDir>/node_modules/.cache/split-sandbox-validators/$1.js',
   },

@@ -7,7 +7,8 @@ type PathToRegexp = { match: Match };
 /** The options Express's router gives path-to-regexp (its `decode` is one function of its module). */
 const KNOWN = new Set(['sensitive', 'end', 'trailing', 'decode']);
 
-let installed = false;
+/** Marks a module already made to remember: two copies of this file in one process (the bundle and the package, say) wrap it once. */
+const REMEMBERS = Symbol.for('split-sandbox.route-matchers');
 
 /**
  * Makes path-to-regexp's `match` remember what it compiled, by path and options: the function it returns
@@ -16,16 +17,16 @@ let installed = false;
  * Where the module is not the router's (an install that nests another version), nothing changes.
  */
 export function compileRoutesOnce(): void {
-  if (installed) return;
-  installed = true;
-  let lib: PathToRegexp;
+  let lib: PathToRegexp & { [REMEMBERS]?: true };
   try {
     lib = require('path-to-regexp') as PathToRegexp;
   } catch {
     return;
   }
+  if (lib[REMEMBERS]) return;
   const compile = lib.match;
   if (typeof compile !== 'function') return;
+  lib[REMEMBERS] = true;
   // By decode function (the router's one), then by the three flags, then by path.
   const byDecode = new WeakMap<object, Map<string, unknown>[]>();
   const plain: Map<string, unknown>[] = [];

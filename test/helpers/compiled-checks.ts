@@ -5,7 +5,7 @@
 // what it was compiled from, so a changed schema is never checked with the code of another.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import type Ajv from 'ajv';
 import type { ErrorObject, Options, ValidateFunction } from 'ajv';
 import type { Surface } from '../../src/openapi/document';
@@ -22,6 +22,14 @@ export const CHECKS = join(__dirname, '..', '..', 'node_modules', '.cache', 'spl
 const SURFACES: readonly Surface[] = ['api', 'card'];
 /** The run's digest of each address's document, set by test/setup/validators.ts for the test files. */
 const RUN_DIGESTS = 'SPLIT_SANDBOX_ANSWER_CHECKS';
+
+/**
+ * Loads a compiled check (or a document) of the cache: once per jest worker where its environment
+ * shares them (test/setup/environment.cjs), else once per test file.
+ */
+const shared = (globalThis as { [k: symbol]: ((file: string) => unknown) | undefined })[Symbol.for('split-sandbox.shared-module')];
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const load = (file: string): unknown => (shared && file.startsWith(CHECKS + sep) ? shared(file) : require(file));
 
 const digest = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 32);
 
@@ -159,7 +167,8 @@ export function answerChecks(surface: Surface, dir = CHECKS): AnswerChecks {
   let doc: any;
   const run = (JSON.parse(process.env[RUN_DIGESTS] ?? '{}') as Record<string, string | undefined>)[surface];
   let folder = run === undefined ? undefined : answerFolder(dir, surface, run);
-  if (folder && existsSync(folder)) doc = JSON.parse(readFileSync(join(folder, 'document.json'), 'utf8'));
+  // Only read: one copy serves every file of a worker.
+  if (folder && existsSync(folder)) doc = load(join(folder, 'document.json'));
   else {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { openApiDocument } = require('../../src/openapi/document') as typeof import('../../src/openapi/document');
@@ -178,8 +187,7 @@ export function answerChecks(surface: Surface, dir = CHECKS): AnswerChecks {
       let fn = compiled.get(key);
       if (!fn) {
         const i = keys?.[key];
-        // eslint-disable-next-line @typescript-eslint/no-require-imports
-        fn = i === undefined ? here().compile(answerCheck(surface, schema)) : (require(join(folder, `${i}.js`)) as ValidateFunction);
+        fn = i === undefined ? here().compile(answerCheck(surface, schema)) : (load(join(folder, `${i}.js`)) as ValidateFunction);
         compiled.set(key, fn);
       }
       return fn;
@@ -228,8 +236,7 @@ export function schemaCheck(schema: Schema, dir = CHECKS): ValidateFunction {
   let fn = loaded.get(schema);
   if (!fn) {
     const file = schemaFile(dir, schemaDigest(schema));
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    fn = existsSync(file) ? (require(file) as ValidateFunction) : validator().compile(schema);
+    fn = existsSync(file) ? (load(file) as ValidateFunction) : validator().compile(schema);
     loaded.set(schema, fn);
   }
   return fn;

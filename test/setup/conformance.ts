@@ -6,6 +6,7 @@ import type { Surface } from '../../src/openapi/document';
 import { nonConformity } from '../helpers/conformance';
 
 type Done = (err: Error | null, res: unknown) => void;
+const ORIGINAL = Symbol.for('split-sandbox.supertest-assert');
 interface TestInternals {
   app: Server | string;
   url: string;
@@ -44,8 +45,11 @@ async function surfaceOf(t: TestInternals): Promise<Surface | undefined> {
   return surfaceAt(new URL(t.url).origin);
 }
 
-const Test = (supertest as unknown as { Test: { prototype: { assert(err: Error | null, res: Res | undefined, fn: Done): void } } }).Test;
-const assert = Test.prototype.assert;
+type AssertFn = (this: TestInternals, err: Error | null, res: Res | undefined, fn: Done) => void;
+const Test = (supertest as unknown as { Test: { prototype: { assert: AssertFn; [ORIGINAL]?: AssertFn } } }).Test;
+// The test files of a jest worker share one supertest (test/setup/environment.cjs): each file replaces
+// the previous file's check with its own, around supertest's own assert.
+const assert = (Test.prototype[ORIGINAL] ??= Test.prototype.assert);
 Test.prototype.assert = function (this: TestInternals, err: Error | null, res: Res | undefined, fn: Done) {
   if (!res) return assert.call(this, err, res, fn);
   void surfaceOf(this).then((surface) => {

@@ -10,7 +10,6 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const esbuild = require('esbuild');
-const tsJest = require('ts-jest').default;
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const SRC = path.join(ROOT, 'src') + path.sep;
@@ -36,21 +35,33 @@ const configurable = (code) => {
 
 const SELF = crypto.createHash('sha256').update(fs.readFileSync(__filename)).update(esbuild.version).update(JSON.stringify(tsconfig)).digest('hex');
 
+// ts-jest (and TypeScript) are loaded only to transform a file the cache does not have: a worker
+// whose files are all cached no longer loads them (a third of a second). tsconfig's isolatedModules
+// makes ts-jest's output depend on the file, tsconfig and jest's configuration alone, as the key does.
+const version = (name) => JSON.parse(fs.readFileSync(require.resolve(`${name}/package.json`), 'utf8')).version;
+const TS_SELF = crypto.createHash('sha256').update(SELF).update(version('ts-jest')).update(version('typescript')).digest('hex');
+if (tsconfig.compilerOptions.isolatedModules !== true) throw new Error('test/setup/transform.cjs: the cache key of a test file takes tsconfig\'s isolatedModules');
+
 function fromSources(filename) {
   return filename.startsWith(SRC) && filename.endsWith('.ts');
 }
 
 module.exports = {
   createTransformer(options) {
-    const ts = tsJest.createTransformer(options);
+    let ts;
+    const tsJest = () => (ts ??= require('ts-jest').default.createTransformer(options));
     return {
       canInstrument: false,
       getCacheKey(source, filename, transformOptions) {
-        if (!fromSources(filename)) return ts.getCacheKey(source, filename, transformOptions);
-        return crypto.createHash('sha256').update(SELF).update('\0').update(filename).update('\0').update(source).digest('hex');
+        const key = crypto.createHash('sha256').update(fromSources(filename) ? SELF : TS_SELF).update('\0').update(filename).update('\0').update(source);
+        if (!fromSources(filename)) {
+          const { configString, instrument, supportsStaticESM } = transformOptions;
+          key.update('\0').update(JSON.stringify([configString, JSON.stringify(options ?? null), !!instrument, !!supportsStaticESM]));
+        }
+        return key.digest('hex');
       },
       process(source, filename, transformOptions) {
-        if (!fromSources(filename)) return ts.process(source, filename, transformOptions);
+        if (!fromSources(filename)) return tsJest().process(source, filename, transformOptions);
         const out = esbuild.transformSync(source, {
           loader: 'ts',
           format: 'cjs',

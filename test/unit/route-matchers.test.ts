@@ -1,4 +1,5 @@
 // Route paths are compiled once a process: a second sandbox's routers reuse the first's matchers.
+import { compileRoutesOnce } from '../../src/http/route-matchers';
 import { makeWorld } from '../helpers/world';
 
 interface Layer {
@@ -28,5 +29,19 @@ describe('route matchers', () => {
       a.close();
       b.close();
     }
+  });
+
+  it('a second copy of the sources in the process leaves path-to-regexp as the first made it', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const lib = require('path-to-regexp') as { match: unknown };
+    compileRoutesOnce();
+    const remembering = lib.match;
+    jest.isolateModules(() => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const copy = require('../../src/http/route-matchers') as typeof import('../../src/http/route-matchers');
+      expect(copy.compileRoutesOnce).not.toBe(compileRoutesOnce);
+      copy.compileRoutesOnce();
+    });
+    expect(lib.match).toBe(remembering);
   });
 });
