@@ -24,15 +24,21 @@ function fills(template: string[], path: string[]): boolean {
   return template.every((t, i) => (t.startsWith('{') ? path[i] !== '' : t === path[i]));
 }
 
+// Two rows reused by every call: a request no route takes is measured against each route.
+let rows = [new Int32Array(64), new Int32Array(64)] as const;
+
 /** Edit distance (insertions, deletions, substitutions) between two short strings. */
 export function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  if (rows[0].length <= b.length) rows = [new Int32Array(b.length + 1), new Int32Array(b.length + 1)];
+  let [prev, row] = rows;
+  for (let j = 0; j <= b.length; j++) prev[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const row = [i];
+    row[0] = i;
+    const c = a.charCodeAt(i - 1);
     for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (c === b.charCodeAt(j - 1) ? 0 : 1));
     }
-    prev = row;
+    [prev, row] = [row, prev];
   }
   return prev[b.length]!;
 }

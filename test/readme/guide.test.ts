@@ -5,10 +5,10 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import ts from 'typescript';
 import * as sandboxPackage from 'split-sandbox';
 import { ROOT, ensureBuilt } from '../cli/process';
 import { block, blocks } from './readme';
+import { stripTypes } from './strip-types';
 
 /** A port nothing listens on (taken from the system, then let go). */
 async function freePort(): Promise<number> {
@@ -58,8 +58,30 @@ const npmNoise = (stderr: string) => stderr.split('\n').filter((l) => l !== '' &
 describe("the README's guide, and the npm package in docs/cli.md", () => {
   const groups: ChildProcess[] = [];
   const dirs: string[] = [];
-  beforeAll(() => ensureBuilt(), 120_000);
-  afterEach(() => {
+  // The two scripts run side by side from the start, each in a folder and on ports of its own: most of
+  // what each spends is waiting (for npx, for the sandbox, for the provider's 2 s); each test reads its own.
+  let payment: Promise<{ script: string; port: number; dir: string; ran: Ran }>;
+  let npmPackage: Promise<{ install: string | undefined; dir: string; ran: Ran }>;
+  beforeAll(() => {
+    ensureBuilt();
+    payment = (async () => {
+      const script = block('README.md', 'A payment and its notification', 'bash');
+      const port = await freePort();
+      const dir = project();
+      dirs.push(dir);
+      return { script, port, dir, ran: await bash(script.replaceAll('9999', String(port)), dir, groups) };
+    })();
+    npmPackage = (async () => {
+      const [install, script] = blocks('docs/cli.md', 'The npm package', 'bash');
+      const dir = project();
+      dirs.push(dir);
+      return { install, dir, ran: await bash(script!, dir, groups) };
+    })();
+    // Read by one test each; a failure is that test's, not an unhandled rejection.
+    payment.catch(() => undefined);
+    npmPackage.catch(() => undefined);
+  }, 120_000);
+  afterAll(() => {
     for (const g of groups.splice(0)) {
       try {
         process.kill(-g.pid!, 'SIGKILL');
@@ -71,13 +93,9 @@ describe("the README's guide, and the npm package in docs/cli.md", () => {
   });
 
   it('"A payment and its notification": the receiver prints the Authorized notification of the payment created', async () => {
-    const script = block('README.md', 'A payment and its notification', 'bash');
+    const { script, port, dir, ran } = await payment;
     // The receiver's port is the one thing changed: 9999 may be taken on the machine running the tests.
     expect(script.match(/9999/g)).toHaveLength(2);
-    const port = await freePort();
-    const dir = project();
-    dirs.push(dir);
-    const ran = await bash(script.replaceAll('9999', String(port)), dir, groups);
     expect(npmNoise(ran.stderr)).toEqual([]);
     expect(ran.code).toBe(0);
 
@@ -101,7 +119,7 @@ describe("the README's guide, and the npm package in docs/cli.md", () => {
     const code = block('README.md', 'A test', 'ts');
     const importLine = "import { startSandbox, type Sandbox } from 'split-sandbox';";
     expect(code.startsWith(importLine)).toBe(true);
-    const js = ts.transpileModule(code, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS } }).outputText;
+    const js = stripTypes(code, 'cjs');
 
     // jest's hooks as the file registers them, run in jest's order.
     const runFile = async (pkg: typeof sandboxPackage) => {
@@ -148,12 +166,9 @@ describe("the README's guide, and the npm package in docs/cli.md", () => {
   });
 
   it('"The npm package": start --ready-file in the background, then wait --ready-file, works as written', async () => {
-    const [install, script] = blocks('docs/cli.md', 'The npm package', 'bash');
+    const { install, dir, ran } = await npmPackage;
     // The install line is what the folder below stands for.
     expect(install).toBe('npm install --save-dev ./split-sandbox-0.1.0.tgz');
-    const dir = project();
-    dirs.push(dir);
-    const ran = await bash(script!, dir, groups);
     expect(npmNoise(ran.stderr)).toEqual([]);
     expect(ran.code).toBe(0);
     const health = JSON.parse(ran.stdout.split('\n').find((l) => l.startsWith('{'))!);

@@ -1,10 +1,10 @@
 // docs/journal.md's "What did my integration send?": its curl lines and its test, run as written.
 import { execFile } from 'node:child_process';
 import request from 'supertest';
-import ts from 'typescript';
 import { type Sandbox, startSandbox } from 'split-sandbox';
 import { MARKETPLACE, START, basic, paymentBody } from '../helpers/world';
 import { block } from './readme';
+import { stripTypes } from './strip-types';
 
 const SECTION = 'What did my integration send?';
 const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...args: string[]) => (...a: unknown[]) => Promise<void>;
@@ -41,7 +41,7 @@ describe(`docs/journal.md's "${SECTION}"`, () => {
 
   it('the test in it runs as written and passes, and would fail on a second capture', async () => {
     const code = block('docs/journal.md', SECTION, 'ts');
-    const js = ts.transpileModule(code, { compilerOptions: { target: ts.ScriptTarget.ES2022 } }).outputText;
+    const js = stripTypes(code);
     const tests: { name: string; fn: () => Promise<void> }[] = [];
     new AsyncFunction('test', 'startSandbox', 'expect', js)((name: string, fn: () => Promise<void>) => tests.push({ name, fn }), startSandbox, expect);
     expect(tests.map((t) => t.name)).toEqual(['the shop captures once, with the split amounts']);
@@ -57,7 +57,7 @@ describe(`docs/journal.md's "${SECTION}"`, () => {
       stops.push(s);
       return s;
     };
-    new AsyncFunction('test', 'startSandbox', 'expect', ts.transpileModule(twice, { compilerOptions: { target: ts.ScriptTarget.ES2022 } }).outputText)(
+    new AsyncFunction('test', 'startSandbox', 'expect', stripTypes(twice))(
       (_: string, fn: () => Promise<void>) => failing.push({ fn }),
       tracked,
       expect,

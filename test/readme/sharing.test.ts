@@ -3,10 +3,10 @@
 // snippet run as written.
 import { execFile } from 'node:child_process';
 import request from 'supertest';
-import ts from 'typescript';
 import { type Sandbox, startSandbox } from 'split-sandbox';
 import { MARKETPLACE, START, basic } from '../helpers/world';
 import { block } from './readme';
+import { stripTypes } from './strip-types';
 
 const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...args: string[]) => (...a: unknown[]) => Promise<void>;
 
@@ -56,7 +56,7 @@ describe("docs/sharing.md's Sharing one instance", () => {
     const code = block('docs/sharing.md', 'Sharing one instance', 'ts');
     const importLine = "import { startSandbox } from 'split-sandbox';";
     expect(code.startsWith(importLine)).toBe(true);
-    const js = ts.transpileModule(code.replace(importLine, ''), { compilerOptions: { target: ts.ScriptTarget.ES2022 } }).outputText;
+    const js = stripTypes(code.replace(importLine, ''));
     const seen: { waited?: unknown; site?: number; stopped?: boolean } = {};
     const watched = async (...args: Parameters<typeof startSandbox>) => {
       const s = await startSandbox(...args);
