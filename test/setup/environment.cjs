@@ -20,6 +20,9 @@ const SHARED_KEY = Symbol.for('split-sandbox.shared-module');
 module.exports = class SharedModulesEnvironment extends TestEnvironment {
   constructor(config, context) {
     super(config, context);
+    // node's own depth, as the sandbox runs in production: jest's 100 made every refusal's error walk
+    // deep into express, and what a failing test prints is cut to its own frames anyway.
+    this.global.Error.stackTraceLimit = 10;
     this.global[SHARED_KEY] = (name) => {
       if (!SHARED.has(name) && !(path.isAbsolute(name) && name.startsWith(CHECKS))) throw new Error(`test/setup/environment.cjs: ${name} is not a shared module`);
       return require(name);
