@@ -25,10 +25,13 @@ const ajvCompilerOutside = {
 // Express loads these when it is loaded, for features the sandbox does not use (its body parsers,
 // static files, MIME lookups: the sandbox reads bodies and writes answers itself). In the bundle
 // each is a stand-in that loads the real module on first use, saving their start-up work.
+// The body parsers and static files, never used, stay out of the bundle (with iconv-lite's tables, an eighth of
+// its bytes): loaded, should they ever be, from where express is installed, as express itself would find them.
+const installed = (name) => `require(require.resolve(${JSON.stringify(name)}, { paths: [require('node:path').dirname(require.resolve('express'))] }))`;
 const LAZY = {
-  'body-parser': (real) => `let m; const load = () => (m ??= require(${real}));
+  'body-parser': () => `let m; const load = () => (m ??= ${installed('body-parser')});
 module.exports = { json: (...a) => load().json(...a), raw: (...a) => load().raw(...a), text: (...a) => load().text(...a), urlencoded: (...a) => load().urlencoded(...a) };`,
-  'serve-static': (real) => `let m; const load = () => (m ??= require(${real}));
+  'serve-static': () => `let m; const load = () => (m ??= ${installed('serve-static')});
 module.exports = function serveStatic(...a) { return load()(...a); };`,
   'mime-types': (real) => `let m; const load = () => (m ??= require(${real}));
 module.exports = new Proxy({}, { get: (_, k) => load()[k], has: (_, k) => k in load(), ownKeys: () => Reflect.ownKeys(load()), getOwnPropertyDescriptor: (_, k) => Reflect.getOwnPropertyDescriptor(load(), k) });`,
@@ -163,7 +166,11 @@ async function main() {
     format: 'cjs',
     // The new database's image is named by a digest of the migrations (src/store/db.ts): the bundle holds the
     // name for the migrations bundled with it, computed here, so that a start neither computes it nor loads node:crypto.
-    define: { BUNDLED_FRESH_IMAGE_NAME: JSON.stringify(require(path.join(ROOT, 'dist', 'store', 'db.js')).freshImageName()) },
+    // The precompiled validators (dist/schemas/generated, half the bytes) stay outside the bundle, loaded from there on first use.
+    define: {
+      BUNDLED_FRESH_IMAGE_NAME: JSON.stringify(require(path.join(ROOT, 'dist', 'store', 'db.js')).freshImageName()),
+      BUNDLED_VALIDATORS_DIR: JSON.stringify('schemas/generated'),
+    },
     plugins: [ajvCompilerOutside, lazyExpressParts, lazyBuiltins, sqliteAddonOutside, lazyDepd],
     // ASCII only (non-ASCII characters escaped), so that bin/split-sandbox reads it as Latin-1, without UTF-8 decoding.
     charset: 'ascii',

@@ -1,6 +1,7 @@
 // What a `start` loads before it listens: Node's built-ins for TLS, threads, compression and cryptography are left to the first use that needs them.
 import { execFileSync } from 'node:child_process';
-import { BIN, ensureBuilt } from './process';
+import { readFileSync } from 'node:fs';
+import { BIN, BUILT, ensureBuilt } from './process';
 
 /** Starts the built CLI in this process's image of a start: the built-ins and files loaded once both listeners are up, and how many stack traces were captured. */
 function loadedAtListening(): { builtins: string[]; files: string[]; stacks: number } {
@@ -36,6 +37,38 @@ function loadedAtListening(): { builtins: string[]; files: string[]; stacks: num
   };
 }
 
+/** The files a bundled start has loaded once it has answered one create request with `body`, as `status`. */
+function loadedAfterCreate(body: unknown, status: number): string[] {
+  const script = `
+    const http = require('node:http');
+    const listen = http.Server.prototype.listen;
+    let up = 0;
+    http.Server.prototype.listen = function (...args) {
+      this.once('listening', () => {
+        if (++up !== 1) return;
+        const { port } = this.address();
+        const body = ${JSON.stringify(JSON.stringify(body))};
+        const auth = 'Basic ' + Buffer.from('30201:5uLXr4Lg+Xb7/3kq8eA2Wd9pN1cQyZ0tM6oVhJfRsE=').toString('base64');
+        const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/v1/payments', headers: { authorization: auth, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+          res.resume();
+          res.on('end', () => {
+            process.stdout.write('STATUS ' + res.statusCode + '\\n');
+            process.stdout.write('FILES ' + JSON.stringify(Object.keys(require.cache)) + '\\n');
+            process.exit(0);
+          });
+        });
+        req.end(body);
+      });
+      return listen.apply(this, args);
+    };
+    process.argv = [process.execPath, ${JSON.stringify(BIN)}, 'start', '--db', ':memory:', '--port', '0', '--card-port', '0', '--quiet'];
+    require(${JSON.stringify(BIN)});
+  `;
+  const out = execFileSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 30_000 });
+  expect(Number(/^STATUS (\d+)$/m.exec(out)?.[1])).toBe(status);
+  return JSON.parse(/^FILES (.*)$/m.exec(out)![1]!) as string[];
+}
+
 function builtinsAtListening(): string[] {
   return loadedAtListening().builtins;
 }
@@ -65,6 +98,26 @@ describe('what a start loads', () => {
     expect(driver).toHaveLength(1);
     expect(driver[0]).toMatch(/better_sqlite3\.node$/);
     expect(files.filter((f) => /[\\/]node_modules[\\/]bindings[\\/]/.test(f))).toEqual([]);
+  });
+
+  it('keeps the precompiled validators of request bodies and the unused body parsers out of the bundle a start reads', () => {
+    const bundle = readFileSync(BUILT, 'latin1');
+    expect(bundle).not.toMatch(/schemas\/generated\/\w+Request(\.check)?\.js"/);
+    expect(bundle).not.toMatch(/node_modules\/(iconv-lite|body-parser|serve-static|raw-body)\//);
+    expect(bundle.length).toBeLessThan(2_000_000);
+  });
+
+  it('listens with the checks of the shipped fixtures and scenarios from the bundle, no validator file loaded', () => {
+    expect(loadedAtListening().files.filter((f) => /[\\/]schemas[\\/]generated[\\/]/.test(f))).toEqual([]);
+  });
+
+  it("loads a body's precompiled check from dist/ on first sight, and its validator when the body fails, never ajv's compiler", () => {
+    const valid = loadedAfterCreate(JSON.parse(readFileSync(require.resolve('../../bench/create-body.json'), 'utf8')), 201);
+    expect(valid.filter((f) => /[\\/]dist[\\/]schemas[\\/]generated[\\/]/.test(f)).map((f) => f.replace(/.*[\\/]/, ''))).toEqual(['createPaymentRequest.check.js']);
+    expect(valid.filter((f) => /[\\/]node_modules[\\/]ajv[\\/]dist[\\/](core|compile)/.test(f))).toEqual([]);
+    const invalid = loadedAfterCreate({ Payment: { Amount: '1.5' } }, 400);
+    expect(invalid.filter((f) => /[\\/]dist[\\/]schemas[\\/]generated[\\/]/.test(f)).map((f) => f.replace(/.*[\\/]/, '')).sort()).toEqual(['createPaymentRequest.check.js', 'createPaymentRequest.js']);
+    expect(invalid.filter((f) => /[\\/]node_modules[\\/]ajv[\\/]dist[\\/](core|compile)/.test(f))).toEqual([]);
   });
 
   it('listens without capturing a stack trace (in the bundle, a source position costs working out positions through all of it)', () => {
