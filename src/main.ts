@@ -7,7 +7,6 @@ import { createApp } from './http/app';
 import { serverFor } from './http/server';
 import { AnswerUrls } from './http/answer-urls';
 import type { HttpContext } from './http/pipeline';
-import { openApiDocument } from './openapi/document';
 import { createIds } from './ids';
 import { createOutbox } from './notifications/outbox';
 import { NotificationWorker } from './notifications/worker';
@@ -253,6 +252,15 @@ function urlOf(server: Server, host: string): string {
   return `http://${h}:${port}`;
 }
 
+/**
+ * The served OpenAPI document, its module loaded when first asked for: it describes every route and
+ * schema, and no start needs it before its first answer.
+ */
+function servedDocument(surface: 'api' | 'card', serverUrl: string): Record<string, unknown> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('./openapi/document') as typeof import('./openapi/document')).openApiDocument(surface, serverUrl);
+}
+
 export async function startSandbox(options: Partial<Config> = {}): Promise<Sandbox> {
   const config: Config = { ...DEFAULT_CONFIG, ...options };
   const log = config.quiet ? silentLogger : createLogger(config.logLevel, config.logFormat);
@@ -268,7 +276,7 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
   }
   // A server commits each turn's writes together (fixtures above were committed on their own).
   store.groupCommits();
-  const ctx: HttpContext = { services, urls: { baseUrl: '', cardBaseUrl: '' }, log, controlToken: config.controlToken, controlFrom: config.controlFrom, openApi: openApiDocument };
+  const ctx: HttpContext = { services, urls: { baseUrl: '', cardBaseUrl: '' }, log, controlToken: config.controlToken, controlFrom: config.controlFrom, openApi: servedDocument };
   const scheduler = createLifecycle(config, services, () => ctx.urls.baseUrl, log, () => ctx.urls.cardBaseUrl);
   ctx.scheduler = scheduler;
   const snapshots = new Snapshots(store, config.db, services.clock);

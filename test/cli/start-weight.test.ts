@@ -1,7 +1,8 @@
 // What a `start` loads before it listens: Node's built-ins for TLS, threads, compression and cryptography are left to the first use that needs them.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { BIN, BUILT, ensureBuilt } from './process';
+import { join } from 'node:path';
+import { BIN, BUILT, ROOT, ensureBuilt } from './process';
 
 /** Starts the built CLI in this process's image of a start: the built-ins and files loaded once both listeners are up, and how many stack traces were captured. */
 function loadedAtListening(): { builtins: string[]; files: string[]; stacks: number } {
@@ -69,6 +70,39 @@ function loadedAfterCreate(body: unknown, status: number): string[] {
   return JSON.parse(/^FILES (.*)$/m.exec(out)![1]!) as string[];
 }
 
+/**
+ * The compiled files (dist/, not the bundle: there each is a file of its own) a start has loaded once both
+ * listeners are up, and once it has answered its first request; the bundle defers the same modules.
+ */
+function compiledFilesOfAStart(): { listening: string[]; answered: string[] } {
+  const script = `
+    const http = require('node:http');
+    const listen = http.Server.prototype.listen;
+    const files = () => Object.keys(require.cache).filter((f) => f.startsWith(${JSON.stringify(join(ROOT, 'dist'))})).map((f) => f.slice(${JSON.stringify(join(ROOT, 'dist'))}.length + 1));
+    let up = 0;
+    http.Server.prototype.listen = function (...args) {
+      this.once('listening', () => {
+        if (++up === 1) return;
+        process.stdout.write('LISTENING ' + JSON.stringify(files()) + '\\n');
+        http.get('http://127.0.0.1:' + this.address().port + '/_sandbox/health', (res) => {
+          res.resume();
+          res.on('end', () => setTimeout(() => {
+            process.stdout.write('ANSWERED ' + JSON.stringify(files()) + '\\n');
+            process.exit(0);
+          }, 20));
+        });
+      });
+      return listen.apply(this, args);
+    };
+    require(${JSON.stringify(join(ROOT, 'dist', 'cli', 'program.js'))}).run([process.execPath, ${JSON.stringify(BIN)}, 'start', '--db', ':memory:', '--port', '0', '--card-port', '0', '--quiet']);
+  `;
+  const out = execFileSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 30_000 });
+  return {
+    listening: JSON.parse(/^LISTENING (.*)$/m.exec(out)![1]!) as string[],
+    answered: JSON.parse(/^ANSWERED (.*)$/m.exec(out)![1]!) as string[],
+  };
+}
+
 function builtinsAtListening(): string[] {
   return loadedAtListening().builtins;
 }
@@ -118,6 +152,23 @@ describe('what a start loads', () => {
     const invalid = loadedAfterCreate({ Payment: { Amount: '1.5' } }, 400);
     expect(invalid.filter((f) => /[\\/]dist[\\/]schemas[\\/]generated[\\/]/.test(f)).map((f) => f.replace(/.*[\\/]/, '')).sort()).toEqual(['createPaymentRequest.check.js', 'createPaymentRequest.js']);
     expect(invalid.filter((f) => /[\\/]node_modules[\\/]ajv[\\/]dist[\\/](core|compile)/.test(f))).toEqual([]);
+  });
+
+  it("listens without loading the other commands' modules (the drift proxy, the OpenAPI command)", () => {
+    const { listening } = compiledFilesOfAStart();
+    expect(listening).toContain(join('cli', 'start.command.js'));
+    expect(listening.filter((f) => /^cli[\\/]\w+\.command\.js$/.test(f) && f !== join('cli', 'start.command.js'))).toEqual([]);
+    expect(listening.filter((f) => /^drift[\\/]/.test(f))).toEqual([]);
+  });
+
+  it('listens without loading the OpenAPI document (loaded when first asked for)', () => {
+    expect(compiledFilesOfAStart().listening.filter((f) => /^openapi[\\/]/.test(f))).toEqual([]);
+  });
+
+  it('bounds the young generation only after its first answer (its module and node:v8 off the way to it)', () => {
+    const { listening, answered } = compiledFilesOfAStart();
+    expect(listening).not.toContain(join('cli', 'young-generation.js'));
+    expect(answered).toContain(join('cli', 'young-generation.js'));
   });
 
   it('listens without capturing a stack trace (in the bundle, a source position costs working out positions through all of it)', () => {
