@@ -126,6 +126,11 @@ describe('what a start loads', () => {
     expect(loaded).not.toContain('crypto');
   });
 
+  it("listens without loading node:tty, node:os, node:v8, node:perf_hooks or Node's BlockList (debug logs that are off, heap tuning after the first answer, this machine's addresses when a notification is checked)", () => {
+    const loaded = builtinsAtListening();
+    expect(loaded.filter((m) => /^(tty|os|v8|perf_hooks|internal\/blocklist)$/.test(m))).toEqual([]);
+  });
+
   it("listens with better-sqlite3's JavaScript from the bundle: of its package, only the compiled addon is loaded", () => {
     const { files } = loadedAtListening();
     const driver = files.filter((f) => /[\\/]better-sqlite3[\\/]/.test(f));
@@ -139,6 +144,8 @@ describe('what a start loads', () => {
     expect(bundle).not.toMatch(/schemas\/generated\/\w+Request(\.check)?\.js"/);
     expect(bundle).not.toMatch(/node_modules\/(iconv-lite|body-parser|serve-static|raw-body)\//);
     expect(bundle.length).toBeLessThan(2_000_000);
+    // qs (express's 'extended' query parser, with its polyfills) only behind the stand-in that loads it on first use.
+    expect(bundle).toContain('__commonJS({"lazy:qs"');
   });
 
   it('listens with the checks of the shipped fixtures and scenarios from the bundle, no validator file loaded', () => {
