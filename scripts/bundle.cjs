@@ -22,9 +22,9 @@ const ajvCompilerOutside = {
   },
 };
 
-// Express loads these when it is loaded, for features the sandbox does not use (its body parsers,
-// static files, MIME lookups: the sandbox reads bodies and writes answers itself). In the bundle
-// each is a stand-in that loads the real module on first use, saving their start-up work.
+// Express loads these when it is loaded, for features the sandbox does not use (its body parsers, static
+// files, MIME lookups, query strings and errors of its own: the sandbox reads bodies and writes answers
+// itself). In the bundle each is a stand-in that loads the real module on first use, saving their start-up work.
 // The body parsers and static files, never used, stay out of the bundle (with iconv-lite's tables, an eighth of
 // its bytes): loaded, should they ever be, from where express is installed, as express itself would find them.
 const installed = (name) => `require(require.resolve(${JSON.stringify(name)}, { paths: [require('node:path').dirname(require.resolve('express'))] }))`;
@@ -37,6 +37,11 @@ module.exports = function serveStatic(...a) { return load()(...a); };`,
   // modules of polyfills that express loads with it.
   qs: (real) => `let m; const load = () => (m ??= require(${real}));
 module.exports = { parse: (...a) => load().parse(...a), stringify: (...a) => load().stringify(...a), get formats() { return load().formats; } };`,
+  // http-errors makes a class for each HTTP status when loaded; express and send make their errors with it on
+  // paths the sandbox does not take (content negotiation, files).
+  'http-errors': (real) => `let m; const load = () => (m ??= require(${real}));
+function createError(...a) { return load()(...a); }
+module.exports = new Proxy(createError, { get: (_, k) => load()[k], has: (_, k) => k in load() });`,
   'mime-types': (real) => `let m; const load = () => (m ??= require(${real}));
 module.exports = new Proxy({}, { get: (_, k) => load()[k], has: (_, k) => k in load(), ownKeys: () => Reflect.ownKeys(load()), getOwnPropertyDescriptor: (_, k) => Reflect.getOwnPropertyDescriptor(load(), k) });`,
 };

@@ -144,8 +144,9 @@ describe('what a start loads', () => {
     expect(bundle).not.toMatch(/schemas\/generated\/\w+Request(\.check)?\.js"/);
     expect(bundle).not.toMatch(/node_modules\/(iconv-lite|body-parser|serve-static|raw-body)\//);
     expect(bundle.length).toBeLessThan(2_000_000);
-    // qs (express's 'extended' query parser, with its polyfills) only behind the stand-in that loads it on first use.
-    expect(bundle).toContain('__commonJS({"lazy:qs"');
+    // qs (express's 'extended' query parser, with its polyfills) and http-errors (a class per status, made when
+    // loaded) only behind stand-ins that load them on first use.
+    for (const name of ['qs', 'http-errors']) expect(bundle).toContain(`__commonJS({"lazy:${name}"`);
   });
 
   it('listens with the checks of the shipped fixtures and scenarios from the bundle, no validator file loaded', () => {
