@@ -165,7 +165,7 @@ function filterOf(q: NotificationQuery & { State?: NotificationState } = {}): No
 
 /** Builds the services over a store (loading fixtures into an empty one). Used by main and tests. */
 export function createServices(config: Config, store: Store, log?: Logger): ServiceContext {
-  const scenarios = ScenarioCatalogue.load([SHIPPED_SCENARIOS_DIR, ...config.scenarioDirs]);
+  const scenarios = ScenarioCatalogue.load(config.scenarioDirs, SHIPPED_SCENARIOS_DIR);
   scenarios.alsoFrom(storedScenarios(store));
   if (config.scenario !== undefined && !scenarios.has(config.scenario)) {
     throw new Error(`unknown scenario "${config.scenario}"; known: ${scenarios.list().map((s) => s.name).join(', ')}`);
