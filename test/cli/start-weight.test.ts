@@ -74,8 +74,15 @@ function loadedAfterCreate(body: unknown, status: number): string[] {
  * The compiled files (dist/, not the bundle: there each is a file of its own) a start has loaded once both
  * listeners are up, and once it has answered its first request; the bundle defers the same modules.
  */
-function compiledFilesOfAStart(): { listening: string[]; answered: string[] } {
+function compiledFilesOfAStart(): { listening: string[]; answered: string[]; scenariosRead: string[] } {
   const script = `
+    const fs = require('node:fs');
+    const read = fs.readFileSync;
+    const scenariosRead = [];
+    fs.readFileSync = function (file, ...rest) {
+      if (String(file).startsWith(${JSON.stringify(join(ROOT, 'scenarios'))})) scenariosRead.push(String(file));
+      return read.call(this, file, ...rest);
+    };
     const http = require('node:http');
     const listen = http.Server.prototype.listen;
     const files = () => Object.keys(require.cache).filter((f) => f.startsWith(${JSON.stringify(join(ROOT, 'dist'))})).map((f) => f.slice(${JSON.stringify(join(ROOT, 'dist'))}.length + 1));
@@ -88,6 +95,7 @@ function compiledFilesOfAStart(): { listening: string[]; answered: string[] } {
           res.resume();
           res.on('end', () => setTimeout(() => {
             process.stdout.write('ANSWERED ' + JSON.stringify(files()) + '\\n');
+            process.stdout.write('SCENARIOS ' + JSON.stringify(scenariosRead) + '\\n');
             process.exit(0);
           }, 20));
         });
@@ -100,6 +108,7 @@ function compiledFilesOfAStart(): { listening: string[]; answered: string[] } {
   return {
     listening: JSON.parse(/^LISTENING (.*)$/m.exec(out)![1]!) as string[],
     answered: JSON.parse(/^ANSWERED (.*)$/m.exec(out)![1]!) as string[],
+    scenariosRead: JSON.parse(/^SCENARIOS (.*)$/m.exec(out)![1]!) as string[],
   };
 }
 
@@ -177,6 +186,10 @@ describe('what a start loads', () => {
     const { listening, answered } = compiledFilesOfAStart();
     expect(listening).not.toContain(join('cli', 'young-generation.js'));
     expect(answered).toContain(join('cli', 'young-generation.js'));
+  });
+
+  it('reads no shipped scenario file before its first answer (they are read when a scenario is first asked for)', () => {
+    expect(compiledFilesOfAStart().scenariosRead).toEqual([]);
   });
 
   it('listens without capturing a stack trace (in the bundle, a source position costs working out positions through all of it)', () => {
