@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { type Config, DEFAULT_CONFIG, journalQuotas } from './config';
 import { completeMethodCatalogue, loadFixtures, readFixtures } from './fixtures';
 import { createApp } from './http/app';
-import { serverFor } from './http/server';
+import { serverFor, serverOfAppMadeLater } from './http/server';
 import { AnswerUrls } from './http/answer-urls';
 import type { HttpContext } from './http/pipeline';
 import { createIds } from './ids';
@@ -236,9 +236,9 @@ const CHECKPOINT_EVERY_MS = 100;
  */
 const CHECKPOINTER_AFTER_MS = 1000;
 
-function listen(app: ReturnType<typeof createApp>, port: number, host: string): Promise<Server> {
+function listen(server: Server, port: number, host: string): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = serverFor(app).listen(port, host);
+    server.listen(port, host);
     server.once('listening', () => resolve(server));
     server.once('error', reject);
   });
@@ -286,8 +286,9 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
   if (config.retainMs !== undefined) scheduler.addJob(retentionJob(services, { retainMs: config.retainMs, log }));
   const servers: Server[] = [];
   try {
-    servers.push(await listen(createApp(ctx, 'api'), config.port, config.host));
-    servers.push(await listen(createApp(ctx, 'card'), config.cardPort, config.host));
+    servers.push(await listen(serverFor(createApp(ctx, 'api')), config.port, config.host));
+    // The card API's app is made when its first connection comes: the API's first answer does not wait for it.
+    servers.push(await listen(serverOfAppMadeLater(() => createApp(ctx, 'card')), config.cardPort, config.host));
   } catch (e) {
     for (const s of servers) s.close();
     store.close();
