@@ -55,11 +55,14 @@ const AT_START: Record<string, () => ValidateFunction> = {
 
 /** The build's precompiled validators, when this runs from dist/ (absent when running the sources). */
 function precompiled(name: string): ValidateFunction | undefined {
-  // Any other, by a path the bundler cannot follow, so that it leaves the file out.
-  const dir = typeof BUNDLED_VALIDATORS_DIR === 'string' ? join(__dirname, BUNDLED_VALIDATORS_DIR) : join(__dirname, 'generated');
   try {
+    const start = AT_START[name];
+    if (start) return start();
+    // Any other by a name the bundler cannot follow, so that it leaves the file out (the tests map the
+    // relative name to their own compiled copies).
+    const file = typeof BUNDLED_VALIDATORS_DIR === 'string' ? join(__dirname, BUNDLED_VALIDATORS_DIR, `${name}.js`) : `./generated/${name}.js`;
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return AT_START[name]?.() ?? (require(join(dir, `${name}.js`)) as ValidateFunction);
+    return require(file) as ValidateFunction;
   } catch {
     return undefined;
   }
