@@ -22,14 +22,26 @@ const ajvCompilerOutside = {
   },
 };
 
-// Express loads these when it is loaded, for features the sandbox does not use (its body parsers,
-// static files, MIME lookups: the sandbox reads bodies and writes answers itself). In the bundle
-// each is a stand-in that loads the real module on first use, saving their start-up work.
+// Express loads these when it is loaded, for features the sandbox does not use (its body parsers, static
+// files, MIME lookups, query strings and errors of its own: the sandbox reads bodies and writes answers
+// itself). In the bundle each is a stand-in that loads the real module on first use, saving their start-up work.
+// The body parsers and static files, never used, stay out of the bundle (with iconv-lite's tables, an eighth of
+// its bytes): loaded, should they ever be, from where express is installed, as express itself would find them.
+const installed = (name) => `require(require.resolve(${JSON.stringify(name)}, { paths: [require('node:path').dirname(require.resolve('express'))] }))`;
 const LAZY = {
-  'body-parser': (real) => `let m; const load = () => (m ??= require(${real}));
+  'body-parser': () => `let m; const load = () => (m ??= ${installed('body-parser')});
 module.exports = { json: (...a) => load().json(...a), raw: (...a) => load().raw(...a), text: (...a) => load().text(...a), urlencoded: (...a) => load().urlencoded(...a) };`,
-  'serve-static': (real) => `let m; const load = () => (m ??= require(${real}));
+  'serve-static': () => `let m; const load = () => (m ??= ${installed('serve-static')});
 module.exports = function serveStatic(...a) { return load()(...a); };`,
+  // qs parses the 'extended' query strings the sandbox does not ask for ('simple' is set): some twenty
+  // modules of polyfills that express loads with it.
+  qs: (real) => `let m; const load = () => (m ??= require(${real}));
+module.exports = { parse: (...a) => load().parse(...a), stringify: (...a) => load().stringify(...a), get formats() { return load().formats; } };`,
+  // http-errors makes a class for each HTTP status when loaded; express and send make their errors with it on
+  // paths the sandbox does not take (content negotiation, files).
+  'http-errors': (real) => `let m; const load = () => (m ??= require(${real}));
+function createError(...a) { return load()(...a); }
+module.exports = new Proxy(createError, { get: (_, k) => load()[k], has: (_, k) => k in load() });`,
   'mime-types': (real) => `let m; const load = () => (m ??= require(${real}));
 module.exports = new Proxy({}, { get: (_, k) => load()[k], has: (_, k) => k in load(), ownKeys: () => Reflect.ownKeys(load()), getOwnPropertyDescriptor: (_, k) => Reflect.getOwnPropertyDescriptor(load(), k) });`,
 };
@@ -78,12 +90,41 @@ module.exports = function depd(namespace) {
   },
 };
 
+// debug, the debug logs of express, router and finalhandler: loading it reads the terminal's colours (node:tty,
+// node:os, supports-color) for logs that are off unless DEBUG names them. In the bundle, with DEBUG unset (as
+// debug itself reads it, once, when loaded), each logger is one that logs nothing; with DEBUG set, the real one.
+const lazyDebug = {
+  name: 'lazy-debug',
+  setup(build) {
+    build.onResolve({ filter: /^debug$/ }, (args) =>
+      args.namespace === 'lazy-debug' ? undefined : { path: 'debug', namespace: 'lazy-debug', pluginData: { resolveDir: args.resolveDir } },
+    );
+    build.onLoad({ filter: /.*/, namespace: 'lazy-debug' }, (args) => ({
+      contents: `let real;
+const load = () => (real ??= require(${JSON.stringify(require.resolve('debug', { paths: [args.pluginData.resolveDir] }))}));
+function createDebug(namespace) {
+  if (process.env.DEBUG) return load()(namespace);
+  const debug = function debug() {};
+  debug.namespace = namespace;
+  debug.enabled = false;
+  debug.extend = (sub, delimiter) => createDebug(namespace + (delimiter === undefined ? ':' : delimiter) + sub);
+  debug.destroy = () => {};
+  return debug;
+}
+module.exports = createDebug;`,
+      resolveDir: args.pluginData.resolveDir,
+      loader: 'js',
+    }));
+  },
+};
+
 // Node's own modules that a start never uses before its first answer: commander's child_process (for
 // subcommands that are programs of their own), the worker threads of copies and checkpoints (started a
 // second after the first answer at the earliest), zlib for compressed bodies, fs/promises for copies,
-// crypto for tokens, API keys and sessions (a tenth of a start: src keeps it off the path to listening).
+// crypto for tokens, API keys and sessions (a tenth of a start: src keeps it off the path to listening), os for
+// temporary folders and this machine's names and addresses (asked when a snapshot or a notification needs them).
 // In the bundle each is a stand-in that loads the module on its first use.
-const LAZY_BUILTINS = ['child_process', 'worker_threads', 'zlib', 'fs/promises', 'crypto'];
+const LAZY_BUILTINS = ['child_process', 'worker_threads', 'zlib', 'fs/promises', 'crypto', 'os'];
 const lazyBuiltins = {
   name: 'lazy-builtins',
   setup(build) {
@@ -163,8 +204,12 @@ async function main() {
     format: 'cjs',
     // The new database's image is named by a digest of the migrations (src/store/db.ts): the bundle holds the
     // name for the migrations bundled with it, computed here, so that a start neither computes it nor loads node:crypto.
-    define: { BUNDLED_FRESH_IMAGE_NAME: JSON.stringify(require(path.join(ROOT, 'dist', 'store', 'db.js')).freshImageName()) },
-    plugins: [ajvCompilerOutside, lazyExpressParts, lazyBuiltins, sqliteAddonOutside, lazyDepd],
+    // The precompiled validators (dist/schemas/generated, half the bytes) stay outside the bundle, loaded from there on first use.
+    define: {
+      BUNDLED_FRESH_IMAGE_NAME: JSON.stringify(require(path.join(ROOT, 'dist', 'store', 'db.js')).freshImageName()),
+      BUNDLED_VALIDATORS_DIR: JSON.stringify('schemas/generated'),
+    },
+    plugins: [ajvCompilerOutside, lazyExpressParts, lazyBuiltins, sqliteAddonOutside, lazyDepd, lazyDebug],
     // ASCII only (non-ASCII characters escaped), so that bin/split-sandbox reads it as Latin-1, without UTF-8 decoding.
     charset: 'ascii',
     // The worker threads of copies and checkpoints, and the addon's finder above, ask Node where better-sqlite3

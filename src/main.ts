@@ -4,10 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { type Config, DEFAULT_CONFIG, journalQuotas } from './config';
 import { completeMethodCatalogue, loadFixtures, readFixtures } from './fixtures';
 import { createApp } from './http/app';
-import { serverFor } from './http/server';
+import { serverFor, serverOfAppMadeLater } from './http/server';
 import { AnswerUrls } from './http/answer-urls';
 import type { HttpContext } from './http/pipeline';
-import { openApiDocument } from './openapi/document';
 import { createIds } from './ids';
 import { createOutbox } from './notifications/outbox';
 import { NotificationWorker } from './notifications/worker';
@@ -166,7 +165,7 @@ function filterOf(q: NotificationQuery & { State?: NotificationState } = {}): No
 
 /** Builds the services over a store (loading fixtures into an empty one). Used by main and tests. */
 export function createServices(config: Config, store: Store, log?: Logger): ServiceContext {
-  const scenarios = ScenarioCatalogue.load([SHIPPED_SCENARIOS_DIR, ...config.scenarioDirs]);
+  const scenarios = ScenarioCatalogue.load(config.scenarioDirs, SHIPPED_SCENARIOS_DIR);
   scenarios.alsoFrom(storedScenarios(store));
   if (config.scenario !== undefined && !scenarios.has(config.scenario)) {
     throw new Error(`unknown scenario "${config.scenario}"; known: ${scenarios.list().map((s) => s.name).join(', ')}`);
@@ -237,9 +236,9 @@ const CHECKPOINT_EVERY_MS = 100;
  */
 const CHECKPOINTER_AFTER_MS = 1000;
 
-function listen(app: ReturnType<typeof createApp>, port: number, host: string): Promise<Server> {
+function listen(server: Server, port: number, host: string): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = serverFor(app).listen(port, host);
+    server.listen(port, host);
     server.once('listening', () => resolve(server));
     server.once('error', reject);
   });
@@ -251,6 +250,15 @@ function urlOf(server: Server, host: string): string {
   const port = portOf(server);
   const h = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
   return `http://${h}:${port}`;
+}
+
+/**
+ * The served OpenAPI document, its module loaded when first asked for: it describes every route and
+ * schema, and no start needs it before its first answer.
+ */
+function servedDocument(surface: 'api' | 'card', serverUrl: string): Record<string, unknown> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('./openapi/document') as typeof import('./openapi/document')).openApiDocument(surface, serverUrl);
 }
 
 export async function startSandbox(options: Partial<Config> = {}): Promise<Sandbox> {
@@ -268,7 +276,7 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
   }
   // A server commits each turn's writes together (fixtures above were committed on their own).
   store.groupCommits();
-  const ctx: HttpContext = { services, urls: { baseUrl: '', cardBaseUrl: '' }, log, controlToken: config.controlToken, controlFrom: config.controlFrom, openApi: openApiDocument };
+  const ctx: HttpContext = { services, urls: { baseUrl: '', cardBaseUrl: '' }, log, controlToken: config.controlToken, controlFrom: config.controlFrom, openApi: servedDocument };
   const scheduler = createLifecycle(config, services, () => ctx.urls.baseUrl, log, () => ctx.urls.cardBaseUrl);
   ctx.scheduler = scheduler;
   const snapshots = new Snapshots(store, config.db, services.clock);
@@ -278,8 +286,9 @@ export async function startSandbox(options: Partial<Config> = {}): Promise<Sandb
   if (config.retainMs !== undefined) scheduler.addJob(retentionJob(services, { retainMs: config.retainMs, log }));
   const servers: Server[] = [];
   try {
-    servers.push(await listen(createApp(ctx, 'api'), config.port, config.host));
-    servers.push(await listen(createApp(ctx, 'card'), config.cardPort, config.host));
+    servers.push(await listen(serverFor(createApp(ctx, 'api')), config.port, config.host));
+    // The card API's app is made when its first connection comes: the API's first answer does not wait for it.
+    servers.push(await listen(serverOfAppMadeLater(() => createApp(ctx, 'card')), config.cardPort, config.host));
   } catch (e) {
     for (const s of servers) s.close();
     store.close();

@@ -1,6 +1,7 @@
 // `split-sandbox start`: runs the sandbox until Ctrl-C or SIGTERM. Every option can also come from a
 // SANDBOX_* environment variable or a JSON config file; the command line wins, then the environment,
 // then the file, then the defaults.
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { type Command, Option } from 'commander';
@@ -10,7 +11,6 @@ import { startSandbox } from '../main';
 import { MAX_PAGE_SIZE } from '../services/list.service';
 import { byteSize, choice, clockMode, collect, controlToken, duration, httpUrl, networks, port, positiveInt, retention, seconds, speed, startTime, mebibytes, wholeNumber } from './options';
 import { removeReadyFile, writeReadyFile } from './ready-file';
-import { boundYoungGeneration } from './young-generation';
 
 interface StartOptions {
   port: number;
@@ -192,7 +192,7 @@ Examples:
       `API  ${sandbox.baseUrl}\nCard ${sandbox.cardBaseUrl}\nListening on ${sandbox.listening.baseUrl} (API) and ${sandbox.listening.cardBaseUrl} (card API)\n`,
     );
     // This process is the server's alone: its heap can be tuned for it.
-    boundYoungGeneration();
+    boundYoungGenerationAfterFirstAnswer();
     if (opts.readyFile !== undefined) readyFileOrExit(
         opts.readyFile,
         {
@@ -211,6 +211,23 @@ Examples:
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+}
+
+/**
+ * Bounds the young generation (young-generation.ts) once the first request is answered: its module and
+ * the built-ins it reads the heap with (node:v8, node:perf_hooks) load off the way to that answer, and
+ * one request cannot grow the young generation past the bound.
+ */
+function boundYoungGenerationAfterFirstAnswer(): void {
+  const first = (): void => {
+    unsubscribe('http.server.request.start', first);
+    // After the handler that answers it: an immediate runs once this turn's callbacks are done.
+    setImmediate(() => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      (require('./young-generation') as typeof import('./young-generation')).boundYoungGeneration();
+    });
+  };
+  subscribe('http.server.request.start', first);
 }
 
 /** Why the ready file's folder cannot take it, if it cannot. */

@@ -11,19 +11,42 @@ import type { Express } from 'express';
  * changes nothing. The objects are the same as before: Node's, with Express's methods.
  */
 export function serverFor(app: Express): Server {
+  return serverMaking(() => app, true);
+}
+
+/**
+ * The server of an app made when its first connection comes (the card API's at a start: the API's first
+ * answer does not wait for it). The app is made, and the prototypes set, in the server's 'connection'
+ * event, before Node has read a byte of that connection, so every request is made with them too.
+ */
+export function serverOfAppMadeLater(make: () => Express): Server {
+  return serverMaking(make, false);
+}
+
+function serverMaking(make: () => Express, now: boolean): Server {
   function Request(this: IncomingMessage, ...args: ConstructorParameters<typeof IncomingMessage>) {
     IncomingMessage.apply(this, args);
   }
-  Request.prototype = app.request;
   function Response(this: ServerResponse, ...args: ConstructorParameters<typeof ServerResponse>) {
     ServerResponse.apply(this, args);
   }
-  Response.prototype = app.response;
-  return createServer(
+  let app: Express | undefined;
+  const made = (): Express => {
+    if (app === undefined) {
+      app = make();
+      Request.prototype = app.request;
+      Response.prototype = app.response;
+    }
+    return app;
+  };
+  if (now) made();
+  const server = createServer(
     {
       IncomingMessage: Request as unknown as typeof IncomingMessage,
       ServerResponse: Response as unknown as typeof ServerResponse,
     },
-    app,
+    (req, res) => made()(req, res),
   );
+  if (!now) server.on('connection', made);
+  return server;
 }

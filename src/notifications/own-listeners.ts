@@ -4,12 +4,21 @@
 import { BlockList, isIP } from 'node:net';
 import { hostname, networkInterfaces } from 'node:os';
 
-/** Addresses that always mean this machine, whatever interface a listener is bound to. */
-const THIS_MACHINE = new BlockList();
-THIS_MACHINE.addSubnet('127.0.0.0', 8, 'ipv4');
-THIS_MACHINE.addAddress('0.0.0.0', 'ipv4');
-THIS_MACHINE.addAddress('::1', 'ipv6');
-THIS_MACHINE.addAddress('::', 'ipv6');
+/**
+ * Addresses that always mean this machine, whatever interface a listener is bound to: made when first
+ * tested, as Node's BlockList is loaded when first made, which no start needs before its first answer.
+ */
+let thisMachine: BlockList | undefined;
+function alwaysThisMachine(): BlockList {
+  if (thisMachine === undefined) {
+    thisMachine = new BlockList();
+    thisMachine.addSubnet('127.0.0.0', 8, 'ipv4');
+    thisMachine.addAddress('0.0.0.0', 'ipv4');
+    thisMachine.addAddress('::1', 'ipv6');
+    thisMachine.addAddress('::', 'ipv6');
+  }
+  return thisMachine;
+}
 
 /** `[::1]` → `::1`, `LocalHost.` → `localhost`, an IPv4-mapped IPv6 address (`::ffff:7f00:1`) → `127.0.0.1`. */
 function plainHost(host: string): string {
@@ -41,7 +50,7 @@ export function isThisMachine(host: string): boolean {
   const family = isIP(h);
   if (family === 0) return false;
   // Node's BlockList also matches IPv4-mapped IPv6 addresses (::ffff:127.0.0.1) against IPv4 rules.
-  if (THIS_MACHINE.check(h, family === 6 ? 'ipv6' : 'ipv4')) return true;
+  if (alwaysThisMachine().check(h, family === 6 ? 'ipv6' : 'ipv4')) return true;
   for (const list of Object.values(networkInterfaces())) {
     for (const i of list ?? []) if (plainHost(i.address) === h) return true;
   }

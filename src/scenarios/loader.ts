@@ -69,31 +69,51 @@ export function parseScenario(data: unknown, source: string): Scenario {
 export class ScenarioCatalogue {
   private readonly byName = new Map<string, Scenario>();
   private stored: ((name: string) => Scenario | undefined) | undefined;
+  /** A folder read when a scenario is first asked for, under those already read (theirs win). */
+  private underneath: string | undefined;
 
-  /** Loads every `*.json` of each folder in turn; a later folder's scenario replaces one of the same name. */
-  static load(dirs: string[]): ScenarioCatalogue {
+  /**
+   * Loads every `*.json` of each folder in turn; a later folder's scenario replaces one of the same name.
+   * `underneath` (the shipped folder) is read when a scenario is first asked for, as if it came first: a
+   * start reads and checks its files off the way to its first answer, and the folders given, the user's,
+   * are still checked at once.
+   */
+  static load(dirs: string[], underneath?: string): ScenarioCatalogue {
     const cat = new ScenarioCatalogue();
-    for (const dir of dirs) {
-      let files: string[];
-      try {
-        files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
-      } catch (e) {
-        throw new ScenarioError(`cannot read scenarios folder ${dir}: ${(e as Error).message}`);
-      }
-      for (const file of files) {
-        const path = join(dir, file);
-        let data: unknown;
-        try {
-          data = JSON.parse(readFileSync(path, 'utf8'));
-        } catch (e) {
-          throw new ScenarioError(`${path}: not valid JSON: ${(e as Error).message}`);
-        }
-        const s = parseScenario(data, path);
-        if (s.name !== basename(file, '.json')) throw new ScenarioError(`${path}: Name "${s.name}" must match the file name`);
-        cat.byName.set(s.name, s);
-      }
-    }
+    for (const dir of dirs) cat.read(dir, true);
+    cat.underneath = underneath;
     return cat;
+  }
+
+  private read(dir: string, replace: boolean): void {
+    let files: string[];
+    try {
+      files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+    } catch (e) {
+      throw new ScenarioError(`cannot read scenarios folder ${dir}: ${(e as Error).message}`);
+    }
+    for (const file of files) {
+      const path = join(dir, file);
+      let data: unknown;
+      try {
+        data = JSON.parse(readFileSync(path, 'utf8'));
+      } catch (e) {
+        throw new ScenarioError(`${path}: not valid JSON: ${(e as Error).message}`);
+      }
+      const s = parseScenario(data, path);
+      if (s.name !== basename(file, '.json')) throw new ScenarioError(`${path}: Name "${s.name}" must match the file name`);
+      if (replace || !this.byName.has(s.name)) this.byName.set(s.name, s);
+    }
+  }
+
+  /** The scenarios of files, the folder underneath read first if it is still unread. */
+  private files(): Map<string, Scenario> {
+    if (this.underneath !== undefined) {
+      const dir = this.underneath;
+      this.underneath = undefined;
+      this.read(dir, false);
+    }
+    return this.byName;
   }
 
   /**
@@ -105,7 +125,7 @@ export class ScenarioCatalogue {
   }
 
   get(name: string): Scenario | undefined {
-    return this.byName.get(name) ?? this.stored?.(name);
+    return this.files().get(name) ?? this.stored?.(name);
   }
 
   has(name: string): boolean {
@@ -114,10 +134,10 @@ export class ScenarioCatalogue {
 
   /** Whether a scenario file (shipped or the user's) has this name. */
   hasFile(name: string): boolean {
-    return this.byName.has(name);
+    return this.files().has(name);
   }
 
   list(): Scenario[] {
-    return [...this.byName.values()].sort((a, b) => a.name.localeCompare(b.name));
+    return [...this.files().values()].sort((a, b) => a.name.localeCompare(b.name));
   }
 }

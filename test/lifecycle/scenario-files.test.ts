@@ -131,3 +131,49 @@ describe('broken scenario files', () => {
     );
   });
 });
+
+describe('a folder read underneath', () => {
+  let mine: string;
+  let under: string;
+  beforeEach(() => {
+    mine = mkdtempSync(join(tmpdir(), 'split-sandbox-scenarios-mine-'));
+    under = mkdtempSync(join(tmpdir(), 'split-sandbox-scenarios-under-'));
+  });
+  afterEach(() => {
+    rmSync(mine, { recursive: true, force: true });
+    rmSync(under, { recursive: true, force: true });
+  });
+
+  const scenario = (name: string, description: string) =>
+    JSON.stringify({ Name: name, Description: description, Steps: [{ After: '1s', Do: 'succeed' }] });
+
+  it('is read when a scenario is first asked for, not when the catalogue is made (the shipped folder at a start)', () => {
+    writeFileSync(join(under, 'broken.json'), '{ not json');
+    const cat = ScenarioCatalogue.load([mine], under);
+    expect(() => cat.has('anything')).toThrow(/broken\.json: not valid JSON/);
+  });
+
+  it("holds what the given folders do not: a scenario of theirs replaces one of the same name underneath", () => {
+    writeFileSync(join(under, 'shared.json'), scenario('shared', 'from underneath'));
+    writeFileSync(join(under, 'only-under.json'), scenario('only-under', 'from underneath'));
+    writeFileSync(join(mine, 'shared.json'), scenario('shared', 'mine'));
+    const cat = ScenarioCatalogue.load([mine], under);
+    expect(cat.get('shared')?.description).toBe('mine');
+    expect(cat.hasFile('only-under')).toBe(true);
+    expect(cat.list().map((s) => [s.name, s.description])).toEqual([
+      ['only-under', 'from underneath'],
+      ['shared', 'mine'],
+    ]);
+  });
+
+  it('starts a sandbox whose shipped scenarios and the user\'s are both there, the user\'s winning', async () => {
+    writeFileSync(join(mine, 'two-step.json'), scenario('two-step', 'mine'));
+    const sandbox = await startSandbox({ db: ':memory:', port: 0, cardPort: 0, quiet: true, scenarioDirs: [mine] });
+    try {
+      expect(sandbox.services.scenarios!.get('two-step')?.description).toBe('mine');
+      expect(sandbox.services.scenarios!.has('one-step')).toBe(true);
+    } finally {
+      await sandbox.stop();
+    }
+  });
+});

@@ -2,7 +2,7 @@
 // has nothing to change on them, and the app answers as it does on a plain server.
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { serverFor } from '../../src/http/server';
+import { serverFor, serverOfAppMadeLater } from '../../src/http/server';
 
 describe('serverFor (the HTTP server of an Express app)', () => {
   it("makes requests and responses with the app's prototypes, before Express sees them, and Express's methods work", async () => {
@@ -23,6 +23,38 @@ describe('serverFor (the HTTP server of an Express app)', () => {
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({ id: '42', header: 'blue', q: 'yes' });
       expect(made).toEqual([true]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('makes a later app on its first connection, before Node reads a request of it, with the same prototypes, and once', async () => {
+    let made = 0;
+    let app: ReturnType<typeof express> | undefined;
+    const server = serverOfAppMadeLater(() => {
+      made++;
+      app = express();
+      app.get('/v1/things/:id', (req, res) => {
+        res.status(200).json({ id: req.params.id });
+      });
+      return app;
+    });
+    const sameProtos: boolean[] = [];
+    server.prependListener('request', (req, res) => {
+      sameProtos.push(Object.getPrototypeOf(req) === app!.request && Object.getPrototypeOf(res) === app!.response);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      expect(made).toBe(0);
+      const { port } = server.address() as AddressInfo;
+      for (const id of ['1', '2']) {
+        const res = await fetch(`http://127.0.0.1:${port}/v1/things/${id}`, { headers: { connection: 'close' } });
+        expect(res.status).toBe(200);
+        expect(await res.json()).toEqual({ id });
+      }
+      expect(made).toBe(1);
+      expect(sameProtos).toEqual([true, true]);
     } finally {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
