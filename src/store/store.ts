@@ -263,6 +263,11 @@ export class Store {
   /** How many tx() calls are running (a tx() inside another is a savepoint of it). */
   private depth = 0;
 
+  /** Whether a tx() (or txSteps(), txChecked()) is running: what fails now is undone by it. */
+  get inTx(): boolean {
+    return this.depth > 0;
+  }
+
   /**
    * Like tx(), but committed at once in a transaction of its own, not joined by the commit group: for
    * writes to the request journal, which no answer waits for, so that the requests of a turn do not
