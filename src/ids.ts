@@ -10,35 +10,60 @@ export interface Ids {
   apiKey(): string;
 }
 
+/** Draws random bytes: as a buffer, or straight as upper-case hex (a token), from the same sequence. */
+interface Draw {
+  (n: number): Buffer;
+  hex(n: number): string;
+}
+
+/** Two upper-case hex digits of each byte value. */
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).toUpperCase().padStart(2, '0'));
+
 /** A small, fast PRNG (splitmix32) for seeded runs, from `skip` bytes into the seed's sequence. */
-function seededBytes(seed: number, skip: number): (n: number) => Buffer {
+function seededBytes(seed: number, skip: number): Draw {
   let state = (seed + Math.imul(skip, 0x9e3779b9)) >>> 0;
-  return (n) => {
-    const out = Buffer.alloc(n);
-    for (let i = 0; i < n; i++) {
-      state = (state + 0x9e3779b9) >>> 0;
-      let z = state;
-      z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
-      z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
-      out[i] = (z ^ (z >>> 16)) & 0xff;
-    }
-    return out;
+  const byte = () => {
+    state = (state + 0x9e3779b9) >>> 0;
+    let z = state;
+    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
+    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
+    return (z ^ (z >>> 16)) & 0xff;
   };
+  const draw = ((n: number) => {
+    const out = Buffer.alloc(n);
+    for (let i = 0; i < n; i++) out[i] = byte();
+    return out;
+  }) as Draw;
+  // A token's hex made byte by byte: no buffer for it, nor a lower-case string upper-cased.
+  draw.hex = (n) => {
+    let s = '';
+    for (let i = 0; i < n; i++) s += HEX[byte()];
+    return s;
+  };
+  return draw;
 }
 
 /** Cryptographic bytes, drawn 4 kB at a time: one system call per 256 tokens instead of one each. */
-function pooledRandomBytes(): (n: number) => Buffer {
+function pooledRandomBytes(): Draw {
   let pool = Buffer.alloc(0);
   let at = 0;
-  return (n) => {
+  const take = (n: number) => {
     if (at + n > pool.length) {
       pool = randomBytes(Math.max(4096, n));
       at = 0;
     }
-    const out = Buffer.from(pool.subarray(at, at + n));
     at += n;
-    return out;
+    return at - n;
   };
+  const draw = ((n: number) => {
+    const from = take(n);
+    return Buffer.from(pool.subarray(from, from + n));
+  }) as Draw;
+  draw.hex = (n) => {
+    const from = take(n);
+    return pool.toString('hex', from, from + n).toUpperCase();
+  };
+  return draw;
 }
 
 /**
@@ -55,7 +80,7 @@ export function createIds(seed?: number, paymentIds = 0): Ids {
   const first = () => 100_000_000 + (bytes(4).readUInt32BE(0) % 800_000_000);
   let next = seed === undefined ? undefined : first();
   return {
-    token: () => bytes(16).toString('hex').toUpperCase(),
+    token: () => bytes.hex(16),
     invalidRequestId: () => {
       next ??= first();
       return String(next++);

@@ -40,30 +40,56 @@ export function applyPaymentEvent(ctx: ServiceContext, rawId: string | number, e
   });
 }
 
-/** The same, to a payment read in the transaction this runs in (a scenario step has read it already). */
+/**
+ * The same, to a payment read in the transaction this runs in (a scenario step has read it already).
+ * Refused, it throws before any write. A plain move of the payment, inside a running tx(), writes
+ * without a savepoint of its own: nothing it does refuses after its first write, and a failure of
+ * the database undoes the caller's transaction (or savepoint) anyway. A savepoint costs its RELEASE and
+ * a copy of each page the change touches (a scenario step's authorization, under load).
+ */
 export function applyEventTo(ctx: ServiceContext, view: PaymentView, event: PaymentEvent, opts: EventOptions = {}): PaymentView {
-  return ctx.store.tx(() => applyEvent(ctx, view, event, opts));
+  const decided = decideEvent(ctx, view.payment, event, opts);
+  if (ctx.store.inTx && plainMove(view.payment, decided)) return act(ctx, view, decided, event, opts);
+  return ctx.store.tx(() => act(ctx, view, decided, event, opts));
 }
 
 function applyEvent(ctx: ServiceContext, view: PaymentView, event: PaymentEvent, opts: EventOptions): PaymentView {
-  const payment = view.payment;
+  return act(ctx, view, decideEvent(ctx, view.payment, event, opts), event, opts);
+}
+
+/** The status an event takes a payment to, or a card payment's card entered. */
+type Decided = number | 'card-entered';
+
+/** Where `event` takes the payment, or EventRefused; reads only. */
+function decideEvent(ctx: ServiceContext, payment: PaymentRecord, event: PaymentEvent, opts: EventOptions): Decided {
   const method = payment.methodId === null ? undefined : ctx.store.methods.get(payment.methodId);
   // Card payments follow the card API's own states (QueuedForCapturing, Captured …).
   const decision =
     payment.surface === 'card' ? cardEvent(event, payment.statusId) : decide(event, payment.statusId, opts.scenario ? null : (method?.flow ?? null));
   if (!decision.ok) throw new EventRefused(`Event ${event} refused for payment ${payment.id}: ${decision.info}`, decision.code);
+  return decision.value;
+}
+
+/** Whether act() only moves the payment (movePayment and nothing else that could refuse or call out). */
+function plainMove(payment: PaymentRecord, decided: Decided): boolean {
+  if (decided === 'card-entered' || decided === Status.Captured) return false;
+  return !(decided === Status.Authorized && payment.surface === 'api' && payment.capture === true);
+}
+
+function act(ctx: ServiceContext, view: PaymentView, decided: Decided, event: PaymentEvent, opts: EventOptions): PaymentView {
+  const payment = view.payment;
   const cause = opts.cause ?? `event ${event}`;
-  if (decision.value === 'card-entered') return cardEntered(ctx, view, cause);
+  if (decided === 'card-entered') return cardEntered(ctx, view, cause);
   const extra: Partial<PaymentRecord> = {};
-  if (decision.value === Status.Cancelled || decision.value === Status.Expired) {
+  if (decided === Status.Cancelled || decided === Status.Expired) {
     extra.token = null;
     extra.tokenLifetime = null;
   }
-  if (decision.value === Status.Captured) {
+  if (decided === Status.Captured) {
     extra.capturedAmount = payment.amount;
     // The provider completed a card payment's requested or queued capture: that capture is recorded.
     if (payment.surface === 'card') recordCardCapture(ctx, view, payment.amount, Status.Success);
   }
-  if (decision.value === Status.Authorized && payment.surface === 'api' && payment.capture === true) return captureOnAuthorize(ctx, view, cause);
-  return movePayment(ctx, view, decision.value, cause, extra);
+  if (decided === Status.Authorized && payment.surface === 'api' && payment.capture === true) return captureOnAuthorize(ctx, view, cause);
+  return movePayment(ctx, view, decided, cause, extra);
 }

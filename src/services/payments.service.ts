@@ -72,11 +72,14 @@ export function createPayment(ctx: ServiceContext, site: SiteRecord, body: unkno
   const method = methodId === null ? undefined : ctx.store.methods.get(methodId);
   const scenario = chooseScenario(ctx, site, opts.scenario, amount, method?.flow ?? null);
 
-  return ctx.store.tx(() => {
+  // Every refusal is found before the first write (txChecked): the writes need no savepoint of their own.
+  const refuseDuplicate = () => {
     if (ctx.store.payments.merchantTransactionIdTaken(site.siteId, 'api', input.MerchantTransactionID)) {
       reasons.push(reason(20, `Payment.MerchantTransactionID is duplicated: ${input.MerchantTransactionID} was used before on site ${site.siteId}`));
     }
     if (reasons.length > 0) throw new Rejection(reasons);
+  };
+  return ctx.store.txChecked(refuseDuplicate, () => {
     const now = ctx.clock.now();
     const addressId = (a: Json | null | undefined) => (a && splits.length === 0 ? ctx.store.counters.next('address') : undefined);
     const customer = input.Customer ? completeCustomer(input.Customer, ctx.store.counters.next('customer')) : null;

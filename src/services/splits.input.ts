@@ -41,8 +41,8 @@ export function checkSplits(
 
 /** Writes the splits of a new payment, in the payment's status; returns them as stored (no read back). */
 export function insertSplits(ctx: ServiceContext, paymentId: number, splits: SplitInput[], statusId: number, now: number): SplitRecord[] {
-  return splits.map((s) => {
-    const split: Omit<SplitRecord, 'id'> = {
+  const rows = splits.map(
+    (s): Omit<SplitRecord, 'id'> => ({
       paymentId,
       siteId: s.SiteID,
       merchantTransactionId: s.MerchantTransactionID,
@@ -51,7 +51,8 @@ export function insertSplits(ctx: ServiceContext, paymentId: number, splits: Spl
       capturedAmount: null,
       statusId,
       createdAt: now,
-    };
-    return { id: ctx.store.splits.insert(split), ...split };
-  });
+    }),
+  );
+  const ids = rows.length === 0 ? [] : ctx.store.splits.insertAll(rows);
+  return rows.map((split, i) => ({ id: ids[i]!, ...split }));
 }

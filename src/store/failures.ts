@@ -8,6 +8,16 @@ export class RolledBack extends Error {
   }
 }
 
+/**
+ * A write of the same commit group failed with nothing to undo it alone (Store.txChecked): the group
+ * was rolled back whole, as when its commit fails, and each of its changes may be tried again.
+ */
+export class GroupUndone extends Error {
+  constructor() {
+    super('a change stored together with it failed, and both were undone; try again');
+  }
+}
+
 /** The store holds its writes while a snapshot is restored by another connection: try again shortly. */
 export class WritesHeld extends Error {
   readonly code = 'SQLITE_BUSY';
@@ -20,7 +30,7 @@ const STORAGE_CODES = /^SQLITE_(FULL|IOERR|NOMEM|READONLY|BUSY|LOCKED|CANTOPEN|P
 
 /** Whether `e` says the database could not store a change: answer 503, keep the work for later. */
 export function isStorageFailure(e: unknown): boolean {
-  if (e instanceof RolledBack) return true;
+  if (e instanceof RolledBack || e instanceof GroupUndone) return true;
   const code = (e as { code?: unknown } | null)?.code;
   return typeof code === 'string' && STORAGE_CODES.test(code);
 }

@@ -15,15 +15,20 @@ const fromRaw = (a: unknown[]): SplitRecord => ({
   createdAt: a[8] as number,
 });
 
+/** The most splits one INSERT writes; more are written in runs of this many. */
+const ROWS_A_STATEMENT = 16;
+
 export class SplitsRepo {
   private readonly insertStmt;
+  /** INSERTs of 2 to ROWS_A_STATEMENT rows, by their count, prepared on first use. */
+  private readonly insertRowsStmts = new Map<number, { run(...params: unknown[]): { lastInsertRowid: number | bigint } }>();
   private readonly ofPaymentStmt;
   private readonly setStatusAllStmt;
   private readonly setStateStmt;
   private readonly markAddedStmt;
   private readonly addedAfterStmt;
 
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
     this.insertStmt = db.prepare(
       `INSERT INTO splits (payment_id, site_id, merchant_transaction_id, originator_transaction_id, amount, captured_amount, status_id, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -46,6 +51,42 @@ export class SplitsRepo {
     const capturedAmount = s.capturedAmount === null ? null : Number(s.capturedAmount);
     return this.insertStmt.run(s.paymentId, s.siteId, s.merchantTransactionId, s.originatorTransactionId, Number(s.amount), capturedAmount, s.statusId, s.createdAt)
       .lastInsertRowid as number;
+  }
+
+  /**
+   * Writes a payment's new splits in one statement (a run of them, past ROWS_A_STATEMENT) rather than
+   * one each, and returns their IDs in order. One INSERT's rows take consecutive IDs: each is the
+   * largest yet plus one, and the write lock is held for the whole statement.
+   */
+  insertAll(splits: Omit<SplitRecord, 'id'>[]): number[] {
+    const ids: number[] = [];
+    for (let from = 0; from < splits.length; from += ROWS_A_STATEMENT) {
+      const run = splits.slice(from, from + ROWS_A_STATEMENT);
+      if (run.length === 1) {
+        ids.push(this.insert(run[0]!));
+        continue;
+      }
+      const params: unknown[] = [];
+      for (const s of run) {
+        params.push(s.paymentId, s.siteId, s.merchantTransactionId, s.originatorTransactionId, Number(s.amount));
+        params.push(s.capturedAmount === null ? null : Number(s.capturedAmount), s.statusId, s.createdAt);
+      }
+      const last = Number(this.insertRows(run.length).run(...params).lastInsertRowid);
+      for (let i = run.length - 1; i >= 0; i--) ids.push(last - i);
+    }
+    return ids;
+  }
+
+  private insertRows(count: number) {
+    let stmt = this.insertRowsStmts.get(count);
+    if (stmt === undefined) {
+      const rows = Array.from({ length: count }, () => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
+      stmt = this.db.prepare(
+        `INSERT INTO splits (payment_id, site_id, merchant_transaction_id, originator_transaction_id, amount, captured_amount, status_id, created_at) VALUES ${rows}`,
+      );
+      this.insertRowsStmts.set(count, stmt);
+    }
+    return stmt;
   }
 
   ofPayment(paymentId: number): SplitRecord[] {

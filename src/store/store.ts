@@ -7,7 +7,7 @@ import { ClockRepo, SiteClocksRepo } from './clock.repo';
 import { CountersRepo } from './counters.repo';
 import { DisputesRepo } from './disputes.repo';
 import { FaultsRepo } from './faults.repo';
-import { RolledBack, WritesHeld } from './failures';
+import { GroupUndone, RolledBack, WritesHeld } from './failures';
 import { HistoryRepo } from './history.repo';
 import { JobsRepo } from './jobs.repo';
 import { NotificationsRepo } from './notifications.repo';
@@ -187,6 +187,43 @@ export class Store {
     }
   }
 
+  /**
+   * tx(() => write(check())), for a change whose refusals all come from `check`, which only reads.
+   * In a commit group, at the top of its transaction, `write` runs without a savepoint of its own: a
+   * savepoint makes SQLite copy every page the change touches into its undo log first (measured: 7 to
+   * 30 µs of a create's 130 to 230 in the services). Nothing can then undo `write` alone: if it throws,
+   * the whole group is rolled back, as when its commit fails, and every answer that waited for it is
+   * a 503 (GroupUndone). Elsewhere (no group, inside a tx()) it is tx().
+   */
+  txChecked<C, T>(check: () => C, write: (checked: C) => T): T {
+    if (this.held) throw new WritesHeld();
+    const db = this.db;
+    if (this.groupOpen && !db.inTransaction) this.flush();
+    if (!this.grouping || this.depth > 0 || (db.inTransaction && !this.groupOpen)) return this.tx(() => write(check()));
+    if (!this.groupOpen) this.openGroup();
+    this.depth++;
+    try {
+      const checked = check();
+      try {
+        const result = write(checked);
+        this.throwIfRolledBack();
+        return result;
+      } catch (e) {
+        if (db.inTransaction) {
+          this.rolledBackBy ??= new GroupUndone();
+          this.stmt.rollback.run();
+        } else this.rolledBackBy ??= e as Error;
+        // Nothing of the group happened: what memory holds about it is dropped, as a failed commit does.
+        this.payments.forget();
+        this.sites.forget();
+        this.methods.forget();
+        throw e;
+      }
+    } finally {
+      this.depth--;
+    }
+  }
+
   private openGroup(): void {
     // Two sandboxes of one process on one file: the other's open group holds the write lock,
     // and only this thread could release it, so it commits first.
@@ -225,6 +262,11 @@ export class Store {
 
   /** How many tx() calls are running (a tx() inside another is a savepoint of it). */
   private depth = 0;
+
+  /** Whether a tx() (or txSteps(), txChecked()) is running: what fails now is undone by it. */
+  get inTx(): boolean {
+    return this.depth > 0;
+  }
 
   /**
    * Like tx(), but committed at once in a transaction of its own, not joined by the commit group: for
