@@ -4,8 +4,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, BUILT, ROOT, ensureBuilt } from './process';
 
+/** A start is the same each time it is asked: the tests that look at one kind of start share its one run. */
+function once<T>(fn: () => T): () => T {
+  let result: { value: T } | undefined;
+  return () => (result ??= { value: fn() }).value;
+}
+
 /** Starts the built CLI in this process's image of a start: the built-ins and files loaded once both listeners are up, and how many stack traces were captured. */
-function loadedAtListening(): { builtins: string[]; files: string[]; stacks: number } {
+const loadedAtListening = once((): { builtins: string[]; files: string[]; stacks: number } => {
   const script = `
     let stacks = 0;
     const capture = Error.captureStackTrace;
@@ -36,7 +42,7 @@ function loadedAtListening(): { builtins: string[]; files: string[]; stacks: num
     files: JSON.parse(/^FILES (.*)$/m.exec(out)![1]!) as string[],
     stacks: Number(/^STACKS (\d+)$/m.exec(out)![1]),
   };
-}
+});
 
 /** The files a bundled start has loaded once it has answered one create request with `body`, as `status`. */
 function loadedAfterCreate(body: unknown, status: number): string[] {
@@ -74,7 +80,7 @@ function loadedAfterCreate(body: unknown, status: number): string[] {
  * The compiled files (dist/, not the bundle: there each is a file of its own) a start has loaded once both
  * listeners are up, and once it has answered its first request; the bundle defers the same modules.
  */
-function compiledFilesOfAStart(): { listening: string[]; answered: string[]; scenariosRead: string[] } {
+const compiledFilesOfAStart = once((): { listening: string[]; answered: string[]; scenariosRead: string[] } => {
   const script = `
     const fs = require('node:fs');
     const read = fs.readFileSync;
@@ -110,7 +116,7 @@ function compiledFilesOfAStart(): { listening: string[]; answered: string[]; sce
     answered: JSON.parse(/^ANSWERED (.*)$/m.exec(out)![1]!) as string[],
     scenariosRead: JSON.parse(/^SCENARIOS (.*)$/m.exec(out)![1]!) as string[],
   };
-}
+});
 
 function builtinsAtListening(): string[] {
   return loadedAtListening().builtins;
