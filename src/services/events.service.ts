@@ -70,10 +70,12 @@ function decideEvent(ctx: ServiceContext, payment: PaymentRecord, event: Payment
   return decision.value;
 }
 
+/** An API payment created with Capture true is captured as it is authorized (captureOnAuthorize). */
+const capturesAtAuthorization = (payment: PaymentRecord, decided: Decided): boolean => decided === Status.Authorized && payment.surface === 'api' && payment.capture === true;
+
 /** Whether act() only moves the payment (movePayment and nothing else that could refuse or call out). */
 function plainMove(payment: PaymentRecord, decided: Decided): boolean {
-  if (decided === 'card-entered' || decided === Status.Captured) return false;
-  return !(decided === Status.Authorized && payment.surface === 'api' && payment.capture === true);
+  return decided !== 'card-entered' && decided !== Status.Captured && !capturesAtAuthorization(payment, decided);
 }
 
 function act(ctx: ServiceContext, view: PaymentView, decided: Decided, event: PaymentEvent, opts: EventOptions): PaymentView {
@@ -90,6 +92,6 @@ function act(ctx: ServiceContext, view: PaymentView, decided: Decided, event: Pa
     // The provider completed a card payment's requested or queued capture: that capture is recorded.
     if (payment.surface === 'card') recordCardCapture(ctx, view, payment.amount, Status.Success);
   }
-  if (decided === Status.Authorized && payment.surface === 'api' && payment.capture === true) return captureOnAuthorize(ctx, view, cause);
+  if (capturesAtAuthorization(payment, decided)) return captureOnAuthorize(ctx, view, cause);
   return movePayment(ctx, view, decided, cause, extra);
 }
