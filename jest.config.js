@@ -11,6 +11,7 @@ module.exports = {
     '^supertest$': '<rootDir>/test/setup/shared/supertest.cjs',
     '^express$': '<rootDir>/test/setup/shared/express.cjs',
     '^path-to-regexp$': '<rootDir>/test/setup/shared/path-to-regexp.cjs',
+    '^playwright-core$': '<rootDir>/test/setup/shared/playwright-core.cjs',
     // src/schemas/validator.ts's precompiled validators and checks: compiled once per run (test/setup/validators.ts).
     '^\\./generated/(\\w+(?:\\.check)?)\\.js$': '<rootDir>/node_modules/.cache/split-sandbox-validators/$1.js',
   },

@@ -1,15 +1,16 @@
 'use strict';
 // jest's node environment, where the test files of a worker share one instance of supertest, of express
-// and of its router's path-to-regexp (test/setup/shared/): jest loads every other module afresh for
-// each test file, and these with their dependencies (superagent, formidable, mime-db, qs, …) were a
-// sixth of a small file's CPU time. None keeps a test file's state between files: an app, a server, a
-// request are made per test (path-to-regexp remembers compiled paths, as it does in a process of
+// and of its router's path-to-regexp, and of playwright-core (test/setup/shared/): jest loads every
+// other module afresh for each test file, and these with their dependencies (superagent, formidable,
+// mime-db, qs, …) were a sixth of a small file's CPU time; playwright-core alone is half a second of
+// each browser test file's. None keeps a test file's state between files: an app, a server, a
+// request, a connection to Chromium are made per test (path-to-regexp remembers compiled paths, as it does in a process of
 // many sandboxes). They run outside the file's sandbox, so jest's fake timers do not reach their timers.
 const path = require('node:path');
 const { TestEnvironment } = require('jest-environment-node');
 
 /** The only packages loaded this way: each has a file in test/setup/shared/, named in jest.config.js. */
-const SHARED = new Set(['supertest', 'express', 'path-to-regexp']);
+const SHARED = new Set(['supertest', 'express', 'path-to-regexp', 'playwright-core']);
 /**
  * And the tests' compiled schema checks and the documents they check against (test/helpers/compiled-
  * checks.ts): pure functions and JSON, compiled once per run, each a module of some 30 kB to compile.

@@ -3,7 +3,7 @@
 // same for the tests' own schema checks (test/helpers/compiled-checks.ts); and writes the build's
 // image of a new database (scripts/fresh-database.cjs) when it is missing, so each test's in-memory
 // database starts as a copy of it instead of running every migration again. It also makes the run's
-// folder (test/setup/run-folder.ts).
+// folder (test/setup/run-folder.ts), and starts the run's Chromium when a browser test is in the run.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,13 +18,16 @@ import * as responseSchemas from '../../src/schemas/responses';
 import { AJV_OPTIONS, CHECK_OPTIONS, createAjv } from '../../src/schemas/validator';
 import { freshImageName, migratedImage } from '../../src/store/db';
 import { precompileAllAnswerChecks, precompileSchemaChecks } from '../helpers/compiled-checks';
-import { openRunFolder } from './run-folder';
+import { HAVE_CHROMIUM, RUN_HAS_BROWSER_FILES, startChromium } from '../browser/chromium-start';
+import { RUN_FOLDER, RUN_PID, openRunFolder } from './run-folder';
 
 /** Where they go: jest.config.js maps the sources' `./generated/<name>.js` here. */
 export const VALIDATORS = join(__dirname, '..', '..', 'node_modules', '.cache', 'split-sandbox-validators');
 
 export default function setUp(): void {
   openRunFolder();
+  // First: it starts while the rest is compiled and the first files run, not in a browser file's time.
+  if (process.env[RUN_HAS_BROWSER_FILES] === '1' && HAVE_CHROMIUM) startChromium(process.env[RUN_FOLDER]!, process.env[RUN_PID]!);
   compileValidators();
   // Every answer a test gets is checked against its address's document (test/setup/conformance.ts).
   precompileAllAnswerChecks((surface) => openApiDocument(surface, 'http://sandbox.test'));
