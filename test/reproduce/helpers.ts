@@ -10,13 +10,28 @@ export function tablesOf(source: Database.Database | Store, except: string[] = [
   // A live store's journal entries of the last milliseconds are written first, as a copy would.
   if (source instanceof Store) source.writePending();
   const db = source instanceof Store ? source.db : source;
-  const names = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[];
+  const prepare = prepared(db);
+  const names = prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[];
   const out: Record<string, unknown[]> = {};
   // A live database's request journal is in its own attached database; a copy carries it in requests_kept.
-  const live = db.prepare("SELECT 1 FROM pragma_database_list WHERE name = 'journal'").get() !== undefined;
+  const live = prepare("SELECT 1 FROM pragma_database_list WHERE name = 'journal'").get() !== undefined;
   const from = (t: string) => (live && t === 'requests_kept' ? 'journal.requests' : `"${t}"`);
-  for (const t of names) if (!except.includes(t)) out[t] = db.prepare(`SELECT * FROM ${from(t)} ORDER BY rowid`).all();
+  for (const t of names) if (!except.includes(t)) out[t] = prepare(`SELECT * FROM ${from(t)} ORDER BY rowid`).all();
   return out;
+}
+
+// Each statement prepared once per connection: preparing was most of what reading a small database
+// cost, and a test reads one after each of hundreds of requests. (SQLite prepares a kept statement
+// again itself when the tables change.)
+const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+function prepared(db: Database.Database): (sql: string) => Database.Statement {
+  let kept = statements.get(db);
+  if (!kept) statements.set(db, (kept = new Map()));
+  return (sql) => {
+    let statement = kept.get(sql);
+    if (!statement) kept.set(sql, (statement = db.prepare(sql)));
+    return statement;
+  };
 }
 
 /** The ID sequences and counters of a database, as `table:name → value`. */
