@@ -15,7 +15,23 @@ export const dueBy = (ms: number): number => Math.min(ms, LAST_WIRE_MS);
 
 const STAMP = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/;
 
+/**
+ * The last second formatted, and its text: a payment's answer and its notification stamp the payment
+ * and each split with the same few seconds (ten stamps a create), and the text depends on the second alone.
+ */
+let lastSecond = NaN;
+let lastText = '';
+
 export function formatTimestamp(ms: number): string {
+  const second = Math.floor(ms / 1000);
+  if (second === lastSecond) return lastText;
+  const text = formatSecond(ms);
+  lastSecond = second;
+  lastText = text;
+  return text;
+}
+
+function formatSecond(ms: number): string {
   const d = new Date(ms);
   const p = (n: number, w = 2) => String(n).padStart(w, '0');
   return (

@@ -162,10 +162,12 @@ export class NotificationsRepo {
   constructor(private readonly db: Db) {
     // A new notification is the newest of its payment: it waits if any other is still pending
     // (one held back by a fault has stepped aside and holds nothing back).
+    // Its parameters by position (insert() gives them in this order, some twice): the driver binds a
+    // named one by making its name a string and looking it up on an object, once for each.
     this.insertStmt = db.prepare(
       `INSERT INTO notifications (payment_id, preapproval_id, payout_id, refund_id, site_id, status_id, body, state, next_attempt_at, created_at, behind, clock_site_id)
-       VALUES (@paymentId, @preapprovalId, @payoutId, @refundId, @siteId, @statusId, @body, @state, @nextAttemptAt, @createdAt,
-               @state = 'pending' AND ${queuedBehind('@paymentId', '@preapprovalId', '@payoutId')}, ${CLOCK_OF_SITE('@siteId')})`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+               ? = 'pending' AND ${queuedBehind('?', '?', '?')}, ${CLOCK_OF_SITE('?')})`,
     );
     this.byIdStmt = db.prepare<[number], NotificationRow>('SELECT * FROM notifications WHERE id = ?');
     // Per payment, in order: only the oldest pending notification of a payment (its head, behind = 0)
@@ -211,18 +213,14 @@ export class NotificationsRepo {
   }
 
   insert(n: Omit<NotificationRecord, 'id' | 'attempts' | 'deliveredAt' | 'fault' | 'held' | 'preapprovalId'> & { preapprovalId?: number | null }): number {
-    const info = this.insertStmt.run({
-      paymentId: n.paymentId,
-      preapprovalId: n.preapprovalId ?? null,
-      payoutId: n.payoutId ?? null,
-      refundId: n.refundId,
-      siteId: n.siteId,
-      statusId: n.statusId,
-      body: n.body,
-      state: n.state,
-      nextAttemptAt: dueBy(n.nextAttemptAt),
-      createdAt: n.createdAt,
-    });
+    const preapprovalId = n.preapprovalId ?? null;
+    const payoutId = n.payoutId ?? null;
+    const info = this.insertStmt.run(
+      // The row's values, in the order of its columns…
+      n.paymentId, preapprovalId, payoutId, n.refundId, n.siteId, n.statusId, n.body, n.state, dueBy(n.nextAttemptAt), n.createdAt,
+      // …then its place in the queue (its state, whose queue it joins) and its clock (its site, twice in CLOCK_OF_SITE).
+      n.state, n.paymentId, preapprovalId, payoutId, n.siteId, n.siteId,
+    );
     return Number(info.lastInsertRowid);
   }
 

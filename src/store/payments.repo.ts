@@ -230,10 +230,10 @@ export class PaymentsRepo {
   private totalsVersion = -1;
 
   constructor(private readonly db: Db) {
+    // Bound by position: the driver binds a named parameter by making its name a string and looking it
+    // up on the object, 34 times a create; the row's values in toRow's order need neither.
     const cols = Object.keys(toRow({} as PaymentRecord));
-    this.insertStmt = db.prepare(
-      `INSERT INTO payments (${cols.join(', ')}) VALUES (${cols.map((c) => '@' + c).join(', ')})`,
-    );
+    this.insertStmt = db.prepare(`INSERT INTO payments (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`);
     this.byIdStmt = db.prepare<[number, number, string], unknown[]>(`SELECT ${ROW_COLUMNS} FROM payments WHERE id = ? AND owner_site_id = ? AND surface = ?`).raw();
     // Each clock's own payments: the sandbox's (owners without a clock of their own), or one marketplace's.
     const onClock = `(CASE WHEN @clock IS NULL THEN ${clockSiteOf('owner_site_id')} NOT IN (SELECT site_id FROM site_clocks) ELSE ${clockSiteOf('owner_site_id')} = @clock END)`;
@@ -276,7 +276,7 @@ export class PaymentsRepo {
     const totalKey = `${p.ownerSiteId}:${p.surface}`;
     const total = this.totals.get(totalKey);
     if (total !== undefined) this.totals.set(totalKey, total + 1);
-    return this.insertStmt.run(toRow(p)).lastInsertRowid as number;
+    return this.insertStmt.run(Object.values(toRow(p))).lastInsertRowid as number;
   }
 
   /** A payment as its owner sees it on one address; another site's payment is simply not there. */
@@ -305,11 +305,13 @@ export class PaymentsRepo {
     let update = this.updates.get(shape);
     if (update === undefined) {
       const columns = fields.map((k) => camelToSnake(k));
-      update = { columns, sql: `UPDATE payments SET ${columns.map((k) => `${k} = @${k}`).join(', ')} WHERE id = @id` };
+      update = { columns, sql: `UPDATE payments SET ${columns.map((k) => `${k} = ?`).join(', ')} WHERE id = ?` };
       this.updates.set(shape, update);
     }
-    const params: Record<string, unknown> = { id };
-    for (const k of update.columns) params[k] = row[k];
+    // By position, as the insert: the changed columns in order, then the ID.
+    const params: unknown[] = [];
+    for (const k of update.columns) params.push(row[k]);
+    params.push(id);
     this.prepared(update.sql).run(params);
   }
 
