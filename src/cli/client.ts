@@ -1,6 +1,7 @@
 // Talking to a running sandbox from the CLI: its address, the control token or a marketplace's own
 // credentials, and every refusal turned into a sentence a person can act on (never a stack trace).
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { type IncomingMessage, request as httpRequest } from 'node:http';
 
 /** A failure the CLI reports as one line on stderr, exit code 1. */
 export class CliError extends Error {}
@@ -78,16 +79,12 @@ export class SandboxClient {
     // would end, exit code 0, in the middle of `split-sandbox wait`).
     const controller = new AbortController();
     const timer = timeoutMs === undefined ? undefined : setTimeout(() => controller.abort(), timeoutMs);
-    let res: Response;
+    let res: { status: number; text: string };
     let text: string;
     try {
-      res = await fetch(this.base + path, {
-        method,
-        headers: { ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
-        ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-        signal: controller.signal,
-      });
-      text = await res.text();
+      const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+      res = await send(this.base + path, method, { ...(payload === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers }, payload, controller.signal);
+      text = res.text;
     } catch (e) {
       const why = controller.signal.aborted
         ? `no answer within ${timeoutMs} ms`
@@ -133,6 +130,29 @@ export class SandboxClient {
     }
     return `${method} ${path} answered ${a.status}${message === undefined ? '' : `: ${message}`}`;
   }
+}
+
+/**
+ * One request and its whole answer, by node:http (node:https for an https address), not fetch: a
+ * command's first fetch loads Node's fetch (undici), a third of a second of a core, which was most
+ * of what `wait` or `stop` spent. Refusals and drops reject with the system's own words
+ * ("connect ECONNREFUSED …"), as fetch's cause gave them.
+ */
+async function send(url: string, method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal): Promise<{ status: number; text: string }> {
+  const request = url.startsWith('https:') ? (await import('node:https')).request : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers: body === undefined ? headers : { ...headers, 'Content-Length': String(Buffer.byteLength(body)) }, signal }, (res: IncomingMessage) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.once('error', reject);
+      res.once('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      res.once('close', () => {
+        if (!res.complete) reject(new Error('the connection closed before the whole answer came'));
+      });
+    });
+    req.once('error', reject);
+    req.end(body);
+  });
 }
 
 function messageOf(body: unknown): string | undefined {

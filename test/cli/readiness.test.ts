@@ -1,11 +1,12 @@
 // Readiness for scripts, as processes: `start --ready-file`, `split-sandbox wait`, and start's
 // refusals of a bad --retain or --control-from.
+import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { type Run, appears, run, sessionForTests, startIn, waitForOutput } from './process';
+import { BIN, type Run, appears, run, sessionForTests, startIn, waitForOutput } from './process';
 
 /** A port nothing listens on (taken from the system, then let go). */
 async function freePort(): Promise<number> {
@@ -90,6 +91,22 @@ describe('readiness for scripts (built code)', () => {
     const w = spawnRun(['wait', '--base-url', BaseURL]);
     expect(await w.exited).toEqual({ code: 0, signal: null });
     expect(w.stdout()).toBe(`split-sandbox at ${BaseURL} is healthy\n`);
+  });
+
+  it("wait asks over node:http, never loading Node's fetch (its first use costs a command a third of a second of a core)", async () => {
+    const { api: BaseURL } = await startIn(session, ['--db', ':memory:']);
+    // The built CLI as bin/split-sandbox runs it, telling at its exit which built-ins it loaded.
+    const script = `
+      process.on('exit', () => process.stderr.write('LOADED ' + JSON.stringify(process.moduleLoadList) + '\\n'));
+      process.argv = [process.execPath, ${JSON.stringify(BIN)}, 'wait', '--base-url', ${JSON.stringify(BaseURL)}];
+      require(${JSON.stringify(BIN)});`;
+    const ran = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+      execFile(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 30_000 }, (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr })),
+    );
+    expect([ran.code, ran.stdout]).toEqual([0, `split-sandbox at ${BaseURL} is healthy\n`]);
+    const loaded = JSON.parse(/^LOADED (.*)$/m.exec(ran.stderr)![1]!) as string[];
+    expect(loaded).toContain('NativeModule http');
+    expect(loaded.filter((m) => m.includes('undici'))).toEqual([]);
   });
 
   it('wait --ready-file waits for the file, then for the sandbox it names (bound elsewhere than its public address)', async () => {

@@ -2,9 +2,9 @@
 // sandbox, types from it with openapi-typescript, and the walkthrough through openapi-fetch,
 // type-checked with `strict` (no casts in it) before it runs against the sandbox.
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import ts from 'typescript';
 import request from 'supertest';
 import { type Sandbox, startSandbox } from 'split-sandbox';
@@ -38,6 +38,16 @@ function project(): string {
   return dir;
 }
 
+/**
+ * `npx <name> …` as npx runs an installed package's command: the bin it links in node_modules/.bin
+ * (test/readme/guide.test.ts runs npx itself to find one), started without npm around it, which
+ * would spend half a second of a core finding it again.
+ */
+const PRELUDE = 'npx() { local bin="node_modules/.bin/$1"; shift; "$bin" "$@"; }\n';
+
+/** tsc's record of what the type-check checked last time (typeChecker). */
+const BUILD_INFO = join(ROOT, 'node_modules', '.cache', 'split-sandbox-generate-client', 'client.tsbuildinfo');
+
 /** A call the document does not allow, twice: a query value outside its enum, a path id of the wrong type. */
 const WRONG = [
   "import createClient from 'openapi-fetch';",
@@ -54,9 +64,19 @@ const WRONG = [
  * own files and the generated types are checked, as `tsc` checks a project's; the declarations
  * openapi-fetch ships are not checked again (skipLibCheck for them alone: over half of tsc's work
  * here, and no part of the document or of the walkthrough).
+ *
+ * The program is incremental (tsc --incremental), its record kept from run to run (BUILD_INFO): a
+ * file whose text changed is checked again, with each file that depends on it, and the findings on
+ * the others are replayed; with the document and the blocks unchanged, nothing is checked again.
  */
 function typeChecker(files: string[], types: string): (file: string) => string[] {
-  const program = ts.createProgram(files, {
+  // tsc writes the record beside the files, and it is kept once read: a run beside this one (another
+  // checkout's tests, say) never reads one half written.
+  const info = join(dirname(types), 'client.tsbuildinfo');
+  if (existsSync(BUILD_INFO)) copyFileSync(BUILD_INFO, info);
+  const options: ts.CompilerOptions = {
+    incremental: true,
+    tsBuildInfoFile: info,
     strict: true,
     noEmit: true,
     target: ts.ScriptTarget.ES2022,
@@ -66,15 +86,28 @@ function typeChecker(files: string[], types: string): (file: string) => string[]
     types: [],
     // TypeScript's own lib files are not checked again: no part of the walkthrough or of its types.
     skipDefaultLibCheck: true,
-  });
+  };
+  const builder = ts.createIncrementalProgram({ rootNames: files, options, host: ts.createIncrementalCompilerHost(options) });
+  const program = builder.getProgram();
   const checked = [...files, types].map((f) => program.getSourceFile(f)!);
+  // The files a change made stale, found from the changed ones: those checked here are checked again
+  // (the others passed over), before any finding is read from the record.
+  const mine = new Set(checked);
+  while (builder.getSemanticDiagnosticsOfNextAffectedFile(undefined, (sf) => !mine.has(sf))) {
+    // Each checked again as it comes.
+  }
   // What ts.getPreEmitDiagnostics gathers, for the checked files only.
   const diagnostics = ts.sortAndDeduplicateDiagnostics([
-    ...program.getConfigFileParsingDiagnostics(),
-    ...program.getOptionsDiagnostics(),
-    ...checked.flatMap((sf) => [...program.getSyntacticDiagnostics(sf), ...program.getSemanticDiagnostics(sf)]),
-    ...program.getGlobalDiagnostics(),
+    ...builder.getConfigFileParsingDiagnostics(),
+    ...builder.getOptionsDiagnostics(),
+    ...checked.flatMap((sf) => [...builder.getSyntacticDiagnostics(sf), ...builder.getSemanticDiagnostics(sf)]),
+    ...builder.getGlobalDiagnostics(),
   ]);
+  // noEmit: only the record is written.
+  builder.emit();
+  mkdirSync(dirname(BUILD_INFO), { recursive: true });
+  copyFileSync(info, `${BUILD_INFO}.${process.pid}`);
+  renameSync(`${BUILD_INFO}.${process.pid}`, BUILD_INFO);
   const found = diagnostics.map((d) => ({
     file: d.file?.fileName,
     line: (() => {
@@ -106,7 +139,7 @@ describe("docs/openapi.md's typed client", () => {
 
   it('generates types from the served document, type-checks the walkthrough with strict, and runs it', async () => {
     const shell = block('docs/openapi.md', SECTION, 'bash');
-    const made = await run('bash', ['-euo', 'pipefail', '-c', shell], dir, { API: sb.baseUrl });
+    const made = await run('bash', ['-euo', 'pipefail', '-c', PRELUDE + shell], dir, { API: sb.baseUrl });
     expect({ code: made.code, stderr: made.stderr.replace(/^npm warn .*\n/gm, '') }).toEqual({ code: 0, stderr: expect.not.stringMatching(/error/i) });
     // The types come from the served document (the last command wins), which the CLI prints alike.
     const served = (await request(sb.baseUrl).get('/_sandbox/openapi.json').expect(200)).body;
@@ -115,18 +148,19 @@ describe("docs/openapi.md's typed client", () => {
     expect(types).toContain('createPayment: {');
 
     const code = block('docs/openapi.md', SECTION, 'ts');
-    // As written, but at this sandbox's address.
+    // As written, then run at this sandbox's address.
     expect(code).toContain("baseUrl: 'http://127.0.0.1:8080'");
     // No casts: the generated types carry the walkthrough on their own.
     expect(code).not.toMatch(/\bas\s+[\w{[]|[=(,:]\s*<[\w.]+>|\bany\b|@ts-/);
+    // Checked as written; run at this sandbox's address (a string for a string: the same types).
     const file = join(dir, 'walkthrough.ts');
-    writeFileSync(file, code.replace("'http://127.0.0.1:8080'", JSON.stringify(sb.baseUrl)));
+    writeFileSync(file, code);
     const wrong = join(dir, 'wrong.ts');
     writeFileSync(wrong, WRONG);
     typeErrors = typeChecker([file, wrong], join(dir, 'split-sandbox.d.ts'));
     expect(typeErrors(file)).toEqual([]);
 
-    const js = ts.transpileModule(readFileSync(file, 'utf8'), { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } }).outputText;
+    const js = ts.transpileModule(readFileSync(file, 'utf8').replace("'http://127.0.0.1:8080'", JSON.stringify(sb.baseUrl)), { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } }).outputText;
     writeFileSync(join(dir, 'walkthrough.js'), js);
     const ran = await run(process.execPath, ['walkthrough.js'], dir);
     expect(ran.stderr).toBe('');

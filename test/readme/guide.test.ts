@@ -1,5 +1,6 @@
 // The README's "Getting started" and docs/cli.md's "The npm package" snippets, run as written: in bash, in a folder
-// where `npx split-sandbox` finds the package as it does once installed, and the test file as jest runs it.
+// where `npx split-sandbox` finds the package as it does once installed (the start through npx, the
+// commands after it through the bin npx found), and the test file as jest runs it.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
@@ -35,13 +36,21 @@ interface Ran {
 }
 
 /**
+ * `npx split-sandbox start` runs through npx, as written: npx finds the package's bin in the folder
+ * and starts the sandbox under npm's wrapper, in the background (what the README warns of). The
+ * commands after it run that same bin, node_modules/.bin/split-sandbox, without npm (half a second
+ * of a core each, to find again what the start found).
+ */
+const PRELUDE = 'npx() { if [ "$1" = split-sandbox ] && [ "$2" != start ]; then shift; node_modules/.bin/split-sandbox "$@"; else command npx "$@"; fi; }\n';
+
+/**
  * Runs a script in bash in its own process group, which is ended afterwards: the script leaves what it
  * started in the background (the sandbox, the receiver) running, as it would in a terminal.
  */
 function bash(script: string, cwd: string, groups: ChildProcess[]): Promise<Ran> {
   return new Promise((resolve) => {
     // Offline: should npx not find the package here, it fails instead of looking in the registry.
-    const child = spawn('bash', ['-euo', 'pipefail', '-c', script], { cwd, detached: true, env: { ...process.env, npm_config_offline: 'true' } });
+    const child = spawn('bash', ['-euo', 'pipefail', '-c', PRELUDE + script], { cwd, detached: true, env: { ...process.env, npm_config_offline: 'true' } });
     groups.push(child);
     let stdout = '';
     let stderr = '';
