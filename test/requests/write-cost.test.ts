@@ -174,7 +174,7 @@ describe('what writing the journal costs', () => {
       first.close();
       // The file as the version before left it: a trigger for the shares and one for the answers.
       const old = new Database(`${file}-requests`);
-      old.exec(`DROP TRIGGER request_dropped;
+      old.exec(`DROP TRIGGER request_shares_drop;
         CREATE TRIGGER request_shares_drop AFTER DELETE ON requests BEGIN
           UPDATE request_shares SET entries = entries - 1, bytes = bytes - OLD.stored_bytes WHERE owner = coalesce(OLD.owner_site_id, 0);
         END;
@@ -185,7 +185,7 @@ describe('what writing the journal costs', () => {
         END;`);
       old.close();
       const store = Store.open(file);
-      expect(triggers(store)).toEqual(['request_dropped']);
+      expect(triggers(store)).toEqual(['request_shares_drop']);
       const shares = () => store.requests.shares().get(MARKETPLACE.SiteID);
       const before = shares()!;
       const one = store.requests.page({ paymentId: 5_000_002 }, { limit: 1, offset: 0, descending: false })[0]!;
@@ -204,10 +204,19 @@ describe('what writing the journal costs', () => {
       store.close();
     });
 
-    it('makes a new file with that one trigger', () => {
-      const store = Store.open(join(dir, 'new.db'));
-      expect(triggers(store)).toEqual(['request_dropped']);
+    it('makes a new file with that one trigger, which a version before replaces with its two when it opens the file', () => {
+      const file = join(dir, 'new.db');
+      const store = Store.open(file);
+      expect(triggers(store)).toEqual(['request_shares_drop']);
       store.close();
+      // What the version before ran at each open: its two triggers dropped by name and made again.
+      const older = new Database(`${file}-requests`);
+      older.exec(`DROP TRIGGER IF EXISTS request_shares_drop;
+        CREATE TRIGGER request_shares_drop AFTER DELETE ON requests BEGIN SELECT 1; END;
+        DROP TRIGGER IF EXISTS request_answers_drop;
+        CREATE TRIGGER request_answers_drop AFTER DELETE ON requests BEGIN SELECT 1; END;`);
+      expect(older.prepare(`SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name`).pluck().all()).toEqual(['request_answers_drop', 'request_shares_drop']);
+      older.close();
     });
   });
 });
