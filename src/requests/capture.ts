@@ -23,7 +23,21 @@ const kept = (method: string, path: string) => API_PATH.test(path) || (method ==
  */
 const NOT_STRAY = /^\/(_sandbox|dashboard|home)(\/|$)|^\/favicon\.ico$/i;
 
+/** What one address's requests are captured with (the same for each of them). */
+interface Capture {
+  journal: RequestJournal;
+  services: ServiceContext;
+  surface: Surface;
+  siteOf: SiteOf;
+}
+
 interface Pending {
+  cx: Capture;
+  req: Request;
+  /** The response's own end, which endNoting calls. */
+  end: Response['end'];
+  /** Makes its entry (journal.later): makeEntry. */
+  make: (this: Pending) => void;
   surface: Surface;
   started: number;
   /** When its answer left, or its connection closed without one (the entry is made later). */
@@ -71,10 +85,17 @@ function routesOf(surface: Surface): RouteEntry[] {
 
 /** Mount first of all: it notes the start, and catches answers that never reach answerAfterCommit. */
 export function noteRequests(journal: RequestJournal, services: ServiceContext, surface: Surface, siteOf: SiteOf): RequestHandler {
+  const cx: Capture = { journal, services, surface, siteOf };
+  // A request costs its Pending alone: the functions it is ended, closed and written with are the same
+  // for all (three closures a request, and their contexts, were some of the young generation's garbage).
   return (req: Request, res: Response, next: NextFunction) => {
     const stray = !kept(req.method, req.path);
     if (stray && NOT_STRAY.test(req.path)) return next();
     const p: Pending = {
+      cx,
+      req,
+      end: res.end,
+      make: makeEntry,
       surface,
       started: performance.now(),
       at: journal.clock.now(),
@@ -94,31 +115,43 @@ export function noteRequests(journal: RequestJournal, services: ServiceContext, 
       unrouted: false,
     };
     (res as Noted)[PENDING] = p;
-    const end = res.end;
-    // The answer leaves here, unless a fault lost it: its entry is written once it is on its way.
-    res.end = function (this: Response, ...args: unknown[]) {
-      note(req, res, p, args[0], true);
-      const out = (end as (...a: unknown[]) => Response).apply(res, args);
-      p.ended = performance.now();
-      // An answer the API gave (a 2xx, 3xx) is made into its entry after this turn, off its request's
-      // path; a refusal's at once, so that its near miss is known to the log line at 'finish'.
-      if (p.status >= 400) write(journal, services, req, p, siteOf);
-      else if (!p.queued) {
-        p.queued = true;
-        journal.later(() => write(journal, services, req, p, siteOf));
-      }
-      return out;
-    } as Response['end'];
-    // An answer that left has its entry on the way already: a second one queued per request was a
-    // closure and a turn's work for nothing (writing twice is refused by `written` anyway).
-    res.on('close', () => {
-      p.ended ??= performance.now();
-      if (p.written || p.queued) return;
-      p.queued = true;
-      journal.later(() => write(journal, services, req, p, siteOf));
-    });
+    res.end = endNoting as Response['end'];
+    res.on('close', closed);
     next();
   };
+}
+
+/** The answer leaves here (the response's end), unless a fault lost it: its entry is written once it is on its way. */
+function endNoting(this: Noted): Response {
+  const p = this[PENDING]!;
+  note(p.req, this, p, arguments[0], true);
+  const out = (p.end as (...a: unknown[]) => Response).apply(this, arguments as unknown as unknown[]);
+  p.ended = performance.now();
+  // An answer the API gave (a 2xx, 3xx) is made into its entry after this turn, off its request's
+  // path; a refusal's at once, so that its near miss is known to the log line at 'finish'.
+  if (p.status >= 400) write(p);
+  else if (!p.queued) {
+    p.queued = true;
+    p.cx.journal.later(p);
+  }
+  return out;
+}
+
+/**
+ * The connection closed: an answer that left has its entry on the way already (a second one queued per
+ * request was a turn's work for nothing; writing twice is refused by `written` anyway), one that did
+ * not (lost, reset) has it made now.
+ */
+function closed(this: Noted): void {
+  const p = this[PENDING]!;
+  p.ended ??= performance.now();
+  if (p.written || p.queued) return;
+  p.queued = true;
+  p.cx.journal.later(p);
+}
+
+function makeEntry(this: Pending): void {
+  write(this);
 }
 
 /** answerAfterCommit's hook: the answer is released, to leave once its write commits (unless a fault loses it). */
@@ -202,7 +235,9 @@ function idParam(v: string | undefined): number | null {
   return v !== undefined && /^[0-9]{1,15}$/.test(v) ? Number(v) : null;
 }
 
-function write(journal: RequestJournal, services: ServiceContext, req: Request, p: Pending, siteOf: SiteOf): void {
+function write(p: Pending): void {
+  const { req, cx } = p;
+  const { journal, services, siteOf } = cx;
   if (p.written) return;
   p.written = true;
   if (p.stray && !p.unrouted) {

@@ -57,6 +57,11 @@ interface PastQuota extends Share {
   last: number;
 }
 
+/** An entry to be made (RequestJournal.later), by its `make`. */
+export interface Unmade {
+  make(): void;
+}
+
 /** A filter as the control API's query and the embedded `sandbox.requests` take it (the wire names). */
 export interface RequestQuery {
   SiteID?: number;
@@ -156,13 +161,14 @@ export class RequestJournal {
   /** Entries of answers gone, not yet written. */
   private pending: NewRequest[] = [];
   /** Entries of answers gone, not yet made (each one's add to come), in the order their answers left. */
-  private unmade: (() => void)[] = [];
+  private unmade: (Unmade | (() => void))[] = [];
 
   /**
-   * Makes an entry after the current turn, when the answers of the turn have left: `make` adds it.
+   * Makes an entry after the current turn, when the answers of the turn have left: `make` adds it (a
+   * function, or what has one as its `make`: a request's capture is, with no closure made for it).
    * Whoever reads or writes the journal makes those waiting first (flush), so that none is missed.
    */
-  later(make: () => void): void {
+  later(make: Unmade | (() => void)): void {
     if (this.unmade.push(make) === 1) setImmediate(this.makeWaiting);
   }
 
@@ -170,7 +176,10 @@ export class RequestJournal {
     const waiting = this.unmade;
     if (waiting.length === 0) return;
     this.unmade = [];
-    for (const make of waiting) make();
+    for (const make of waiting) {
+      if (typeof make === 'function') make();
+      else make.make();
+    }
   };
   private timer: NodeJS.Timeout | undefined;
   private soon = false;

@@ -65,16 +65,10 @@ export const DROPPING_TABLE = `${JOURNAL_SCHEMA}.request_dropping`;
 /** Not an entry being deleted past its quota (DROPPING_TABLE), in a trigger on `requests`. */
 const NOT_DROPPING = `NOT EXISTS (SELECT 1 FROM request_dropping d WHERE d.owner = coalesce(OLD.owner_site_id, 0) AND OLD.id <= d.last)`;
 
-// The triggers are made again at each open: a file made before has them without their WHEN.
 const SHARES_SQL = `
 CREATE INDEX IF NOT EXISTS ${JOURNAL_SCHEMA}.requests_by_owner ON requests (owner_site_id, id, stored_bytes);
 CREATE TABLE IF NOT EXISTS ${SHARES_TABLE} (owner INTEGER PRIMARY KEY, entries INTEGER NOT NULL, bytes INTEGER NOT NULL) STRICT;
 CREATE TABLE IF NOT EXISTS ${DROPPING_TABLE} (owner INTEGER PRIMARY KEY, last INTEGER NOT NULL) STRICT;
-DROP TRIGGER IF EXISTS ${JOURNAL_SCHEMA}.request_shares_add;
-DROP TRIGGER IF EXISTS ${JOURNAL_SCHEMA}.request_shares_drop;
-CREATE TRIGGER ${JOURNAL_SCHEMA}.request_shares_drop AFTER DELETE ON requests WHEN ${NOT_DROPPING} BEGIN
-  UPDATE request_shares SET entries = entries - 1, bytes = bytes - OLD.stored_bytes WHERE owner = coalesce(OLD.owner_site_id, 0);
-END;
 `;
 
 /** The answers kept once each, by their SHA-256 (`refs`: the entries that name one). */
@@ -96,20 +90,32 @@ const SHARED = (t: string) => `${t}.response_body IS NULL AND ${t}.response_byte
 const BODIES_SQL = `
 CREATE TABLE IF NOT EXISTS ${BODIES_TABLE} (id INTEGER PRIMARY KEY, digest BLOB NOT NULL UNIQUE, body TEXT NOT NULL, refs INTEGER NOT NULL) STRICT;
 CREATE TABLE IF NOT EXISTS ${ANSWERS_TABLE} (entry_id INTEGER PRIMARY KEY, body_id INTEGER NOT NULL) STRICT;
-DROP TRIGGER IF EXISTS ${JOURNAL_SCHEMA}.request_answers_drop;
-CREATE TRIGGER ${JOURNAL_SCHEMA}.request_answers_drop AFTER DELETE ON requests WHEN ${SHARED('OLD')} AND ${NOT_DROPPING} BEGIN
-  UPDATE request_bodies SET refs = refs - 1 WHERE id = (SELECT body_id FROM request_answers WHERE entry_id = OLD.id);
-  DELETE FROM request_bodies WHERE id = (SELECT body_id FROM request_answers WHERE entry_id = OLD.id) AND refs <= 0;
-  DELETE FROM request_answers WHERE entry_id = OLD.id;
-END;
 CREATE VIEW IF NOT EXISTS ${ENTRIES_VIEW} AS SELECT r.id, r.at, r.wall_at, r.address, r.method, r.path, r.query, r.route, r.site_id, r.authenticated,
   r.payment_id, r.refund_id, r.split_id, r.status, r.reasons, r.duration_ms, r.fault, r.near_miss, r.request_body, r.request_bytes,
   CAST(coalesce(r.response_body, b.body) AS TEXT) AS response_body, r.response_bytes, r.owner_site_id, r.stored_bytes
   FROM requests r LEFT JOIN request_answers a ON ${SHARED('r')} AND a.entry_id = r.id LEFT JOIN request_bodies b ON b.id = a.body_id;
 `;
 
+// What a deleted entry takes with it (its share, its kept answer's count, and the answer with the last
+// entry naming it), in one trigger: each trigger is a program of its own run for each row deleted, and
+// with two (one for the shares, one for the answers) a quota's bulk deletion ran both for every entry
+// only to find, twice, that it was being dropped. Made again at each open: a file made before has the
+// two (and, older still, an insert trigger and no WHEN).
+const DROP_SQL = `
+DROP TRIGGER IF EXISTS ${JOURNAL_SCHEMA}.request_shares_add;
+DROP TRIGGER IF EXISTS ${JOURNAL_SCHEMA}.request_shares_drop;
+DROP TRIGGER IF EXISTS ${JOURNAL_SCHEMA}.request_answers_drop;
+DROP TRIGGER IF EXISTS ${JOURNAL_SCHEMA}.request_dropped;
+CREATE TRIGGER ${JOURNAL_SCHEMA}.request_dropped AFTER DELETE ON requests WHEN ${NOT_DROPPING} BEGIN
+  UPDATE request_shares SET entries = entries - 1, bytes = bytes - OLD.stored_bytes WHERE owner = coalesce(OLD.owner_site_id, 0);
+  UPDATE request_bodies SET refs = refs - 1 WHERE ${SHARED('OLD')} AND id = (SELECT body_id FROM request_answers WHERE entry_id = OLD.id);
+  DELETE FROM request_bodies WHERE ${SHARED('OLD')} AND id = (SELECT body_id FROM request_answers WHERE entry_id = OLD.id) AND refs <= 0;
+  DELETE FROM request_answers WHERE ${SHARED('OLD')} AND entry_id = OLD.id;
+END;
+`;
+
 /** The journal's table, its indexes and its shares, made where missing (another connection attaching a journal runs it too). */
-export const JOURNAL_TABLE_SQL = TABLE_SQL + SHARES_SQL + BODIES_SQL;
+export const JOURNAL_TABLE_SQL = TABLE_SQL + SHARES_SQL + BODIES_SQL + DROP_SQL;
 
 /**
  * Attaches the journal's database to `db` (made if missing), and takes in the entries a restored or
@@ -183,7 +189,7 @@ function open(db: Db, file: string): void {
       for (const c of OWNER_COLUMNS) db.prepare(`ALTER TABLE ${JOURNAL_TABLE} ADD COLUMN ${c}`).run();
       db.prepare(`UPDATE ${JOURNAL_TABLE} AS r SET owner_site_id = ${ownerOf('r')}, stored_bytes = ${storedBytesOf('r')}`).run();
     }
-    db.exec(SHARES_SQL + BODIES_SQL);
+    db.exec(SHARES_SQL + BODIES_SQL + DROP_SQL);
     if (!sharesMade) {
       db.prepare(`INSERT INTO ${SHARES_TABLE} SELECT coalesce(owner_site_id, 0), count(*), sum(stored_bytes) FROM ${JOURNAL_TABLE} GROUP BY 1`).run();
     }

@@ -184,8 +184,12 @@ const digested = (digest: Buffer, bytes: number): Digested => ({ digest, key: di
 /** Answers whose digests are remembered (by their text), at most. */
 const DIGESTS_KEPT = 64;
 
-/** Entries one statement writes at most: a statement run costs about a microsecond whatever it writes. */
-const ROWS_AT_ONCE = 16;
+/**
+ * How many entries one statement writes, largest first: a statement run costs about a microsecond
+ * whatever it writes, so a batch's rest (15 at most) is written by fours, then one by one, rather than
+ * one statement each.
+ */
+const ROWS_AT_ONCE = [16, 4, 1] as const;
 
 // Positional: the binding of 23 named parameters from an object cost more than the row's own insert.
 const insertOf = (db: Db, rows: number) => db.prepare(`INSERT INTO ${JOURNAL_TABLE} (${COLUMNS}) VALUES ${Array(rows).fill(ROW).join(', ')}`);
@@ -252,14 +256,14 @@ function dropStatements(db: Db, owned: string) {
 
 function prepare(db: Db) {
   return {
-    insert: insertOf(db, 1),
-    insertMany: insertOf(db, ROWS_AT_ONCE),
-    answer: answersOf(db, 1),
-    answers: answersOf(db, ROWS_AT_ONCE),
+    inserts: ROWS_AT_ONCE.map((n) => insertOf(db, n)),
+    answers: ROWS_AT_ONCE.map((n) => answersOf(db, n)),
     // The conflict's row is the one kept: only its count of entries grows (the text bound is not written again).
     keepBody: db.prepare<[Buffer, string | Buffer, number], { id: number }>(
       `INSERT INTO ${BODIES_TABLE} (digest, body, refs) VALUES (?, CAST(? AS TEXT), ?) ON CONFLICT (digest) DO UPDATE SET refs = refs + excluded.refs RETURNING id`,
     ),
+    // A kept answer found by the row it was last kept in (the digest says it is still that answer's).
+    addRefs: db.prepare<[number, number, Buffer]>(`UPDATE ${BODIES_TABLE} SET refs = refs + ? WHERE id = ? AND digest = ?`),
     addShare: db.prepare<[number, number, number]>(
       `INSERT INTO ${SHARES_TABLE} (owner, entries, bytes) VALUES (?, ?, ?) ON CONFLICT (owner) DO UPDATE SET entries = entries + excluded.entries, bytes = bytes + excluded.bytes`,
     ),
@@ -296,23 +300,23 @@ export class RequestsRepo {
     const ids: number[] = [];
     const shares = new Map<number, Share>();
     let i = 0;
-    for (; i + ROWS_AT_ONCE <= entries.length; i += ROWS_AT_ONCE) {
-      const values: unknown[] = [];
-      for (let k = i; k < i + ROWS_AT_ONCE; k++) valuesOf(entries[k]!, values, shares, kept[k]);
-      // One statement's rows take consecutive IDs: the last is the statement's.
-      const last = Number(this.stmt.insertMany.run(values).lastInsertRowid);
-      for (let k = ROWS_AT_ONCE - 1; k >= 0; k--) ids.push(last - k);
-    }
-    for (; i < entries.length; i++) {
-      const values: unknown[] = [];
-      valuesOf(entries[i]!, values, shares, kept[i]);
-      ids.push(Number(this.stmt.insert.run(values).lastInsertRowid));
+    for (let s = 0; s < ROWS_AT_ONCE.length; s++) {
+      const rows = ROWS_AT_ONCE[s]!;
+      for (; i + rows <= entries.length; i += rows) {
+        const values: unknown[] = [];
+        for (let k = i; k < i + rows; k++) valuesOf(entries[k]!, values, shares, kept[k]);
+        // One statement's rows take consecutive IDs: the last is the statement's.
+        const last = Number(this.stmt.inserts[s]!.run(values).lastInsertRowid);
+        for (let k = rows - 1; k >= 0; k--) ids.push(last - k);
+      }
     }
     const pairs: number[] = [];
     for (let k = 0; k < entries.length; k++) if (kept[k] !== undefined) pairs.push(ids[k]!, bodyIds[k]!);
     let p = 0;
-    for (; p + 2 * ROWS_AT_ONCE <= pairs.length; p += 2 * ROWS_AT_ONCE) this.stmt.answers.run(pairs.slice(p, p + 2 * ROWS_AT_ONCE));
-    for (; p < pairs.length; p += 2) this.stmt.answer.run(pairs[p], pairs[p + 1]);
+    for (let s = 0; s < ROWS_AT_ONCE.length; s++) {
+      const width = 2 * ROWS_AT_ONCE[s]!;
+      for (; p + width <= pairs.length; p += width) this.stmt.answers[s]!.run(p === 0 && width === pairs.length ? pairs : pairs.slice(p, p + width));
+    }
     for (const [owner, share] of shares) this.stmt.addShare.run(owner, share.entries, share.bytes);
     return ids;
   }
@@ -342,12 +346,26 @@ export class RequestsRepo {
       } else batch.set(key, { digest: d.digest, body, refs: 1, at: [k] });
     }
     if (batch) {
-      for (const b of batch.values()) {
-        const id = this.stmt.keepBody.get(b.digest, b.body, b.refs)!.id;
+      for (const [key, b] of batch) {
+        const id = this.keepBody(key, b.digest, b.body, b.refs);
         for (const k of b.at) out[k] = id;
       }
     }
     return out;
+  }
+
+  /** The rows answers were last kept in, by digest (`Digested.key`): a read given again is counted in its row without its text bound and looked up again. */
+  private readonly bodyRows = new Map<string, number>();
+
+  /** Keeps an answer (`refs` more entries name it): the ID of its row. */
+  private keepBody(key: string, digest: Buffer, body: string | Buffer, refs: number): number {
+    const known = this.bodyRows.get(key);
+    // Not changed: the row went with its last entry, or a write rolled back (the digest says whether the row is still this answer's).
+    if (known !== undefined && this.stmt.addRefs.run(refs, known, digest).changes === 1) return known;
+    const id = this.stmt.keepBody.get(digest, body, refs)!.id;
+    if (this.bodyRows.size >= DIGESTS_KEPT) this.bodyRows.clear();
+    this.bodyRows.set(key, id);
+    return id;
   }
 
   private digestOf(body: string | Buffer): Digested {

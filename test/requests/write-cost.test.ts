@@ -1,0 +1,222 @@
+// What writing the journal costs a request: the capture makes no function of its own for each request,
+// a batch is written in few statements whatever its size, a read's answer given again is counted in the
+// row it was last kept in, and one trigger keeps what a deleted entry takes with it.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import express from 'express';
+import type { Response } from 'express';
+import request from 'supertest';
+import { noteRequests } from '../../src/requests/capture';
+import type { NewRequest, RequestsRepo } from '../../src/store/requests.repo';
+import { Store } from '../../src/store/store';
+import { MARKETPLACE, makeWorld } from '../helpers/world';
+
+const answerOf = (id: number) => `{"Payment":{"ID":${id},"Status":{"ID":1}}}`;
+
+const read = (paymentId: number, answer = answerOf(paymentId)): NewRequest => ({
+  at: 1_795_000_000_000,
+  wallAt: 1_795_000_000_000,
+  address: 'api',
+  method: 'GET',
+  path: `/v1/payments/${paymentId}`,
+  query: null,
+  route: '/v1/payments/{id}',
+  siteId: MARKETPLACE.SiteID,
+  authenticated: true,
+  paymentId,
+  refundId: null,
+  splitId: null,
+  status: 200,
+  reasons: [],
+  durationMs: 0.4,
+  fault: null,
+  nearMiss: null,
+  requestBody: null,
+  requestBytes: 0,
+  responseBody: answer,
+  responseBytes: Buffer.byteLength(answer),
+  ownerSiteId: MARKETPLACE.SiteID,
+});
+
+/** Counts the statements the repository runs (each run, get, all or iterate of one of its own). */
+function countStatements(repo: RequestsRepo) {
+  const stmts = (repo as unknown as { stmt: Record<string, unknown> }).stmt;
+  const ran: string[] = [];
+  const wrap = (name: string, s: Record<string, unknown>) => {
+    for (const m of ['run', 'get', 'all', 'iterate']) {
+      const f = s[m] as ((...a: unknown[]) => unknown) | undefined;
+      if (typeof f !== 'function') continue;
+      s[m] = (...a: unknown[]) => {
+        ran.push(name);
+        return f.apply(s, a);
+      };
+    }
+  };
+  for (const [name, v] of Object.entries(stmts)) {
+    if (Array.isArray(v)) v.forEach((s, i) => wrap(`${name}[${i}]`, s as Record<string, unknown>));
+    else wrap(name, v as Record<string, unknown>);
+  }
+  return ran;
+}
+
+describe('what writing the journal costs', () => {
+  it('ends, closes and makes every request’s entry with the same functions: none is made for a request', async () => {
+    const w = makeWorld();
+    const site = w.store.sites.get(MARKETPLACE.SiteID);
+    const seen: { end: Response['end']; close: unknown[] }[] = [];
+    const app = express();
+    app.use(noteRequests(w.services.requests!, w.services, 'api', () => site));
+    app.get('/v1/payments/:id', (_req, res) => {
+      seen.push({ end: res.end, close: res.listeners('close') });
+      res.end(answerOf(1));
+    });
+    for (let i = 0; i < 2; i++) await request(app).get('/v1/payments/1').expect(200);
+    expect(seen).toHaveLength(2);
+    expect(seen[0]!.end).toBe(seen[1]!.end);
+    // Its listener for the connection's close is the one every request has.
+    expect(seen[0]!.close.filter((f) => !seen[1]!.close.includes(f))).toEqual([]);
+    // The entries are made, and read back, as before.
+    expect(w.services.requests!.find({}, { limit: 10, offset: 0, descending: false }).map((e) => [e.path, e.status, e.responseBody])).toEqual([
+      ['/v1/payments/1', 200, answerOf(1)],
+      ['/v1/payments/1', 200, answerOf(1)],
+    ]);
+    w.close();
+  });
+
+  it('makes an entry waiting as an object with its own make, as well as a function', async () => {
+    const w = makeWorld();
+    const made: string[] = [];
+    w.services.requests!.later({ make: () => made.push('object') });
+    w.services.requests!.later(() => made.push('function'));
+    await new Promise((r) => setImmediate(r));
+    expect(made).toEqual(['object', 'function']);
+    w.close();
+  });
+
+  it('writes a batch of any size in a few statements, each entry with its own ID and its own answer', () => {
+    const w = makeWorld();
+    const repo = w.store.requests;
+    let next = 5_000_001;
+    for (let size = 1; size <= 40; size++) {
+      const batch = Array.from({ length: size }, (_, k) => read(next + (k % 3)));
+      const ids = w.store.txJournal(() => repo.addAll(batch));
+      expect(ids).toHaveLength(size);
+      for (let k = 1; k < size; k++) expect(ids[k]).toBe(ids[k - 1]! + 1);
+      for (let k = 0; k < size; k++) expect(repo.get(ids[k]!)).toMatchObject({ path: batch[k]!.path, responseBody: batch[k]!.responseBody, paymentId: batch[k]!.paymentId });
+      next += 3;
+    }
+    // Fifteen reads: a 16-row statement would take none of them; by fours, then one by one, they take six (and as many for their answers).
+    const ran = countStatements(repo);
+    w.store.txJournal(() => repo.addAll(Array.from({ length: 15 }, () => read(5_000_001))));
+    const rows = ran.filter((n) => /^insert/.test(n)).length;
+    const answers = ran.filter((n) => /^answer/.test(n)).length;
+    expect([rows, answers]).toEqual([6, 6]);
+    w.close();
+  });
+
+  it('counts a read’s answer given again in the row it was last kept in, and keeps it afresh once that row has gone', () => {
+    const w = makeWorld();
+    const repo = w.store.requests;
+    const db = w.store.db;
+    const bodies = () => db.prepare('SELECT id, body, refs FROM journal.request_bodies ORDER BY id').all() as { id: number; body: string; refs: number }[];
+    const write = (n: number, paymentId = 5_000_001) => w.store.txJournal(() => repo.addAll(Array.from({ length: n }, () => read(paymentId))));
+    write(2);
+    const ran = countStatements(repo);
+    write(3);
+    // Counted by its row: its text is not bound again, nor its digest looked up by the insert.
+    expect(ran.filter((n) => n === 'keepBody')).toEqual([]);
+    expect(ran.filter((n) => n === 'addRefs')).toHaveLength(1);
+    expect(bodies()).toEqual([{ id: 1, body: answerOf(5_000_001), refs: 5 }]);
+    // Its entries cleared, the row goes with them; another answer takes its ID, and the first comes back in a row of its own.
+    w.store.tx(() => repo.clear({}));
+    expect(bodies()).toEqual([]);
+    write(1, 5_000_002);
+    write(2);
+    expect(bodies()).toEqual([
+      { id: 1, body: answerOf(5_000_002), refs: 1 },
+      { id: 2, body: answerOf(5_000_001), refs: 2 },
+    ]);
+    // A batch rolled back takes its count with it; the next counts from what is there.
+    expect(() =>
+      w.store.txJournal(() => {
+        repo.addAll([read(5_000_001)]);
+        throw new Error('the disk is full');
+      }),
+    ).toThrow('the disk is full');
+    write(1);
+    expect(bodies()).toEqual([
+      { id: 1, body: answerOf(5_000_002), refs: 1 },
+      { id: 2, body: answerOf(5_000_001), refs: 3 },
+    ]);
+    expect(repo.page({}, { limit: 10, offset: 0, descending: false }).map((e) => e.responseBody)).toEqual([
+      answerOf(5_000_002),
+      answerOf(5_000_001),
+      answerOf(5_000_001),
+      answerOf(5_000_001),
+    ]);
+    w.close();
+  });
+
+  describe('one trigger for what a deleted entry takes with it', () => {
+    let dir: string;
+    beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'split-sandbox-write-cost-'))));
+    afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+    const triggers = (store: Store) => store.db.prepare(`SELECT name FROM journal.sqlite_master WHERE type = 'trigger' ORDER BY name`).pluck().all();
+
+    it('replaces the two triggers of a file written before with one, and its entries still go with their shares and answers', () => {
+      const file = join(dir, 'sandbox.db');
+      const first = Store.open(file);
+      const answer = answerOf(5_000_001);
+      first.txJournal(() => first.requests.addAll([read(5_000_001), read(5_000_001), read(5_000_002)]));
+      first.close();
+      // The file as the version before left it: a trigger for the shares and one for the answers.
+      const old = new Database(`${file}-requests`);
+      old.exec(`DROP TRIGGER request_shares_drop;
+        CREATE TRIGGER request_shares_drop AFTER DELETE ON requests BEGIN
+          UPDATE request_shares SET entries = entries - 1, bytes = bytes - OLD.stored_bytes WHERE owner = coalesce(OLD.owner_site_id, 0);
+        END;
+        CREATE TRIGGER request_answers_drop AFTER DELETE ON requests WHEN OLD.response_body IS NULL AND OLD.response_bytes > 0 BEGIN
+          UPDATE request_bodies SET refs = refs - 1 WHERE id = (SELECT body_id FROM request_answers WHERE entry_id = OLD.id);
+          DELETE FROM request_bodies WHERE id = (SELECT body_id FROM request_answers WHERE entry_id = OLD.id) AND refs <= 0;
+          DELETE FROM request_answers WHERE entry_id = OLD.id;
+        END;`);
+      old.close();
+      const store = Store.open(file);
+      expect(triggers(store)).toEqual(['request_shares_drop']);
+      const shares = () => store.requests.shares().get(MARKETPLACE.SiteID);
+      const before = shares()!;
+      const one = store.requests.page({ paymentId: 5_000_002 }, { limit: 1, offset: 0, descending: false })[0]!;
+      store.tx(() => store.requests.clear({ paymentId: 5_000_002 }));
+      expect(shares()).toEqual({ entries: before.entries - 1, bytes: before.bytes - one.storedBytes });
+      expect(store.db.prepare('SELECT body, refs FROM journal.request_bodies').all()).toEqual([{ body: answer, refs: 2 }]);
+      expect(store.db.prepare('SELECT count(*) FROM journal.request_answers').pluck().get()).toBe(2);
+      // Past a quota, in bulk: the triggers leave them to dropThrough, which keeps the same.
+      const last = store.requests.oldest(MARKETPLACE.SiteID, 0, 1, 0).last;
+      store.txJournal(() => store.requests.dropThrough(MARKETPLACE.SiteID, last));
+      expect(store.db.prepare('SELECT body, refs FROM journal.request_bodies').all()).toEqual([{ body: answer, refs: 1 }]);
+      store.tx(() => store.requests.clear({}));
+      expect(shares()).toBeUndefined();
+      expect(store.db.prepare('SELECT count(*) FROM journal.request_bodies').pluck().get()).toBe(0);
+      expect(store.db.prepare('SELECT count(*) FROM journal.request_answers').pluck().get()).toBe(0);
+      store.close();
+    });
+
+    it('makes a new file with that one trigger, which a version before replaces with its two when it opens the file', () => {
+      const file = join(dir, 'new.db');
+      const store = Store.open(file);
+      expect(triggers(store)).toEqual(['request_shares_drop']);
+      store.close();
+      // What the version before ran at each open: its two triggers dropped by name and made again.
+      const older = new Database(`${file}-requests`);
+      older.exec(`DROP TRIGGER IF EXISTS request_shares_drop;
+        CREATE TRIGGER request_shares_drop AFTER DELETE ON requests BEGIN SELECT 1; END;
+        DROP TRIGGER IF EXISTS request_answers_drop;
+        CREATE TRIGGER request_answers_drop AFTER DELETE ON requests BEGIN SELECT 1; END;`);
+      expect(older.prepare(`SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name`).pluck().all()).toEqual(['request_answers_drop', 'request_shares_drop']);
+      older.close();
+    });
+  });
+});
