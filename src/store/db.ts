@@ -54,9 +54,9 @@ let image: Buffer | undefined;
  * by one (tables rebuilt and all) was half of a start on a new file or in memory. A file is made from it
  * only where none was (nor its WAL); anything else opens as it is.
  */
-function openNew(file: string): Db | undefined {
+function openNew(file: string, given?: Buffer): Db | undefined {
   if (file !== ':memory:' && (existsSync(file) || existsSync(`${file}-wal`))) return undefined;
-  const image = freshImage();
+  const image = given ?? freshImage();
   if (image === undefined) return undefined;
   if (file === ':memory:') return new Database(image);
   try {
@@ -77,10 +77,14 @@ export function migratedImage(): Buffer {
   }
 }
 
-export function openDatabase(file: string, options: { image?: boolean } = {}): Db {
+/**
+ * @param options.image false: a new database runs every migration one by one; an image (a database's
+ * serialize(), of this version's schema): a new database starts as a copy of it instead of the build's
+ */
+export function openDatabase(file: string, options: { image?: false | Buffer } = {}): Db {
   let db: Db | undefined;
   try {
-    db = (options.image === false ? undefined : openNew(file)) ?? new Database(file);
+    db = (options.image === false ? undefined : openNew(file, options.image)) ?? new Database(file);
     // The first read: a file that is not a database is found out here.
     db.pragma('page_count', { simple: true });
   } catch (e) {

@@ -10,7 +10,7 @@ import { createServices } from '../../src/main';
 import { ManualClock } from '../../src/scheduler/clock';
 import type { ServiceContext } from '../../src/services/context';
 import type { Statement } from 'better-sqlite3';
-import type { Db } from '../../src/store/db';
+import { type Db, openDatabase } from '../../src/store/db';
 import { Store } from '../../src/store/store';
 import type { Schema } from '../../src/schemas/common';
 import { schemaCheck } from './compiled-checks';
@@ -37,9 +37,28 @@ export interface World {
   close(): void;
 }
 
-export function makeWorld(overrides: Partial<Config> = {}, store: Store = Store.open(':memory:')): World {
+/**
+ * The database of a new world: a copy of the first one this test file made, once its fixtures were
+ * loaded. A world's start writes nothing else (the clock is saved when the scheduler first runs), so
+ * the copy holds what loading them again would write, byte for byte (test/unit/world-image.test.ts).
+ */
+let seeded: Buffer | undefined;
+/** Only worlds whose start would load the fixtures the copy holds, and keep the seeded runs' fixed starts. */
+const fromImage = (config: Config) => config.seed !== undefined && config.fixtures === DEFAULT_CONFIG.fixtures;
+
+export function makeWorld(overrides: Partial<Config> = {}, given?: Store): World {
   const config: Config = { ...DEFAULT_CONFIG, clock: 'manual', startTime: START, seed: 42, quiet: true, ...overrides };
-  const services = createServices(config, store);
+  const image = given === undefined && fromImage(config) ? seeded : undefined;
+  const store = given ?? new Store(openDatabase(':memory:', image === undefined ? {} : { image }));
+  if (given === undefined && image === undefined && fromImage(config)) {
+    const services = createServices(config, store);
+    seeded = store.db.serialize();
+    return worldOf(store, services);
+  }
+  return worldOf(store, createServices(config, store));
+}
+
+function worldOf(store: Store, services: ServiceContext): World {
   // As a started sandbox does: each turn's writes commit together, and answers wait for it.
   store.groupCommits();
   const ctx: HttpContext = {
