@@ -3,7 +3,6 @@
 // rules of its own site and at those for every site. With no rule, the request path checks one count.
 import { EventEmitter } from 'node:events';
 import { HttpError } from '../errors/errors';
-import { operations } from '../routes/catalogue';
 import { faultRequest } from '../schemas/control';
 import { validate } from '../schemas/validator';
 import type { FaultRecord } from '../store/faults.repo';
@@ -44,10 +43,21 @@ export interface FaultHit {
   Target: string;
 }
 
-/** The /v1 routes of both addresses: what an api rule's Path and Method may name. */
-export const API_ROUTES: readonly Route[] = [...operations('api'), ...operations('card')]
-  .filter((op) => op.path.startsWith('/v1/'))
-  .map((op) => ({ method: op.method.toUpperCase(), path: op.path }));
+/**
+ * The /v1 routes of both addresses: what an api rule's Path and Method may name. Listed when the first
+ * rule is checked: the catalogue, with the response schemas it names, is no part of a start.
+ */
+export function apiRoutes(): readonly Route[] {
+  if (listed === undefined) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { operations } = require('../routes/catalogue') as typeof import('../routes/catalogue');
+    listed = [...operations('api'), ...operations('card')]
+      .filter((op) => op.path.startsWith('/v1/'))
+      .map((op) => ({ method: op.method.toUpperCase(), path: op.path }));
+  }
+  return listed;
+}
+let listed: readonly Route[] | undefined;
 
 /** Match.Method as routes name it: methods are matched whatever their case, as Path is. */
 function withMethodInCapitals(input: unknown): unknown {
@@ -200,7 +210,7 @@ export class Faults {
       }
     }
     try {
-      checkRule(rule, API_ROUTES);
+      checkRule(rule, apiRoutes());
     } catch (e) {
       if (e instanceof RuleRefused) throw new HttpError(400, e.message);
       throw e;

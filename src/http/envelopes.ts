@@ -2,16 +2,30 @@
 import { maskCardNumber } from '../domain/card-data';
 import { PreapprovalRejection, Rejection } from '../errors/errors';
 import { PREAPPROVAL_KEYS, preapprovalToWire } from '../wire/preapprovals';
-import { PAYMENT_KEYS, cardAuthenticationOut, cardPaymentOut, payoutOut, refundOut } from '../schemas/responses';
 import { unmark } from '../schemas/json-body';
 import { type WireOptions, cardPaymentToWire, paymentToWire } from '../wire/serializers';
 
 export type Envelope = 'payment' | 'card-payment' | 'splits' | 'refund' | 'preapproval' | 'list' | 'message' | 'payout' | 'card-authentication' | 'merchant-site';
 
-const CARD_KEYS = Object.keys(cardPaymentOut.properties as object);
-const REFUND_KEYS = Object.keys(refundOut.properties as object);
-const PAYOUT_KEYS = Object.keys(payoutOut.properties as object);
-const CARD_AUTH_KEYS = Object.keys(cardAuthenticationOut.properties as object);
+/**
+ * Each resource's keys, read from its response schema on the first refusal that needs them: a start
+ * answers without loading the response schemas.
+ */
+function keysOf(resource: 'payment' | 'card' | 'refund' | 'payout' | 'cardAuth'): readonly string[] {
+  if (keys === undefined) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const r = require('../schemas/responses') as typeof import('../schemas/responses');
+    keys = {
+      payment: r.PAYMENT_KEYS,
+      card: Object.keys(r.cardPaymentOut.properties as object),
+      refund: Object.keys(r.refundOut.properties as object),
+      payout: Object.keys(r.payoutOut.properties as object),
+      cardAuth: Object.keys(r.cardAuthenticationOut.properties as object),
+    };
+  }
+  return keys[resource];
+}
+let keys: Record<Parameters<typeof keysOf>[0], readonly string[]> | undefined;
 
 /** Every key of the resource null, the request's own fields echoed, ID null. */
 function shell(keys: readonly string[], sent: unknown, invalidRequestId: string, reasons: Rejection['reasons']) {
@@ -46,7 +60,7 @@ export function rejectionBody(kind: Envelope, r: Rejection, body: unknown, inval
         const { ID, Status: status, ...rest } = stored as { ID: number; Status: { ID: number; Info: string } } & Record<string, unknown>;
         return { Payment: { ID, InvalidRequestID: invalidRequestId, ...rest, Status: { ID: status.ID, Info: status.Info, Reasons: r.reasons } } };
       }
-      return { Payment: shell(PAYMENT_KEYS, field(body, 'Payment'), invalidRequestId, r.reasons) };
+      return { Payment: shell(keysOf('payment'), field(body, 'Payment'), invalidRequestId, r.reasons) };
     }
     case 'card-payment': {
       if (r.stored) {
@@ -54,13 +68,13 @@ export function rejectionBody(kind: Envelope, r: Rejection, body: unknown, inval
         const { ID, Status: status, ...rest } = cardPaymentToWire(r.stored.payment, wire, r.stored.splits) as { ID: number; Status: { ID: number; Info: string } } & Record<string, unknown>;
         return { Payment: { ID, InvalidRequestID: invalidRequestId, ...rest, Status: { ID: status.ID, Info: status.Info, Reasons: r.reasons } } };
       }
-      return { Payment: withoutCardSecrets(shell(CARD_KEYS, field(body, 'Payment'), invalidRequestId, r.reasons)) };
+      return { Payment: withoutCardSecrets(shell(keysOf('card'), field(body, 'Payment'), invalidRequestId, r.reasons)) };
     }
     case 'refund': {
       // Fidelity: SDK-NET types a refund's ID, InitialPaymentID and TypeID as int, not int?, and its
       // InvalidRefundTests read a refused refund of the real host: there they are numbers. The real
       // service's model writes 0 for the IDs it has none for, and the refund names the payment it was asked of.
-      const refund = shell(REFUND_KEYS, field(body, 'Refund'), invalidRequestId, r.reasons);
+      const refund = shell(keysOf('refund'), field(body, 'Refund'), invalidRequestId, r.reasons);
       return { Refund: { ...refund, ID: 0, InitialPaymentID: r.stored?.payment.id ?? pathId(routeId), TypeID: 0 } };
     }
     case 'preapproval': {
@@ -75,9 +89,9 @@ export function rejectionBody(kind: Envelope, r: Rejection, body: unknown, inval
     }
     case 'payout':
       // Fidelity: SDK-NET PayoutServiceTests — ID null, InvalidRequestID set, MerchantTransactionID, Amount and Currency echoed.
-      return { Payout: shell(PAYOUT_KEYS, field(body, 'Payout'), invalidRequestId, r.reasons) };
+      return { Payout: shell(keysOf('payout'), field(body, 'Payout'), invalidRequestId, r.reasons) };
     case 'card-authentication': {
-      const { ID: _id, ...rest } = withoutCardSecrets(shell(CARD_AUTH_KEYS, field(body, 'CardAuthentication'), invalidRequestId, r.reasons));
+      const { ID: _id, ...rest } = withoutCardSecrets(shell(keysOf('cardAuth'), field(body, 'CardAuthentication'), invalidRequestId, r.reasons));
       return { CardAuthentication: rest };
     }
     case 'merchant-site':

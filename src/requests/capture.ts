@@ -3,7 +3,6 @@
 // the answer leaves (after its write committed, with the answer that left: a 503 if the commit failed),
 // or when its connection closes with no answer leaving (a lost answer, a reset).
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { operations } from '../routes/catalogue';
 import { maskCardData, maskQuery } from '../domain/card-data';
 import { siteOf as credentialsSite } from '../services/auth.service';
 import type { Surface } from '../store/records';
@@ -75,6 +74,9 @@ const ROUTES = new Map<Surface, RouteEntry[]>();
 function routesOf(surface: Surface): RouteEntry[] {
   let routes = ROUTES.get(surface);
   if (!routes) {
+    // Loaded on the first request that needs the list (a start answers without the catalogue).
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { operations } = require('../routes/catalogue') as typeof import('../routes/catalogue');
     routes = operations(surface)
       .filter((op) => kept(op.method.toUpperCase(), op.path))
       .map((op) => ({ method: op.method.toUpperCase(), path: op.path }));

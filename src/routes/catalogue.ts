@@ -73,9 +73,9 @@ import {
   requestResponse,
   requestsResponse,
 } from '../schemas/responses';
+import { UNGUARDED_CONTROL_PATH } from './unguarded';
 
-/** The control path anyone may call: health, for readiness checks (the document marks it open). */
-export const UNGUARDED_CONTROL_PATH = /^\/_sandbox\/health\/?$/i;
+export { UNGUARDED_CONTROL_PATH };
 
 /** The request journal's filters' names, as the control API's query takes them (in any case). */
 export const REQUEST_FILTERS: readonly (keyof RequestQuery)[] = ['SiteID', 'PaymentID', 'RefundID', 'Method', 'Route', 'Path', 'Status', 'ReasonCode', 'Address', 'NearMiss', 'Unauthenticated', 'Since', 'Until'];

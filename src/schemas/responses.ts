@@ -14,6 +14,7 @@ import {
   timestampOut,
 } from './common';
 import { NOTIFICATION_STATES } from './queries';
+import { DETAILS_KEYS, detailsOut } from './details';
 
 const reasonOut = exact({ Code: int, Info: str });
 
@@ -67,38 +68,7 @@ const articleOut = exact({
 /** Null unless the request sent articles: then each as sent (every member present). */
 const articlesOut: Schema = { type: ['array', 'null'], items: articleOut, description: 'The articles the request sent, as sent; null when none were sent' };
 
-export const detailsOut = exact(
-  {
-    AccountNumber: nstr,
-    AccountHolder: nstr,
-    IBAN: nstr,
-    BIC: nstr,
-    PrepaidCard: nstr,
-    PrepaidCardPIN: nstr,
-    SerialNumbers: nstr,
-    Wallet: nstr,
-    ReferenceNumber: nstr,
-    PayerCountry: nstr,
-    PayerEmail: nstr,
-    PayerPhone: nstr,
-    BankCode: nstr,
-    BankName: nstr,
-    BankSortCode: nstr,
-    SocialSecurityNumber: nstr,
-    BillingCycleStart: nstr,
-    BillingCycleEnd: nstr,
-    UnsubscribeInstructions: nstr,
-    CustomerLoginID: nstr,
-    PaidAmount: nstr,
-    PaidCurrency: nstr,
-    ProviderExchangeRate: { type: ['number', 'null'] },
-    PayerBankAccountID: nstr,
-    PayerID: nstr,
-  },
-  ['object', 'null'],
-);
-
-export const DETAILS_KEYS = Object.keys((detailsOut.properties as Record<string, unknown>));
+export { DETAILS_KEYS, detailsOut };
 
 export const splitOut = exact({
   ID: int,

@@ -8,7 +8,7 @@ import { createPaymentRequest } from '../schemas/requests';
 import { validateRequest } from '../schemas/validator';
 import type { Json, PaymentRecord, SiteRecord } from '../store/records';
 import { type PaymentView, completeAddress, completeCustomer, completeObject } from '../wire/serializers';
-import { DETAILS_KEYS } from '../schemas/responses';
+import { DETAILS_KEYS } from '../schemas/details';
 import { recordPaymentStatus } from './changes';
 import type { ServiceContext } from './context';
 import { unavailableMethod } from './methods.service';

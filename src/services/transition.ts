@@ -1,6 +1,6 @@
 // Moving a payment to a new status: the payment, the splits that follow it, and the record of it.
 import { Status } from '../domain/statuses';
-import { DETAILS_KEYS } from '../schemas/responses';
+import { DETAILS_KEYS } from '../schemas/details';
 import type { PaymentRecord } from '../store/records';
 import type { PaymentView } from '../wire/serializers';
 import { recordPaymentStatus } from './changes';

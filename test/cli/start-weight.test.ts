@@ -188,6 +188,18 @@ describe('what a start loads', () => {
     expect(compiledFilesOfAStart().listening.filter((f) => /^openapi[\\/]/.test(f))).toEqual([]);
   });
 
+  it('listens and answers health without the route catalogue (loaded when a fault rule is checked or a near miss looks for its route)', () => {
+    const { listening, answered } = compiledFilesOfAStart();
+    expect(listening).toContain(join('routes', 'unguarded.js'));
+    expect(answered.filter((f) => /^routes[\\/]catalogue\.js$/.test(f))).toEqual([]);
+  });
+
+  it("listens and answers health without the response schemas (loaded for a refusal's envelope, the document or the catalogue)", () => {
+    const { listening, answered } = compiledFilesOfAStart();
+    expect(listening).toContain(join('schemas', 'details.js'));
+    expect(answered.filter((f) => /^schemas[\\/]responses\.js$/.test(f))).toEqual([]);
+  });
+
   it('bounds the young generation only after its first answer (its module and node:v8 off the way to it)', () => {
     const { listening, answered } = compiledFilesOfAStart();
     expect(listening).not.toContain(join('cli', 'young-generation.js'));

@@ -9,7 +9,7 @@ import { authenticate } from '../../services/auth.service';
 import type { ServiceContext } from '../../services/context';
 import { madeByThisProcess } from '../../notifications/own-listeners';
 import { clientTest } from './networks';
-import { UNGUARDED_CONTROL_PATH } from '../../routes/catalogue';
+import { UNGUARDED_CONTROL_PATH } from '../../routes/unguarded';
 
 
 function sameText(a: string, b: string): boolean {
