@@ -100,13 +100,13 @@ CREATE VIEW IF NOT EXISTS ${ENTRIES_VIEW} AS SELECT r.id, r.at, r.wall_at, r.add
 // entry naming it), in one trigger: each trigger is a program of its own run for each row deleted, and
 // with two (one for the shares, one for the answers) a quota's bulk deletion ran both for every entry
 // only to find, twice, that it was being dropped. Made again at each open: a file made before has the
-// two (and, older still, an insert trigger and no WHEN).
+// two (and, older still, an insert trigger and no WHEN). It keeps the shares' trigger's name, so that a
+// version before, opening this file, drops it by that name and makes its own two, not three.
 const DROP_SQL = `
 DROP TRIGGER IF EXISTS ${JOURNAL_SCHEMA}.request_shares_add;
 DROP TRIGGER IF EXISTS ${JOURNAL_SCHEMA}.request_shares_drop;
 DROP TRIGGER IF EXISTS ${JOURNAL_SCHEMA}.request_answers_drop;
-DROP TRIGGER IF EXISTS ${JOURNAL_SCHEMA}.request_dropped;
-CREATE TRIGGER ${JOURNAL_SCHEMA}.request_dropped AFTER DELETE ON requests WHEN ${NOT_DROPPING} BEGIN
+CREATE TRIGGER ${JOURNAL_SCHEMA}.request_shares_drop AFTER DELETE ON requests WHEN ${NOT_DROPPING} BEGIN
   UPDATE request_shares SET entries = entries - 1, bytes = bytes - OLD.stored_bytes WHERE owner = coalesce(OLD.owner_site_id, 0);
   UPDATE request_bodies SET refs = refs - 1 WHERE ${SHARED('OLD')} AND id = (SELECT body_id FROM request_answers WHERE entry_id = OLD.id);
   DELETE FROM request_bodies WHERE ${SHARED('OLD')} AND id = (SELECT body_id FROM request_answers WHERE entry_id = OLD.id) AND refs <= 0;
