@@ -27,25 +27,31 @@ function fills(template: string[], path: string[]): boolean {
 // Two rows reused by every call: a request no route takes is measured against each route.
 let rows = [new Int32Array(64), new Int32Array(64)] as const;
 
-/** Edit distance (insertions, deletions, substitutions) between two short strings. */
-export function distance(a: string, b: string): number {
+/**
+ * Edit distance (insertions, deletions, substitutions) between two short strings; any number from
+ * `limit` up once it is known not to be below it (each row's least value is a bound of the answer).
+ */
+export function distance(a: string, b: string, limit = Infinity): number {
   if (rows[0].length <= b.length) rows = [new Int32Array(b.length + 1), new Int32Array(b.length + 1)];
   let [prev, row] = rows;
   for (let j = 0; j <= b.length; j++) prev[j] = j;
   for (let i = 1; i <= a.length; i++) {
     row[0] = i;
+    let least = i;
     const c = a.charCodeAt(i - 1);
     for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (c === b.charCodeAt(j - 1) ? 0 : 1));
+      const d = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (c === b.charCodeAt(j - 1) ? 0 : 1));
+      row[j] = d;
+      if (d < least) least = d;
     }
+    if (least >= limit) return least;
     [prev, row] = [row, prev];
   }
   return prev[b.length]!;
 }
 
-/** The template with the request's own values where it has parameters, to compare like with like. */
-function filledWith(template: string, path: string): string {
-  const want = segments(path);
+/** The template with the request's own values (its segments, `want`) where it has parameters, to compare like with like. */
+function filledWith(template: string, want: string[]): string {
   return segments(template)
     .map((t, i) => (t.startsWith('{') && want[i] !== undefined && want[i] !== '' ? want[i] : t))
     .join('/');
@@ -56,18 +62,28 @@ const METHOD_COST = 3;
 
 /** The route nearest the request by method and path, when it is near enough to be what was meant. */
 export function nearestRoute(routes: readonly RouteEntry[], method: string, path: string): RouteEntry | undefined {
-  const asked = segments(path).join('/');
+  const want = segments(path);
+  const asked = want.join('/');
+  // Farther than a third of the path is another request altogether, not a slip.
+  const near = Math.max(METHOD_COST, Math.floor(asked.length / 3));
+  // The first of the nearest routes, among those near enough: each route's distance is worked out only
+  // as far as it could still beat the best so far (a request no route takes is measured against each).
   let best: RouteEntry | undefined;
-  let bestCost = Infinity;
+  let bestCost = near + 1;
   for (const r of routes) {
-    const cost = distance(asked, filledWith(r.path, path)) + (r.method === method ? 0 : METHOD_COST);
+    const methodCost = r.method === method ? 0 : METHOD_COST;
+    const limit = bestCost - methodCost;
+    if (limit <= 0) continue;
+    const filled = filledWith(r.path, want);
+    // The difference in length is a bound of the distance.
+    if (Math.abs(filled.length - asked.length) >= limit) continue;
+    const cost = distance(asked, filled, limit) + methodCost;
     if (cost < bestCost) {
       best = r;
       bestCost = cost;
     }
   }
-  // Farther than a third of the path is another request altogether, not a slip.
-  return bestCost <= Math.max(METHOD_COST, Math.floor(asked.length / 3)) ? best : undefined;
+  return best;
 }
 
 /**
