@@ -1,5 +1,6 @@
 // The import graph of src/: which module imports which, by values or by types only, read with the
 // TypeScript parser (no type checking: a file's own syntax says whether an import is type-only).
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import ts from 'typescript';
@@ -49,10 +50,17 @@ function exportIsTypeOnly(node: ts.ExportDeclaration): boolean {
   return clause !== undefined && ts.isNamedExports(clause) && clause.elements.length > 0 && clause.elements.every((e) => e.isTypeOnly);
 }
 
+/** One import as a source text writes it. */
+interface Import {
+  specifier: string;
+  typeOnly: boolean;
+}
+
 /** The modules a source text imports, each with whether only types cross (specifiers as written). */
-export function importsOf(text: string): { specifier: string; typeOnly: boolean }[] {
-  const source = ts.createSourceFile('x.ts', text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
-  const found: { specifier: string; typeOnly: boolean }[] = [];
+export function importsOf(text: string): Import[] {
+  // JSDoc is left unparsed: no import is in a comment.
+  const source = ts.createSourceFile('x.ts', text, { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone }, false, ts.ScriptKind.TS);
+  const found: Import[] = [];
   const add = (specifier: ts.Expression | undefined, typeOnly: boolean) => {
     if (specifier && ts.isStringLiteralLike(specifier)) found.push({ specifier: specifier.text, typeOnly });
   };
@@ -70,17 +78,51 @@ export function importsOf(text: string): { specifier: string; typeOnly: boolean 
   return found;
 }
 
-function edgesOf(file: string): Edge[] {
+function edgesOf(file: string, imports: Import[]): Edge[] {
   const from = moduleName(file);
-  return importsOf(fs.readFileSync(file, 'utf8')).flatMap(({ specifier, typeOnly }) => {
+  return imports.flatMap(({ specifier, typeOnly }) => {
     const to = resolve(file, specifier);
     return to === undefined ? [] : [{ from, to, typeOnly }];
   });
 }
 
+/**
+ * What each source text imports, by the digest of the text, kept from the last reading: a text is
+ * parsed again only when it changed, or when this reader or the parser did (parsing the whole of src/
+ * was most of this test's time). Only written, whole, when something was parsed.
+ */
+const KNOWN = path.resolve(__dirname, '../../node_modules/.cache/split-sandbox-import-graph.json');
+const digest = (text: string) => createHash('sha256').update(text).digest('hex');
+
+function knownImports(reader: string): Record<string, Import[]> {
+  try {
+    const kept = JSON.parse(fs.readFileSync(KNOWN, 'utf8')) as { reader?: string; texts?: Record<string, Import[]> };
+    return kept.reader === reader && kept.texts ? kept.texts : {};
+  } catch {
+    return {};
+  }
+}
+
 /** Every import between modules of src/. */
 export function importGraph(): Edge[] {
-  return sourceFiles(SRC).flatMap(edgesOf);
+  const reader = digest(fs.readFileSync(__filename, 'utf8') + ts.version);
+  const known = knownImports(reader);
+  const texts: Record<string, Import[]> = {};
+  let parsed = 0;
+  const edges = sourceFiles(SRC).flatMap((file) => {
+    const text = fs.readFileSync(file, 'utf8');
+    const key = digest(text);
+    let imports = known[key];
+    if (!imports) (imports = importsOf(text)), parsed++;
+    texts[key] = imports;
+    return edgesOf(file, imports);
+  });
+  if (parsed > 0) {
+    fs.mkdirSync(path.dirname(KNOWN), { recursive: true });
+    fs.writeFileSync(`${KNOWN}.${process.pid}`, JSON.stringify({ reader, texts }));
+    fs.renameSync(`${KNOWN}.${process.pid}`, KNOWN);
+  }
+  return edges;
 }
 
 /**
