@@ -178,6 +178,7 @@ export function answerChecks(surface: Surface, dir = CHECKS): AnswerChecks {
   const keys = existsSync(folder) ? (JSON.parse(readFileSync(join(folder, 'keys.json'), 'utf8')) as Record<string, number>) : undefined;
   let ajv: Ajv | undefined;
   const here = () => (ajv ??= answerAjv(surface, doc));
+  let wording: Ajv | undefined;
   const compiled = new Map<string, ValidateFunction>();
   return {
     doc,
@@ -192,7 +193,9 @@ export function answerChecks(surface: Surface, dir = CHECKS): AnswerChecks {
       }
       return fn;
     },
-    errorsText: (errors) => here().errorsText(errors),
+    // ajv's errorsText reads the errors alone, none of its schemas: with every check compiled, an ajv
+    // without the document's components (adding them is most of making one) words them the same.
+    errorsText: (errors) => (ajv ?? (wording ??= validator().createAjv(ANSWER_OPTIONS))).errorsText(errors),
   };
 }
 
