@@ -21,7 +21,9 @@ import type { Store } from '../../src/store/store';
 // the thousands of refusals below is an error made, and its stack taken, deep in Express's stack.
 Error.stackTraceLimit = 10;
 
-const ERROR_SHAPES = [paymentErrorResponse, refundErrorResponse, splitsErrorResponse, listErrorResponse, messageResponse, preapprovalErrorResponse].map(compile);
+// The commonest refusal first ({"Message"}: 401, 404, 413): a shape a body fails costs every error
+// it finds, and the verdict is the same in any order.
+const ERROR_SHAPES = [messageResponse, paymentErrorResponse, refundErrorResponse, splitsErrorResponse, listErrorResponse, preapprovalErrorResponse].map(compile);
 const documented = (body: unknown) => ERROR_SHAPES.some((fn) => fn(body));
 
 const ROUTES: [method: 'get' | 'post' | 'patch' | 'put' | 'delete', path: string, surface: 'api' | 'card'][] = [
