@@ -13,6 +13,8 @@ const path = require('node:path');
 const ROOT = path.resolve(process.env.SANDBOX_ROOT || path.join(__dirname, '..'));
 const N = Number(process.env.N || 20_000);
 const ROUNDS = Number(process.env.ROUNDS || 3);
+/** Creates (and their steps) before the timed ones, each round: compiled code, a database past its first pages. */
+const WARM = Number(process.env.WARM_CREATES || 2000);
 const GROUP = 32;
 
 const { createServices } = require(path.join(ROOT, 'dist', 'main'));
@@ -44,7 +46,7 @@ function round(r) {
       }
       store.flush();
     };
-    creates(-2000, 2000); // warm-up: compiled code, a database past its first pages
+    creates(-WARM, WARM);
     let t0 = performance.now();
     creates(0, N);
     const create = ((performance.now() - t0) * 1000) / N;

@@ -93,7 +93,7 @@ export function waitForOutput(r: Run, re: RegExp): Promise<RegExpMatchArray> {
  * Resolves once `file` exists, told by a watch on its folder (the process writes it there), not by
  * polling: a poll on every turn of the event loop took a core from the process it waited for.
  */
-export function appears(file: string, r: Run): Promise<void> {
+export function appears(file: string, r: Pick<Run, 'child' | 'stderr'>): Promise<void> {
   return new Promise((resolvePromise, reject) => {
     let settled = false;
     const settle = (err?: Error) => {

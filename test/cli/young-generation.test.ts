@@ -27,17 +27,19 @@ function semispaceAfterChurn(bound: number | null): number {
       }
     };
     // Node reports a GC in the turn after it: two turns between rounds (of about a MiB each, less than
-    // a growth needs to survive) let the bound see each one.
+    // a growth needs to survive) let the bound see each one. Thirty rounds each side of the worker's
+    // start take an unbounded semispace to V8's 16 MiB, and a bound blind to the worker's start past
+    // its 2 (as do ten); more rounds show nothing more.
     const turns = async () => {
       await new Promise(setImmediate);
       await new Promise(setImmediate);
     };
     (async () => {
-      for (let i = 0; i < 150; i++) { churn(); await turns(); }
+      for (let i = 0; i < 30; i++) { churn(); await turns(); }
       const worker = new Worker('', { eval: true });
       await new Promise((resolve) => worker.once('online', resolve));
       await turns();
-      for (let i = 0; i < 150; i++) { churn(); await turns(); }
+      for (let i = 0; i < 30; i++) { churn(); await turns(); }
       process.stdout.write('SEMISPACE ' + semispace() + '\\n');
       await worker.terminate();
     })();

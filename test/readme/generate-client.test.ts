@@ -87,7 +87,11 @@ function typeChecker(files: string[], types: string): (file: string) => string[]
     // TypeScript's own lib files are not checked again: no part of the walkthrough or of its types.
     skipDefaultLibCheck: true,
   };
-  const builder = ts.createIncrementalProgram({ rootNames: files, options, host: ts.createIncrementalCompilerHost(options) });
+  const host = ts.createIncrementalCompilerHost(options);
+  // JSDoc parsed only where it can make a type error, as the tsc command parses it (its default since
+  // TypeScript 5.3): the API's default parses every comment of lib.dom.d.ts and the generated types.
+  host.jsDocParsingMode = ts.JSDocParsingMode.ParseForTypeErrors;
+  const builder = ts.createIncrementalProgram({ rootNames: files, options, host });
   const program = builder.getProgram();
   const checked = [...files, types].map((f) => program.getSourceFile(f)!);
   // The files a change made stale, found from the changed ones: those checked here are checked again
