@@ -17,6 +17,11 @@ const SHARED = new Set(['supertest', 'express', 'path-to-regexp', 'playwright-co
  */
 const CHECKS = path.join(__dirname, '..', '..', 'node_modules', '.cache', 'split-sandbox-checks') + path.sep;
 const SHARED_KEY = Symbol.for('split-sandbox.shared-module');
+/**
+ * What a test file's own modules stop when the file ends, after its last afterAll hook (a hook of the
+ * file's may still use it): the servers test/setup/shared/supertest.cjs keeps listening.
+ */
+const AT_FILE_END = Symbol.for('split-sandbox.at-file-end');
 
 module.exports = class SharedModulesEnvironment extends TestEnvironment {
   constructor(config, context) {
@@ -28,5 +33,15 @@ module.exports = class SharedModulesEnvironment extends TestEnvironment {
       if (!SHARED.has(name) && !(path.isAbsolute(name) && name.startsWith(CHECKS))) throw new Error(`test/setup/environment.cjs: ${name} is not a shared module`);
       return require(name);
     };
+    this.atFileEnd = [];
+    this.global[AT_FILE_END] = (stop) => void this.atFileEnd.push(stop);
+  }
+
+  async teardown() {
+    try {
+      for (const stop of this.atFileEnd.splice(0)) await stop();
+    } finally {
+      await super.teardown();
+    }
   }
 };
