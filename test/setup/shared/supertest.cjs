@@ -101,7 +101,7 @@ function keptFor(app) {
   if (kept.size > OPEN) {
     for (const [a, old] of kept) {
       if (kept.size <= OPEN) break;
-      if (old.pending > 0) continue;
+      if (old.pending > 0 || old === k) continue;
       kept.delete(a);
       closing.push(shut(old));
     }
