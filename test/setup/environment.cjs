@@ -3,8 +3,9 @@
 // and of its router's path-to-regexp, and of playwright-core (test/setup/shared/): jest loads every
 // other module afresh for each test file, and these with their dependencies (superagent, formidable,
 // mime-db, qs, …) were a sixth of a small file's CPU time; playwright-core alone is half a second of
-// each browser test file's. None keeps a test file's state between files: an app, a server, a
-// request, a connection to Chromium are made per test (path-to-regexp remembers compiled paths, as it does in a process of
+// each browser test file's. None keeps a test file's state between files: an app, a request, a
+// connection to Chromium are made per test, an app's server is kept for one test file at most
+// (test/setup/shared/supertest.cjs) (path-to-regexp remembers compiled paths, as it does in a process of
 // many sandboxes). They run outside the file's sandbox, so jest's fake timers do not reach their timers.
 const path = require('node:path');
 const { TestEnvironment } = require('jest-environment-node');

@@ -68,7 +68,7 @@ Test.prototype._releaseServer = function (fn) {
  * Servers closed early, the least recently used first, once more than this many are open and idle:
  * a file of many worlds would otherwise keep every world's app (and all it holds) to its end.
  */
-const OPEN = 4;
+const OPEN = 8;
 /** The file's servers by app, the most recently used last. */
 const kept = new Map();
 /** The closes under way: the file ends once they are done. */
