@@ -3,8 +3,9 @@
 // and of its router's path-to-regexp, and of playwright-core (test/setup/shared/): jest loads every
 // other module afresh for each test file, and these with their dependencies (superagent, formidable,
 // mime-db, qs, …) were a sixth of a small file's CPU time; playwright-core alone is half a second of
-// each browser test file's. None keeps a test file's state between files: an app, a server, a
-// request, a connection to Chromium are made per test (path-to-regexp remembers compiled paths, as it does in a process of
+// each browser test file's. None keeps a test file's state between files: an app, a request, a
+// connection to Chromium are made per test, an app's server is kept for one test file at most
+// (test/setup/shared/supertest.cjs) (path-to-regexp remembers compiled paths, as it does in a process of
 // many sandboxes). They run outside the file's sandbox, so jest's fake timers do not reach their timers.
 const path = require('node:path');
 const { TestEnvironment } = require('jest-environment-node');
@@ -17,6 +18,11 @@ const SHARED = new Set(['supertest', 'express', 'path-to-regexp', 'playwright-co
  */
 const CHECKS = path.join(__dirname, '..', '..', 'node_modules', '.cache', 'split-sandbox-checks') + path.sep;
 const SHARED_KEY = Symbol.for('split-sandbox.shared-module');
+/**
+ * What a test file's own modules stop when the file ends, after its last afterAll hook (a hook of the
+ * file's may still use it): the servers test/setup/shared/supertest.cjs keeps listening.
+ */
+const AT_FILE_END = Symbol.for('split-sandbox.at-file-end');
 
 module.exports = class SharedModulesEnvironment extends TestEnvironment {
   constructor(config, context) {
@@ -28,5 +34,15 @@ module.exports = class SharedModulesEnvironment extends TestEnvironment {
       if (!SHARED.has(name) && !(path.isAbsolute(name) && name.startsWith(CHECKS))) throw new Error(`test/setup/environment.cjs: ${name} is not a shared module`);
       return require(name);
     };
+    this.atFileEnd = [];
+    this.global[AT_FILE_END] = (stop) => void this.atFileEnd.push(stop);
+  }
+
+  async teardown() {
+    try {
+      for (const stop of this.atFileEnd.splice(0)) await stop();
+    } finally {
+      await super.teardown();
+    }
   }
 };
