@@ -5,7 +5,7 @@ import { DEFAULT_CONFIG, type Config } from '../../src/config';
 import { createApp } from '../../src/http/app';
 import { silentLogger } from '../../src/log';
 import type { HttpContext } from '../../src/http/pipeline';
-import { createServices } from '../../src/main';
+import { createServices } from '../../src/main/services';
 import { ManualClock } from '../../src/scheduler/clock';
 import type { ServiceContext } from '../../src/services/context';
 import type { Statement } from 'better-sqlite3';
