@@ -46,8 +46,10 @@ function partOnFirstUse(paths: RegExp, make: (router: Router) => void): RequestH
   let part: Router | undefined;
   const made = (): Router => {
     if (part === undefined) {
-      part = express.Router({ caseSensitive: false, strict: false });
-      make(part);
+      // Kept only once whole: a part whose making failed is made again by the next request.
+      const router = express.Router({ caseSensitive: false, strict: false });
+      make(router);
+      part = router;
     }
     return part;
   };
