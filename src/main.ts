@@ -1,24 +1,18 @@
 // The composition root: config → store → services → lifecycle → the two apps → listeners.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Config, DEFAULT_CONFIG, journalQuotas } from './config';
-import { completeMethodCatalogue, loadFixtures, readFixtures } from './fixtures';
+import { type Config, DEFAULT_CONFIG } from './config';
 import { createApp } from './http/app';
 import { serverFor, serverOfAppMadeLater } from './http/server';
 import { AnswerUrls } from './http/answer-urls';
 import type { HttpContext } from './http/pipeline';
-import { createIds } from './ids';
 import { createOutbox } from './notifications/outbox';
 import { NotificationWorker } from './notifications/worker';
 import { OwnListeners } from './notifications/own-listeners';
-import { SiteClocks } from './marketplaces/site-clocks';
 import { SiteSnapshots } from './marketplaces/site-snapshots';
 import { marketplaces } from './marketplaces/handle';
-import { SHIPPED_SCENARIOS_DIR, ScenarioCatalogue } from './scenarios/loader';
-import { createClock } from './scheduler/clock-keeper';
 import { Scheduler } from './scheduler/scheduler';
 import type { ServiceContext } from './services/context';
-import { idOffsetAt, paymentIdsHandedOut } from './store/sequences';
 import { Store } from './store/store';
 import { Checkpointer } from './store/checkpointer';
 import { type Logger, createLogger, silentLogger } from './log';
@@ -27,14 +21,17 @@ import { waitForNotification, whatWasFound } from './notifications/wait';
 import { type JournalPaging, notificationPage, notificationView } from './services/journal.service';
 import { listMerchants } from './services/merchants.service';
 import { resetSandbox } from './services/reset.service';
-import { type FaultHit, type FaultView, Faults } from './faults/faults';
+import type { FaultHit, FaultView } from './faults/faults';
 import type { FaultInput } from './faults/rules';
-import { storedScenarios } from './stories/story-scenarios';
 import { type SnapshotInfo, Snapshots } from './snapshots/snapshots';
 import type { StoryFile } from './stories/story';
 import { replayStory, storyOf } from './stories/story.service';
 import { retentionJob } from './retention/retention';
-import { type RequestEntry, RequestJournal, type RequestQuery, filterOf as requestFilter, requestView } from './requests/journal';
+import { type RequestEntry, type RequestQuery, filterOf as requestFilter, requestView } from './requests/journal';
+import { createServices } from './main/services';
+
+/** Builds the services over a store (loading fixtures into an empty one): main/services.ts. */
+export { createServices };
 
 export interface SandboxMerchant {
   SiteID: number;
@@ -161,49 +158,6 @@ function filterOf(q: NotificationQuery & { State?: NotificationState } = {}): No
   if (q.StatusID !== undefined) f.statusId = q.StatusID;
   if (q.State !== undefined) f.state = q.State;
   return f;
-}
-
-/** Builds the services over a store (loading fixtures into an empty one). Used by main and tests. */
-export function createServices(config: Config, store: Store, log?: Logger): ServiceContext {
-  const scenarios = ScenarioCatalogue.load(config.scenarioDirs, SHIPPED_SCENARIOS_DIR);
-  scenarios.alsoFrom(storedScenarios(store));
-  if (config.scenario !== undefined && !scenarios.has(config.scenario)) {
-    throw new Error(`unknown scenario "${config.scenario}"; known: ${scenarios.list().map((s) => s.name).join(', ')}`);
-  }
-  const fixtures = readFixtures(config.fixtures);
-  if (store.isEmpty()) {
-    loadFixtures(store, fixtures);
-    // Seeded runs keep the fixed starts, so that they repeat themselves byte for byte.
-    if (config.seed === undefined) store.startIds(idOffsetAt(Date.now()));
-  } else completeMethodCatalogue(store, fixtures);
-  const clock = createClock(config, store, Date.now, log);
-  // Rules kept from a previous run (or in the database's file) are in force again, and after a reset
-  // or a restore, those of the data now in place.
-  // An unseeded run's seed needs no cryptographic quality: Math.random keeps node:crypto off a start's path.
-  const faults = new Faults(store, config.seed ?? Math.floor(Math.random() * 2 ** 31), config.merchantFaultRules);
-  faults.reload();
-  store.onDataReplaced(() => faults.reload());
-  store.onSiteReplaced(() => faults.reload());
-  const siteClocks = new SiteClocks(store, log);
-  // A restored snapshot brings its own marketplaces' clocks; a removed marketplace's goes.
-  store.onDataReplaced(() => siteClocks.reload());
-  store.onSiteReplaced((site, why) => why === 'remove' && siteClocks.drop(site));
-  const journal = config.requestJournal > 0 ? new RequestJournal(store, clock, journalQuotas(config)) : undefined;
-  // Entries of the turn not yet written tell of requests made on the data that is gone.
-  if (journal) store.onDataReplaced(() => journal.discard());
-  const services: ServiceContext = {
-    store,
-    clock,
-    siteClocks,
-    ...(journal ? { requests: journal } : {}),
-    ids: createIds(config.seed, config.seed === undefined ? 0 : paymentIdsHandedOut(store.db)),
-    settings: { cancelOpen: config.cancelOpen, strictFields: config.strictFields, pageSize: config.pageSize, defaultScenario: config.scenario, defaultNotificationUrl: config.notifyUrl },
-    scenarios,
-    fixtures,
-    faults,
-  };
-  services.forSite = (siteId) => siteClocks.view(services, siteId, (site) => services.wakeSite?.(site));
-  return services;
 }
 
 /** Adds the notification outbox, the delivery worker and the scheduler to the services. */

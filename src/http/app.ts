@@ -1,5 +1,5 @@
 // createApp: the Express app of one address ('api' or 'card'). It never listens: main.ts does.
-import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import { mountPaymentRoutes } from './api/payments.routes';
 import { mountPreapprovalRoutes } from './api/preapprovals.routes';
 import { mountMerchantSiteRoutes } from './api/merchant-sites.routes';
@@ -7,17 +7,11 @@ import { mountCardRoutes } from './card/card.routes';
 import { mountMethodRoutes } from './methods/methods.routes';
 import { mountPayerRoutes } from './payer/payer.routes';
 import { mountPreapprovalPage } from './payer/preapproval.page';
-import { mountDashboardRoutes } from './dashboard/dashboard.routes';
-import { mountControlRoutes } from './control/control.routes';
-import { mountReproduceRoutes } from './control/reproduce.routes';
-import { mountPreapprovalControlRoutes } from './control/preapprovals.control';
-import { mountMarketplaceRoutes } from './control/marketplace.routes';
 import { controlGuard, refuseOwnRequests } from './control/guard';
 import { type HttpContext, authenticatedSite, bodyErrors } from './pipeline';
 import { answerAfterCommit, readCommitted } from './after-commit';
 import { faultsOnRequests } from './faults.middleware';
 import { answerReleased, nearMissOf, noteRequests, noteUnrouted } from '../requests/capture';
-import { mountRequestRoutes, mountScopedRequestRoutes } from './control/requests.routes';
 import { readBody } from './body';
 import { maskUrl } from '../domain/card-data';
 import { waitWhileRestoring } from './restoring.middleware';
@@ -39,6 +33,29 @@ export const BODY_LIMIT = 1024 * 1024;
 
 /** The control API's paths (the router matches paths in any case, with or without a trailing slash). */
 const CONTROL_PATH = /^\/_sandbox(\/|$)/i;
+/** The dashboard's paths, likewise. */
+const DASHBOARD_PATH = /^\/dashboard(\/|$)/i;
+
+/**
+ * A part of the app in a router of its own, entered only by a path of `paths`, and made (its modules
+ * loaded, its routes compiled) at the first request it gets: most sandboxes of a process (each test's)
+ * never open the dashboard, and many never call the control API. Its routes stay listed where a walk of
+ * the app's routers looks for them (a handler's `stack`), made on that walk if not yet.
+ */
+function partOnFirstUse(paths: RegExp, make: (router: Router) => void): RequestHandler {
+  let part: Router | undefined;
+  const made = (): Router => {
+    if (part === undefined) {
+      // Kept only once whole: a part whose making failed is made again by the next request.
+      const router = express.Router({ caseSensitive: false, strict: false });
+      make(router);
+      part = router;
+    }
+    return part;
+  };
+  const enter = (req: Request, res: Response, next: NextFunction) => (paths.test(req.path) ? made()(req, res, next) : next());
+  return Object.defineProperty(enter, 'stack', { get: () => made().stack, enumerable: true });
+}
 
 export function createApp(ctx: HttpContext, surface: Surface): Express {
   compileRoutesOnce();
@@ -81,18 +98,21 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
   const router = express.Router({ caseSensitive: false, strict: false });
   // The control API's sixty routes in a router of their own, entered only by a path under /_sandbox:
   // an API request would otherwise be matched against each of them before reaching its own.
-  const control = express.Router({ caseSensitive: false, strict: false });
-  control.use('/_sandbox', controlGuard(ctx.controlToken, ctx.controlFrom, ctx.services));
-  mountControlRoutes(control, ctx);
-  mountMarketplaceRoutes(control, ctx);
-  mountReproduceRoutes(control, ctx);
-  mountRequestRoutes(control, ctx);
-  // A marketplace's own journal, behind the guard of its own routes.
-  mountScopedRequestRoutes(control, ctx);
-  mountPreapprovalControlRoutes(control, ctx);
-  const enterControl = (req: Request, res: Response, next: NextFunction) => (CONTROL_PATH.test(req.path) ? control(req, res, next) : next());
-  // Its routes stay listed where a walk of the app's routers looks for them (a handler's `stack`).
-  router.use(Object.assign(enterControl, { stack: control.stack }));
+  router.use(
+    partOnFirstUse(CONTROL_PATH, (control) => {
+      control.use('/_sandbox', controlGuard(ctx.controlToken, ctx.controlFrom, ctx.services));
+      /* eslint-disable @typescript-eslint/no-require-imports */
+      (require('./control/control.routes') as typeof import('./control/control.routes')).mountControlRoutes(control, ctx);
+      (require('./control/marketplace.routes') as typeof import('./control/marketplace.routes')).mountMarketplaceRoutes(control, ctx);
+      (require('./control/reproduce.routes') as typeof import('./control/reproduce.routes')).mountReproduceRoutes(control, ctx);
+      const requests = require('./control/requests.routes') as typeof import('./control/requests.routes');
+      requests.mountRequestRoutes(control, ctx);
+      // A marketplace's own journal, behind the guard of its own routes.
+      requests.mountScopedRequestRoutes(control, ctx);
+      (require('./control/preapprovals.control') as typeof import('./control/preapprovals.control')).mountPreapprovalControlRoutes(control, ctx);
+      /* eslint-enable @typescript-eslint/no-require-imports */
+    }),
+  );
   if (surface === 'api') {
     mountPaymentRoutes(router, ctx);
     mountPreapprovalRoutes(router, ctx);
@@ -100,7 +120,13 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
     mountMethodRoutes(router, ctx);
     mountPayerRoutes(router, ctx);
     mountPreapprovalPage(router, ctx);
-    mountDashboardRoutes(router, ctx);
+    // Last, as before: no route above answers a path under /dashboard.
+    router.use(
+      partOnFirstUse(DASHBOARD_PATH, (dashboard) =>
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        (require('./dashboard/dashboard.routes') as typeof import('./dashboard/dashboard.routes')).mountDashboardRoutes(dashboard, ctx),
+      ),
+    );
   }
   else mountCardRoutes(router, ctx);
   app.use(router);

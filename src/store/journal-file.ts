@@ -180,6 +180,15 @@ function open(db: Db, file: string): void {
     db.pragma(`${JOURNAL_SCHEMA}.journal_mode = PERSIST`);
     db.pragma(`${JOURNAL_SCHEMA}.synchronous = OFF`);
   }
+  // A new journal (every in-memory one) is made whole in one transaction, marked scrubbed: it has no
+  // entry to give owners, count or scrub, and each test's sandbox makes one.
+  if (db.prepare(`SELECT 1 FROM ${JOURNAL_SCHEMA}.sqlite_master LIMIT 1`).get() === undefined) {
+    db.transaction(() => {
+      db.exec(JOURNAL_TABLE_SQL);
+      db.pragma(`${JOURNAL_SCHEMA}.user_version = ${SCRUBBED}`);
+    })();
+    return;
+  }
   db.exec(TABLE_SQL);
   const columns = db.prepare(`SELECT name FROM pragma_table_info('requests', ?)`).pluck().all(JOURNAL_SCHEMA) as string[];
   const sharesMade = db.prepare(`SELECT 1 FROM ${JOURNAL_SCHEMA}.sqlite_master WHERE name = 'request_shares'`).get() !== undefined;

@@ -5,8 +5,7 @@ import { DEFAULT_CONFIG, type Config } from '../../src/config';
 import { createApp } from '../../src/http/app';
 import { silentLogger } from '../../src/log';
 import type { HttpContext } from '../../src/http/pipeline';
-import { openApiDocument } from '../../src/openapi/document';
-import { createServices } from '../../src/main';
+import { createServices } from '../../src/main/services';
 import { ManualClock } from '../../src/scheduler/clock';
 import type { ServiceContext } from '../../src/services/context';
 import type { Statement } from 'better-sqlite3';
@@ -14,6 +13,7 @@ import { type Db, openDatabase } from '../../src/store/db';
 import { Store } from '../../src/store/store';
 import type { Schema } from '../../src/schemas/common';
 import { schemaCheck } from './compiled-checks';
+import { runImage } from './world-image';
 
 export const MARKETPLACE = { SiteID: 30201, APIKey: '5uLXr4Lg+Xb7/3kq8eA2Wd9pN1cQyZ0tM6oVhJfRsE=' };
 export const PLAIN = { SiteID: 30300, APIKey: 'P1ainSh0p+Key/For=Sandbox' };
@@ -38,9 +38,10 @@ export interface World {
 }
 
 /**
- * The database of a new world: a copy of the first one this test file made, once its fixtures were
- * loaded. A world's start writes nothing else (the clock is saved when the scheduler first runs), so
- * the copy holds what loading them again would write, byte for byte (test/unit/world-image.test.ts).
+ * The database of a new world: a copy of the run's image (test/helpers/world-image.ts) or, in a file
+ * run without one, of the first world this file made, once its fixtures were loaded. A world's start
+ * writes nothing else (the clock is saved when the scheduler first runs), so the copy holds what
+ * loading them again would write, byte for byte (test/unit/world-image.test.ts).
  */
 let seeded: Buffer | undefined;
 /** Only worlds whose start would load the fixtures the copy holds, and keep the seeded runs' fixed starts. */
@@ -48,7 +49,7 @@ const fromImage = (config: Config) => config.seed !== undefined && config.fixtur
 
 export function makeWorld(overrides: Partial<Config> = {}, given?: Store): World {
   const config: Config = { ...DEFAULT_CONFIG, clock: 'manual', startTime: START, seed: 42, quiet: true, ...overrides };
-  const image = given === undefined && fromImage(config) ? seeded : undefined;
+  const image = given === undefined && fromImage(config) ? (seeded ??= runImage()) : undefined;
   const store = given ?? new Store(openDatabase(':memory:', image === undefined ? {} : { image }));
   if (given === undefined && image === undefined && fromImage(config)) {
     const services = createServices(config, store);
@@ -65,7 +66,9 @@ function worldOf(store: Store, services: ServiceContext): World {
     services,
     urls: { baseUrl: 'http://sandbox.test', cardBaseUrl: 'http://card.sandbox.test' },
     log: silentLogger,
-    openApi: openApiDocument,
+    // Built when the served document is asked for: most tests never do, and its module is large.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    openApi: (surface, serverUrl) => (require('../../src/openapi/document') as typeof import('../../src/openapi/document')).openApiDocument(surface, serverUrl),
   };
   // The card address's app is made when a test first uses it: most never do, and making an app is
   // most of what a world costs.

@@ -2,7 +2,8 @@
 // each test file loads the same validators as dist/ runs instead of compiling them again itself; the
 // same for the tests' own schema checks (test/helpers/compiled-checks.ts); and writes the build's
 // image of a new database (scripts/fresh-database.cjs) when it is missing, so each test's in-memory
-// database starts as a copy of it instead of running every migration again. It also makes the run's
+// database starts as a copy of it instead of running every migration again, and the run's image of a
+// test world's database (test/helpers/world-image.ts). It also makes the run's
 // folder (test/setup/run-folder.ts), and starts the run's Chromium when a browser test is in the run.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,6 +21,8 @@ import { freshImageName, migratedImage } from '../../src/store/db';
 import { precompileAllAnswerChecks, precompileSchemaChecks } from '../helpers/compiled-checks';
 import { HAVE_CHROMIUM, RUN_HAS_BROWSER_FILES, startChromium } from '../browser/chromium-start';
 import { RUN_FOLDER, RUN_PID, openRunFolder } from './run-folder';
+import { writeRunImage } from '../helpers/world-image';
+import { DEFAULT_CONFIG } from '../../src/config';
 
 /** Where they go: jest.config.js maps the sources' `./generated/<name>.js` here. */
 export const VALIDATORS = join(__dirname, '..', '..', 'node_modules', '.cache', 'split-sandbox-validators');
@@ -34,6 +37,8 @@ export default function setUp(): void {
   // The schemas tests check answers' bodies against (expectSchema in test/helpers/world.ts).
   precompileSchemaChecks(responseSchemaExports());
   writeFreshImage();
+  // A test world's database once the fixtures are loaded: each file's first world copies it too.
+  writeRunImage(DEFAULT_CONFIG.fixtures);
 }
 
 function responseSchemaExports(): Schema[] {
