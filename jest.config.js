@@ -2,6 +2,8 @@
 module.exports = {
   // jest's node environment, sharing supertest and express between a worker's test files.
   testEnvironment: '<rootDir>/test/setup/environment.cjs',
+  // jest's runtime, keeping each module's transformed code for the worker's life (test/setup/runtime.cjs).
+  runtime: '<rootDir>/test/setup/runtime.cjs',
   roots: ['<rootDir>/test', '<rootDir>/examples'],
   moduleNameMapper: {
     // Examples import the package by name, as its users do.

@@ -4,7 +4,7 @@ import type { LogFormat, LogLevel } from './log';
 import { DEFAULT_RETRY, type RetryPolicy } from './notifications/backoff';
 import { DEFAULT_JOURNAL_QUOTAS, DEFAULT_REQUEST_JOURNAL, type JournalQuotas } from './requests/journal';
 import { DEFAULT_FAULT_RULES_PER_MARKETPLACE } from './faults/faults';
-import { DEFAULT_SITE_SNAPSHOT_QUOTA } from './marketplaces/site-snapshots';
+import { DEFAULT_SITE_SNAPSHOT_QUOTA } from './marketplaces/site-snapshot-quota';
 
 export interface Config {
   /** API listener port (0 picks a free one). */

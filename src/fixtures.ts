@@ -106,12 +106,15 @@ export function loadFixtures(store: Store, fx: Fixtures): void {
  * one already are left as they are.
  */
 export function completeMethodCatalogue(store: Store, fx: Fixtures): void {
+  // Asked of the database first: every start of a database that has them all (most) reads no method.
+  const missing = store.methods.withoutCatalogue();
+  if (missing.length === 0) return;
   const byId = new Map(fx.methods.map((m) => [m.ID, m]));
   const fills: [number, MethodCatalogue][] = [];
-  for (const m of store.methods.list()) {
-    const entry = m.catalogue === null ? byId.get(m.methodId) : undefined;
+  for (const id of missing) {
+    const entry = byId.get(id);
     const catalogue = entry && catalogueOf(entry);
-    if (catalogue) fills.push([m.methodId, catalogue]);
+    if (catalogue) fills.push([id, catalogue]);
   }
   if (fills.length > 0) store.tx(() => fills.forEach(([id, catalogue]) => store.methods.fillCatalogue(id, catalogue)));
 }

@@ -10,6 +10,8 @@ const KNOWN = new Set(['sensitive', 'end', 'trailing', 'decode']);
 /** Marks a module already made to remember: two copies of this file in one process (the bundle and the package, say) wrap it once. */
 const REMEMBERS = Symbol.for('split-sandbox.route-matchers');
 
+let looked = false;
+
 /**
  * Makes path-to-regexp's `match` remember what it compiled, by path and options: the function it returns
  * holds only the regular expression and the decoders, none of a request's state, so one serves every
@@ -17,6 +19,9 @@ const REMEMBERS = Symbol.for('split-sandbox.route-matchers');
  * Where the module is not the router's (an install that nests another version), nothing changes.
  */
 export function compileRoutesOnce(): void {
+  // Looked at once per module: a require is a lookup each time (in a test file, jest's whole resolution).
+  if (looked) return;
+  looked = true;
   let lib: PathToRegexp & { [REMEMBERS]?: true };
   try {
     lib = require('path-to-regexp') as PathToRegexp;

@@ -13,16 +13,9 @@ import { removeScratch } from '../store/copies';
 import { SiteCopyRefused, SiteCopyTooLarge, copySite, readSiteCopy, restoreSite } from '../store/site-copies';
 import { scrubCopyFile } from '../store/scrub-copies';
 import { marketplaceOf } from './marketplace.service';
+import { DEFAULT_SITE_SNAPSHOT_QUOTA, type SiteSnapshotQuota } from './site-snapshot-quota';
 
-/** A marketplace's snapshot quota: each is a file, and one marketplace must not fill the disk. */
-export interface SiteSnapshotQuota {
-  /** How many it may keep. */
-  count: number;
-  /** How many bytes its snapshot files may hold together. */
-  bytes: number;
-}
-
-export const DEFAULT_SITE_SNAPSHOT_QUOTA: SiteSnapshotQuota = { count: 20, bytes: 256 * 1024 * 1024 };
+export { DEFAULT_SITE_SNAPSHOT_QUOTA, type SiteSnapshotQuota } from './site-snapshot-quota';
 
 export interface SiteSnapshotInfo {
   Name: string;

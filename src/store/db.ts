@@ -106,11 +106,10 @@ export function openDatabase(file: string, options: { image?: false | Buffer } =
     db.pragma('wal_autocheckpoint = 10000');
   }
   // 8 MB of page cache (the indexes' upper levels and the newest pages); the rest is in the OS's
-  // file cache, and repeated list pages are kept as JSON anyway.
-  db.pragma('cache_size = -8000');
-  db.pragma('foreign_keys = ON');
-  // Each request's savepoint inside a commit group keeps its undo pages in memory, not in a temp file.
-  db.pragma('temp_store = MEMORY');
+  // file cache, and repeated list pages are kept as JSON anyway. Each request's savepoint inside a
+  // commit group keeps its undo pages in memory, not in a temp file. (One call: each sandbox of a
+  // process, each test's, opens a database.)
+  db.exec('PRAGMA cache_size = -8000; PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY');
   migrate(db);
   return db;
 }

@@ -23,6 +23,7 @@ export class MethodsRepo {
   private readonly all;
   private readonly insertStmt;
   private readonly setCatalogueStmt;
+  private readonly withoutCatalogueStmt;
   // The catalogue is read on every create and changes only at load: keep it in memory.
   private cache: Map<number, MethodRecord> | null = null;
 
@@ -32,6 +33,7 @@ export class MethodsRepo {
       'INSERT INTO methods (method_id, name, flow, details_template, info) VALUES (?, ?, ?, ?, ?)',
     );
     this.setCatalogueStmt = db.prepare('UPDATE methods SET info = ? WHERE method_id = ? AND info IS NULL');
+    this.withoutCatalogueStmt = db.prepare<[], number>('SELECT method_id FROM methods WHERE info IS NULL ORDER BY method_id').pluck();
   }
 
   get(methodId: number): MethodRecord | undefined {
@@ -57,6 +59,11 @@ export class MethodsRepo {
       m.catalogue === null ? null : JSON.stringify(m.catalogue),
     );
     this.cache = null;
+  }
+
+  /** The IDs of the methods that have no catalogue entry (a database made before methods had one). */
+  withoutCatalogue(): number[] {
+    return this.withoutCatalogueStmt.all();
   }
 
   /** Gives a method its catalogue entry when it has none yet (a database made before methods had one). */

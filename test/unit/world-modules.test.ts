@@ -1,6 +1,6 @@
 // What a test's world loads when its file imports it: the services and the API's routes, not the rest
-// of a start (listeners, scheduler, notification worker), nor the dashboard, the control API or the
-// served document, which are loaded when first used.
+// of a start (listeners, scheduler, notification worker), nor the dashboard, the control API, the
+// served document or the marketplaces' snapshots (their copying code), which are loaded when first used.
 import { buildSync } from 'esbuild';
 import { join, relative } from 'node:path';
 
@@ -38,8 +38,8 @@ describe('the modules a test world loads', () => {
     expect(loaded).toEqual(expect.arrayContaining(['src/main/services.ts', 'src/store/store.ts', 'src/http/app.ts', 'src/http/api/payments.routes.ts']));
   });
 
-  it('leave out the rest of a start, the dashboard, the control API and the served document', () => {
-    const later = ['src/main.ts', 'src/scheduler/scheduler.ts', 'src/http/server.ts', 'src/notifications/worker.ts', 'src/http/dashboard/dashboard.routes.ts', 'src/http/control/control.routes.ts', 'src/openapi/document.ts'];
+  it('leave out the rest of a start, the dashboard, the control API, the served document and the snapshots', () => {
+    const later = ['src/main.ts', 'src/scheduler/scheduler.ts', 'src/http/server.ts', 'src/notifications/worker.ts', 'src/http/dashboard/dashboard.routes.ts', 'src/http/control/control.routes.ts', 'src/openapi/document.ts', 'src/marketplaces/site-snapshots.ts', 'src/store/site-copies.ts', 'src/store/copies.ts'];
     expect(loaded.filter((f) => later.includes(f))).toEqual([]);
   });
 });
