@@ -64,6 +64,7 @@ export class JobsRepo {
   private readonly ofPreapprovalStmt;
   private readonly moveClockStmt;
   private readonly dueRunStmt;
+  private readonly insertOwnedStmt;
 
   /**
    * The due jobs read ahead in a run of steps (readAhead), first due last, for nextDue(now, clock) to
@@ -78,6 +79,11 @@ export class JobsRepo {
       `INSERT INTO scenario_jobs (payment_id, refund_id, step_index, action, due_at, state, clock_site_id)
        VALUES (?, ?, ?, ?, ?, 'pending',
                (SELECT c.site_id FROM payments p JOIN site_clocks c ON c.site_id = ${clockSiteOf('p.owner_site_id')} WHERE p.id = ?))`,
+    );
+    // The same, its payment's owner given: its clock is found from the owner without the payment's row.
+    this.insertOwnedStmt = db.prepare(
+      `INSERT INTO scenario_jobs (payment_id, refund_id, step_index, action, due_at, state, clock_site_id)
+       VALUES (?, ?, ?, ?, ?, 'pending', (SELECT c.site_id FROM site_clocks c WHERE c.site_id = ${clockSiteOf('?')}))`,
     );
     this.insertPreapprovalStmt = db.prepare(
       `INSERT INTO scenario_jobs (preapproval_id, step_index, action, due_at, state) VALUES (?, ?, ?, ?, 'pending')`,
@@ -125,10 +131,12 @@ export class JobsRepo {
     return this.heldStmt.all(paymentId).map(toRecord);
   }
 
-  schedule(paymentId: number, refundId: number | null, stepIndex: number, action: string, dueAt: number): void {
+  /** `ownerSiteId`, the payment's owner, when the caller has it: its clock is then found without reading the payment. */
+  schedule(paymentId: number, refundId: number | null, stepIndex: number, action: string, dueAt: number, ownerSiteId?: number): void {
     this.scheduling(dueAt);
-    // By position (the payment's ID twice: its row's and its clock's): cheaper to bind than by name.
-    this.insertStmt.run(paymentId, refundId, stepIndex, action, dueBy(dueAt), paymentId);
+    // By position (the payment's ID twice: its row's and its clock's; or its owner, twice in clockSiteOf): cheaper to bind than by name.
+    if (ownerSiteId === undefined) this.insertStmt.run(paymentId, refundId, stepIndex, action, dueBy(dueAt), paymentId);
+    else this.insertOwnedStmt.run(paymentId, refundId, stepIndex, action, dueBy(dueAt), ownerSiteId, ownerSiteId);
   }
 
   /** A step of a preapproval's scenario. */

@@ -80,4 +80,20 @@ describe('the due jobs of a run of steps', () => {
     // Not finished: the same job is the first due still.
     expect(w.store.jobs.nextDue(now)?.id).toBe(first?.id);
   });
+
+  it("are put on their marketplace's clock alike, whether the payment's owner is given or read from the payment", () => {
+    const clockOf = (id: number) => w.store.db.prepare<[number], number | null>('SELECT clock_site_id FROM scenario_jobs WHERE id = ?').pluck().get(id);
+    const lastJob = () => w.store.db.prepare<[], number>('SELECT max(id) FROM scenario_jobs').pluck().get()!;
+    const both = () => {
+      const owner = w.store.payments.getAny(payments[0]!)!.ownerSiteId;
+      w.store.tx(() => w.store.jobs.schedule(payments[0]!, null, -1, 'authorize', 1));
+      const read = clockOf(lastJob());
+      w.store.tx(() => w.store.jobs.schedule(payments[0]!, null, -1, 'authorize', 1, owner));
+      return [read, clockOf(lastJob())];
+    };
+    expect(both()).toEqual([null, null]);
+    // The marketplace (the payments' owner) on a clock of its own.
+    w.store.tx(() => w.store.db.prepare('INSERT INTO site_clocks (site_id, sandbox_ms) VALUES (30201, 0)').run());
+    expect(both()).toEqual([30201, 30201]);
+  });
 });
