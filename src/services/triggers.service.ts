@@ -59,7 +59,7 @@ export function trigger(ctx: ServiceContext, p: PaymentRecord, t: Trigger): void
   if (!s) return;
   const now = ctx.clock.now();
   const started = stepsStartedBy(s, t);
-  for (const { index, step } of started) ctx.store.jobs.schedule(p.id, null, index, step.do, now + step.after);
+  for (const { index, step } of started) ctx.store.jobs.schedule(p.id, null, index, step.do, now + step.after, p.ownerSiteId);
   if (started.length > 0) ctx.wake?.();
 }
 
@@ -67,6 +67,6 @@ export function trigger(ctx: ServiceContext, p: PaymentRecord, t: Trigger): void
 export function refundCreated(ctx: ServiceContext, p: PaymentRecord, refundId: number): void {
   const s = scenarioOf(ctx, p);
   if (!s || s.refunds.outcome === 'none') return;
-  ctx.store.jobs.schedule(p.id, refundId, -1, `refund-${s.refunds.outcome}`, ctx.clock.now() + s.refunds.after);
+  ctx.store.jobs.schedule(p.id, refundId, -1, `refund-${s.refunds.outcome}`, ctx.clock.now() + s.refunds.after, p.ownerSiteId);
   ctx.wake?.();
 }

@@ -48,6 +48,9 @@ const toRecord = (r: JobRow): JobRecord => ({
   plannedDueAt: r.planned_due_at,
 });
 
+/** How many due jobs a run of steps reads at once (a slice of the real clock runs 16 to 50). */
+const READ_AHEAD = 32;
+
 export class JobsRepo {
   private readonly insertStmt;
   private readonly nextDueStmt;
@@ -60,6 +63,15 @@ export class JobsRepo {
   private readonly insertPreapprovalStmt;
   private readonly ofPreapprovalStmt;
   private readonly moveClockStmt;
+  private readonly dueRunStmt;
+  private readonly insertOwnedStmt;
+
+  /**
+   * The due jobs read ahead in a run of steps (readAhead), first due last, for nextDue(now, clock) to
+   * hand out without a query each: dropped by any write that could change which job is due next.
+   */
+  private ahead: { now: number; clock: number | null; rows: JobRow[]; latest: number } | null = null;
+  private readingAhead = false;
 
   constructor(db: Db) {
     this.insertStmt = db.prepare(
@@ -68,6 +80,11 @@ export class JobsRepo {
        VALUES (?, ?, ?, ?, ?, 'pending',
                (SELECT c.site_id FROM payments p JOIN site_clocks c ON c.site_id = ${clockSiteOf('p.owner_site_id')} WHERE p.id = ?))`,
     );
+    // The same, its payment's owner given: its clock is found from the owner without the payment's row.
+    this.insertOwnedStmt = db.prepare(
+      `INSERT INTO scenario_jobs (payment_id, refund_id, step_index, action, due_at, state, clock_site_id)
+       VALUES (?, ?, ?, ?, ?, 'pending', (SELECT c.site_id FROM site_clocks c WHERE c.site_id = ${clockSiteOf('?')}))`,
+    );
     this.insertPreapprovalStmt = db.prepare(
       `INSERT INTO scenario_jobs (preapproval_id, step_index, action, due_at, state) VALUES (?, ?, ?, ?, 'pending')`,
     );
@@ -75,6 +92,9 @@ export class JobsRepo {
     // Each clock's own due rows, through scenario_jobs_due (clock_site_id IS NULL: the sandbox's).
     this.nextDueStmt = db.prepare<[number, number | null], JobRow>(
       `SELECT * FROM scenario_jobs WHERE state = 'pending' AND due_at <= ? AND clock_site_id IS ? ORDER BY due_at, id LIMIT 1`,
+    );
+    this.dueRunStmt = db.prepare<[number, number | null, number], JobRow>(
+      `SELECT * FROM scenario_jobs WHERE state = 'pending' AND due_at <= ? AND clock_site_id IS ? ORDER BY due_at, id LIMIT ?`,
     );
     this.countDueStmt = db
       .prepare<[number, number | null, number], number>(
@@ -102,6 +122,7 @@ export class JobsRepo {
 
   /** Moves the payment's pending steps doing one of `actions` to `until` (none sooner), keeping their planned time. */
   hold(paymentId: number, actions: readonly string[], until: number): number {
+    this.ahead = null;
     return this.holdStmt.run({ paymentId, until: dueBy(until), actions: JSON.stringify(actions) }).changes;
   }
 
@@ -110,13 +131,17 @@ export class JobsRepo {
     return this.heldStmt.all(paymentId).map(toRecord);
   }
 
-  schedule(paymentId: number, refundId: number | null, stepIndex: number, action: string, dueAt: number): void {
-    // By position (the payment's ID twice: its row's and its clock's): cheaper to bind than by name.
-    this.insertStmt.run(paymentId, refundId, stepIndex, action, dueBy(dueAt), paymentId);
+  /** `ownerSiteId`, the payment's owner, when the caller has it: its clock is then found without reading the payment. */
+  schedule(paymentId: number, refundId: number | null, stepIndex: number, action: string, dueAt: number, ownerSiteId?: number): void {
+    this.scheduling(dueAt);
+    // By position (the payment's ID twice: its row's and its clock's; or its owner, twice in clockSiteOf): cheaper to bind than by name.
+    if (ownerSiteId === undefined) this.insertStmt.run(paymentId, refundId, stepIndex, action, dueBy(dueAt), paymentId);
+    else this.insertOwnedStmt.run(paymentId, refundId, stepIndex, action, dueBy(dueAt), ownerSiteId, ownerSiteId);
   }
 
   /** A step of a preapproval's scenario. */
   schedulePreapproval(preapprovalId: number, stepIndex: number, action: string, dueAt: number): void {
+    this.scheduling(dueAt);
     this.insertPreapprovalStmt.run(preapprovalId, stepIndex, action, dueBy(dueAt));
   }
 
@@ -129,8 +154,48 @@ export class JobsRepo {
    * due at `now`. Ties go in the order they were scheduled.
    */
   nextDue(now: number, clock: number | null = null): JobRecord | undefined {
-    const row = this.nextDueStmt.get(now, clock);
-    return row && toRecord(row);
+    if (!this.readingAhead) {
+      const row = this.nextDueStmt.get(now, clock);
+      return row && toRecord(row);
+    }
+    let ahead = this.ahead;
+    if (ahead === null || ahead.now !== now || ahead.clock !== clock || ahead.rows.length === 0) {
+      const rows = this.dueRunStmt.all(now, clock, READ_AHEAD);
+      if (rows.length === 0) {
+        this.ahead = null;
+        return undefined;
+      }
+      // Handed out from the end: the last read is due latest.
+      ahead = this.ahead = { now, clock, latest: rows[rows.length - 1]!.due_at, rows: rows.reverse() };
+    }
+    return toRecord(ahead.rows.pop()!);
+  }
+
+  /**
+   * Between these, nextDue() reads the due jobs a few at a time: for a run of steps in one transaction
+   * (Store.txSteps), which nothing but the steps themselves writes to meanwhile. A step's own writes
+   * keep the jobs read ahead right: its finish() is of the job handed out, and a job it schedules is
+   * due no sooner than the run's time, so after every job read (ties go by ID, and its ID is the
+   * newest). Any other write to the jobs drops them, and the next call reads again.
+   */
+  readAheadFrom(): void {
+    this.readingAhead = true;
+    this.ahead = null;
+  }
+
+  readAheadUntil(): void {
+    this.readingAhead = false;
+    this.ahead = null;
+  }
+
+  /** Whatever was read ahead is dropped (the jobs were written otherwise: a reset, a restore, a rollback). */
+  forget(): void {
+    this.ahead = null;
+  }
+
+  /** A job scheduled before a job read ahead, ties included, would come first: what was read ahead is dropped. */
+  private scheduling(dueAt: number): void {
+    if (this.ahead !== null && dueBy(dueAt) < this.ahead.latest) this.ahead = null;
   }
 
   /** How many pending jobs of a clock are due at `now`, counting up to `limit`. */
@@ -144,10 +209,12 @@ export class JobsRepo {
 
   /** The pending steps of a marketplace's payments run on `clock` from now on (its own, or null: the sandbox's). */
   moveToClock(siteId: number, clock: number | null): void {
+    this.ahead = null;
     this.moveClockStmt.run(clock, siteId);
   }
 
   finish(id: number, state: 'done' | 'skipped', outcome: string, at: number): void {
+    if (this.ahead !== null && this.ahead.rows.some((r) => r.id === id)) this.ahead = null;
     this.finishStmt.run(state, outcome, at, id);
   }
 

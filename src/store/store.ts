@@ -248,15 +248,21 @@ export class Store {
     if (this.held) throw new WritesHeld();
     if (this.groupOpen && !this.db.inTransaction) this.flush();
     if (this.depth > 0 || (this.db.inTransaction && !this.groupOpen)) return this.tx(fn);
-    if (!this.grouping) return this.alone(fn);
-    if (!this.groupOpen) this.openGroup();
-    this.depth++;
+    // The run is this transaction's alone: the due jobs are read a few at a time (JobsRepo.readAheadFrom).
+    this.jobs.readAheadFrom();
     try {
-      const result = fn();
-      this.throwIfRolledBack();
-      return result;
+      if (!this.grouping) return this.alone(fn);
+      if (!this.groupOpen) this.openGroup();
+      this.depth++;
+      try {
+        const result = fn();
+        this.throwIfRolledBack();
+        return result;
+      } finally {
+        this.depth--;
+      }
     } finally {
-      this.depth--;
+      this.jobs.readAheadUntil();
     }
   }
 
@@ -450,6 +456,7 @@ export class Store {
     this.sites.forget();
     this.payments.forget();
     this.methods.forget();
+    this.jobs.forget();
   }
 
   /**
@@ -472,6 +479,7 @@ export class Store {
     deleteOwned(this.db, siteId, alsoItself);
     this.sites.forget();
     this.payments.forget();
+    this.jobs.forget();
   }
 
   /** Subscribes to "one marketplace's data was replaced"; returns the way to unsubscribe. */
@@ -484,6 +492,7 @@ export class Store {
   siteReplaced(siteId: number, why: SiteReplaced): void {
     this.sites.forget();
     this.payments.forget();
+    this.jobs.forget();
     for (const listener of this.siteListeners) listener(siteId, why);
   }
 
@@ -500,6 +509,7 @@ export class Store {
     this.sites.forget();
     this.payments.forget();
     this.methods.forget();
+    this.jobs.forget();
     for (const listener of this.replacedListeners) listener(why);
   }
 
