@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { Store } from '../../src/store/store';
 import { startReceiver } from '../helpers/receiver';
-import { MARKETPLACE, basic, paymentBody } from '../helpers/world';
+import { MARKETPLACE, basic, paymentBody } from '../helpers/constants';
 import { type Run, BIN, run, sessionForTests, startIn, waitForOutput } from './process';
 
 const AUTH = basic(MARKETPLACE.SiteID, MARKETPLACE.APIKey);
