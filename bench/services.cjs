@@ -17,7 +17,10 @@ const ROUNDS = Number(process.env.ROUNDS || 3);
 const WARM = Number(process.env.WARM_CREATES || 2000);
 const GROUP = 32;
 
-const { createServices } = require(path.join(ROOT, 'dist', 'main'));
+// The services as main composes them, without the server around them (express, the HTTP layer): a
+// build from before dist/main/services.js has them in dist/main.
+const SERVICES = path.join(ROOT, 'dist', 'main', 'services.js');
+const { createServices } = require(fs.existsSync(SERVICES) ? SERVICES : path.join(ROOT, 'dist', 'main'));
 const { createOutbox } = require(path.join(ROOT, 'dist', 'notifications', 'outbox'));
 const { DEFAULT_CONFIG } = require(path.join(ROOT, 'dist', 'config'));
 const { Store } = require(path.join(ROOT, 'dist', 'store', 'store'));

@@ -7,16 +7,19 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const dir = process.argv[3] ?? path.resolve(__dirname, '..');
-const manifest = path.join(dir, 'package.json');
-const saved = path.join(dir, '.package.json.before-pack');
+/** The package folder's manifest, and where strip keeps its copy until restore. */
+function files(dir) {
+  return { manifest: path.join(dir, 'package.json'), saved: path.join(dir, '.package.json.before-pack') };
+}
 
-function restore() {
+function restore(dir) {
+  const { manifest, saved } = files(dir);
   if (fs.existsSync(saved)) fs.renameSync(saved, manifest);
 }
 
-function strip() {
-  restore();
+function strip(dir) {
+  restore(dir);
+  const { manifest, saved } = files(dir);
   const text = fs.readFileSync(manifest, 'utf8');
   const pkg = JSON.parse(text);
   if (!pkg.scripts || pkg.scripts.prepare === undefined) return;
@@ -25,10 +28,16 @@ function strip() {
   fs.writeFileSync(manifest, JSON.stringify(pkg, null, 2) + '\n');
 }
 
-const command = process.argv[2];
-if (command === 'strip') strip();
-else if (command === 'restore') restore();
-else {
-  console.error('usage: node scripts/pack-manifest.cjs strip|restore [package folder]');
-  process.exit(2);
+// Also loaded by its tests, which call strip and restore without a process of their own.
+module.exports = { strip, restore };
+
+if (require.main === module) {
+  const dir = process.argv[3] ?? path.resolve(__dirname, '..');
+  const command = process.argv[2];
+  if (command === 'strip') strip(dir);
+  else if (command === 'restore') restore(dir);
+  else {
+    console.error('usage: node scripts/pack-manifest.cjs strip|restore [package folder]');
+    process.exit(2);
+  }
 }

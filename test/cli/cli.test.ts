@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { type Run, run, sessionForTests, waitForOutput } from './process';
 import request from 'supertest';
 import { type Receiver, startReceiver } from '../helpers/receiver';
-import { MARKETPLACE, basic, paymentBody } from '../helpers/world';
+import { MARKETPLACE, basic, paymentBody } from '../helpers/constants';
 
 const AUTH = basic(MARKETPLACE.SiteID, MARKETPLACE.APIKey);
 const SHIPPED = [

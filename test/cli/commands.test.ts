@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { Store } from '../../src/store/store';
 import { startReceiver } from '../helpers/receiver';
-import { MARKETPLACE, basic, paymentBody } from '../helpers/world';
+import { MARKETPLACE, basic, paymentBody } from '../helpers/constants';
 import { type Run, BIN, run, sessionForTests, startIn, waitForOutput } from './process';
 
 const AUTH = basic(MARKETPLACE.SiteID, MARKETPLACE.APIKey);
@@ -16,8 +16,9 @@ describe('split-sandbox commands (built code)', () => {
   const running: Run[] = [];
 
   // Commands whose output for their arguments is what is tested run in one Node process, with the
-  // sandboxes they talk to (started there by the same `start`); start's own life, the ones that read
-  // its log, and a trigger, start --help and a piped openapi run as real processes.
+  // sandboxes they talk to (started there by the same `start`, as is the one whose options are read);
+  // start's own life, the ones that read its log, and a trigger, start --help and a piped openapi run
+  // as real processes.
   const session = sessionForTests();
   const cli = (argv: string[], env?: Record<string, string>) => session.run(argv, env);
   beforeEach(() => (tmp = mkdtempSync(join(tmpdir(), 'split-sandbox-cli-'))));
@@ -29,8 +30,8 @@ describe('split-sandbox commands (built code)', () => {
     rmSync(tmp, { recursive: true, force: true });
   });
 
-  async function startWith(args: string[], env: Record<string, string> = {}): Promise<{ r: Run; api: string }> {
-    const r = run(['start', ...args], env);
+  async function startWith(args: string[]): Promise<{ r: Run; api: string }> {
+    const r = run(['start', ...args]);
     running.push(r);
     const m = await waitForOutput(r, /API  (\S+)\nCard (\S+)\n/);
     return { r, api: m[1]! };
@@ -56,7 +57,10 @@ describe('split-sandbox commands (built code)', () => {
     writeFileSync(file, JSON.stringify({ port: 1, cardPort: 0, db: ':memory:', pageSize: 3, scenario: 'failed', cancelOpen: false }));
     // port from the file (1) is beaten by the environment (0), page size from the file stays,
     // the scenario from the file is beaten by the command line.
-    const { api } = await startWith(['--config', file, '--scenario', 'two-step', '--quiet'], { SANDBOX_PORT: '0' });
+    // In the session, where it runs until the session ends: which options won is what is tested.
+    const started = await cli(['start', '--config', file, '--scenario', 'two-step', '--quiet'], { SANDBOX_PORT: '0' });
+    expect(started.code).toBe(0);
+    const api = /^API {2}(\S+)\n/.exec(started.out)![1]!;
     const list = await request(api).get('/v1/payments').set('Authorization', AUTH);
     expect(list.body.PageSize).toBe(3);
     const p = await request(api).post('/v1/payments').set('Authorization', AUTH).send(paymentBody());

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { type Sandbox, startSandbox } from '../../src/main';
-import { MARKETPLACE, START, basic, paymentBody } from '../helpers/world';
+import { MARKETPLACE, START, basic, paymentBody } from '../helpers/constants';
 import { type Run, appears, ensureBuilt, run, waitForOutput } from './process';
 
 describe('split-sandbox drift (built code)', () => {

@@ -22,7 +22,9 @@ describe('readiness for scripts (built code)', () => {
   const running: Run[] = [];
 
   // Outputs for given arguments, and sandboxes whose process is not in question (the ones `wait` waits
-  // for at an address), run in one Node process; what starts, writes a ready file or waits is a process.
+  // for at an address, the one whose ready file's addresses are read), run in one Node process; what
+  // starts and writes a ready file for its own PID, or waits, is a process (the healthy wait's exit and
+  // output also in the session: the test after it runs that wait as a process).
   const session = sessionForTests();
   beforeEach(() => (tmp = mkdtempSync(join(tmpdir(), 'split-sandbox-ready-'))));
   afterEach(async () => {
@@ -63,16 +65,16 @@ describe('readiness for scripts (built code)', () => {
   it('the ready file gives the addresses clients use (the public ones when set) and where the listeners are bound', async () => {
     const file = join(tmp, 'ready.json');
     const port = await freePort();
-    const r = spawnRun(['start', '--port', String(port), '--card-port', '0', '--db', ':memory:', '--quiet', '--ready-file', file,
+    const r = await session.run(['start', '--port', String(port), '--card-port', '0', '--db', ':memory:', '--quiet', '--ready-file', file,
       '--public-url', 'http://sandbox.example:18080', '--public-card-url', 'http://sandbox.example:18081']);
-    await appears(file, r);
+    expect(r.code).toBe(0);
     const ready = JSON.parse(readFileSync(file, 'utf8'));
     expect(ready).toEqual({
       BaseURL: 'http://sandbox.example:18080',
       CardBaseURL: 'http://sandbox.example:18081',
       ListeningBaseURL: `http://127.0.0.1:${port}`,
       ListeningCardBaseURL: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
-      PID: r.child.pid,
+      PID: session.pid,
     });
     expect((await request(ready.ListeningBaseURL).get('/_sandbox/health')).body.BaseURL).toBe(ready.BaseURL);
     expect((await request(ready.ListeningCardBaseURL).get('/v1/payments')).status).toBe(401);
@@ -88,9 +90,7 @@ describe('readiness for scripts (built code)', () => {
 
   it('wait exits 0 for a healthy sandbox', async () => {
     const { api: BaseURL } = await startIn(session, ['--db', ':memory:']);
-    const w = spawnRun(['wait', '--base-url', BaseURL]);
-    expect(await w.exited).toEqual({ code: 0, signal: null });
-    expect(w.stdout()).toBe(`split-sandbox at ${BaseURL} is healthy\n`);
+    expect(await session.run(['wait', '--base-url', BaseURL])).toEqual({ code: 0, out: `split-sandbox at ${BaseURL} is healthy\n`, err: '' });
   });
 
   it("wait asks over node:http, never loading Node's fetch (its first use costs a command a third of a second of a core)", async () => {

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { MARKETPLACE, basic, paymentBody } from '../helpers/world';
+import { MARKETPLACE, basic, paymentBody } from '../helpers/constants';
 import { type Ran, type Run, run, sessionForTests, startIn, waitForOutput } from './process';
 
 const AUTH = basic(MARKETPLACE.SiteID, MARKETPLACE.APIKey);

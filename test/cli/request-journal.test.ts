@@ -2,7 +2,7 @@
 // newest n; a value that is no whole number is refused, saying what is expected. The other quotas'
 // options reach health, sizes in bytes or with their units.
 import request from 'supertest';
-import { basic, MARKETPLACE } from '../helpers/world';
+import { basic, MARKETPLACE } from '../helpers/constants';
 import { type Run, run, sessionForTests, waitForOutput } from './process';
 
 const AUTH = basic(MARKETPLACE.SiteID, MARKETPLACE.APIKey);

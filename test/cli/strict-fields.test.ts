@@ -1,7 +1,7 @@
 // `start --strict-fields` (and SANDBOX_STRICT_FIELDS), as a process: a member the API does not read is
 // refused (400, Reason 2); without it the same request is taken, and the journal says what was ignored.
 import request from 'supertest';
-import { basic, MARKETPLACE, paymentBody } from '../helpers/world';
+import { basic, MARKETPLACE, paymentBody } from '../helpers/constants';
 import { type Run, ensureBuilt, run, waitForOutput } from './process';
 
 const AUTH = basic(MARKETPLACE.SiteID, MARKETPLACE.APIKey);

@@ -43,3 +43,11 @@ describe('the modules a test world loads', () => {
     expect(loaded.filter((f) => later.includes(f))).toEqual([]);
   });
 });
+
+describe('the modules of the files that need no world', () => {
+  // The seeded marketplace, the start time and a create body come from test/helpers/constants.ts: a file
+  // that needs only them (the CLI tests, whose sandboxes are processes) loads no src/ module of its own.
+  it.each(['test/helpers/constants.ts', 'test/cli/cli.test.ts', 'test/cli/reproduce.test.ts', 'test/cli/request-journal.test.ts', 'test/cli/strict-fields.test.ts'])('%s loads none of src/', (file) => {
+    expect(loadedWith(file)).toEqual([]);
+  });
+});
