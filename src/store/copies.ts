@@ -3,7 +3,6 @@
 // table by table, in one transaction, through ATTACH (in a worker thread for a file database).
 import { rmSync } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
-import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { type Db, openDatabase } from './db';
 import { MIGRATIONS } from './migrations';
@@ -11,6 +10,7 @@ import { CopyRejected, checkCopySchema, checkCopyValues, copyQueries } from './c
 import { isStorageFailure } from './failures';
 import type { Store } from './store';
 import { JOURNAL_TABLE_SQL, TAKE_KEPT, attachedJournalFile, keepInCopy } from './journal-file';
+import { runOffThread } from './threads';
 
 const LATEST = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
@@ -24,10 +24,9 @@ export const SEQUENCES: readonly { table: string; key: string; value: string }[]
   { table: 'counters', key: 'name', value: 'value' },
 ];
 
-// Run in a worker thread on a connection of its own: it reads only committed data (WAL), and a
-// large database is copied without holding up the requests on the main thread.
+// Run in a worker thread (threads.ts) on a connection of its own: it reads only committed data (WAL),
+// and a large database is copied without holding up the requests on the main thread.
 const VACUUM_WORKER = `
-const { workerData, parentPort } = require('node:worker_threads');
 const Database = require(workerData.driver);
 let db;
 try {
@@ -55,16 +54,12 @@ export async function copyDatabase(store: Store, target: string): Promise<void> 
     keepJournal(store, target);
     return;
   }
-  const failure = await new Promise<string | null>((resolve, reject) => {
-    const worker = new Worker(VACUUM_WORKER, {
-      eval: true,
-      workerData: { driver: require.resolve('better-sqlite3'), source: db.name, target },
-    });
-    worker.once('message', (m: string | null) => resolve(m));
-    worker.once('error', reject);
+  const failure = await runOffThread<string | null>(
+    VACUUM_WORKER,
+    { driver: require.resolve('better-sqlite3'), source: db.name, target },
     // Only when it ended without a word (its answer comes first otherwise).
-    worker.once('exit', (code) => resolve(`the copy stopped (exit code ${code})`));
-  });
+    (code) => `the copy stopped (exit code ${code})`,
+  );
   if (failure !== null) throw new Error(`the database could not be copied: ${failure}`);
   keepJournal(store, target);
 }
@@ -193,12 +188,11 @@ function swap(store: Store, source: string): void {
   });
 }
 
-// Checks and swaps on a connection of its own to the live file, in a worker thread: reading a large
-// copy whole and writing it into the live database took the main thread (and every answer) 12 s for
-// 350 MB. It answers {bad: {index, row}} for the first check that found something, {failed} for an
-// error, or {done}.
+// Checks and swaps on a connection of its own to the live file, in a worker thread (threads.ts): reading
+// a large copy whole and writing it into the live database took the main thread (and every answer)
+// 12 s for 350 MB. It answers {bad: {index, row}} for the first check that found something, {failed}
+// for an error, or {done}.
 const SWAP_WORKER = `
-const { workerData, parentPort } = require('node:worker_threads');
 const Database = require(workerData.driver);
 let db;
 try {
@@ -239,23 +233,19 @@ async function swapOffThread(store: Store, source: string): Promise<void> {
   store.holdWrites();
   let answer: SwapAnswer;
   try {
-    answer = await new Promise<SwapAnswer>((resolve, reject) => {
-      const worker = new Worker(SWAP_WORKER, {
-        eval: true,
-        workerData: {
-          driver: require.resolve('better-sqlite3'),
-          live: store.db.name,
-          journal: attachedJournalFile(store.db),
-          journalTable: JOURNAL_TABLE_SQL,
-          source,
-          checks: queries.map((q) => q.sql),
-          statements: [...statements, ...TAKE_KEPT],
-        },
-      });
-      worker.once('message', (m: SwapAnswer) => resolve(m));
-      worker.once('error', reject);
-      worker.once('exit', (code) => resolve({ failed: { message: `the restore stopped (exit code ${code})` } }));
-    });
+    answer = await runOffThread<SwapAnswer>(
+      SWAP_WORKER,
+      {
+        driver: require.resolve('better-sqlite3'),
+        live: store.db.name,
+        journal: attachedJournalFile(store.db),
+        journalTable: JOURNAL_TABLE_SQL,
+        source,
+        checks: queries.map((q) => q.sql),
+        statements: [...statements, ...TAKE_KEPT],
+      },
+      (code) => ({ failed: { message: `the restore stopped (exit code ${code})` } }),
+    );
   } finally {
     store.releaseWrites();
   }

@@ -5,13 +5,13 @@
 // makes (to a parent row of the copy, to a site of the marketplace, a fault rule's SiteID and
 // PaymentID) and its values as a whole snapshot's are (copy-check.ts); the live tables' STRICT types
 // and constraints refuse the rest inside the transaction, which then changes nothing.
-import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { type CopyQuery, badValueMessage, valueChecks } from './copy-check';
 import { MIGRATIONS } from './migrations';
 import { OWNED_TABLES, liveTable, ownedRows, parentLinks } from './owned';
 import type { Store } from './store';
 import { JOURNAL_TABLE, RECOUNT_SHARE } from './journal-file';
+import { runOffThread } from './threads';
 
 /** What a marketplace's copy says of itself. */
 export interface SiteCopyInfo {
@@ -270,10 +270,9 @@ export function siteCopyQueries(siteId: number, columnsOf: (table: string) => st
   return out;
 }
 
-// Runs a copy's checks on a connection of its own to the live file, in a worker thread: reading a
-// large copy whole took the main thread seconds. Answers {bad: {index, row}}, {failed} or {done}.
+// Runs a copy's checks on a connection of its own to the live file, in a worker thread (threads.ts):
+// reading a large copy whole took the main thread seconds. Answers {bad: {index, row}}, {failed} or {done}.
 const CHECK_WORKER = `
-const { workerData, parentPort } = require('node:worker_threads');
 const Database = require(workerData.driver);
 let db;
 try {
@@ -306,15 +305,11 @@ async function runChecks(store: Store, file: string, queries: CopyQuery[]): Prom
       return { done: true as const };
     });
   } else {
-    answer = await new Promise<CheckAnswer>((resolve, reject) => {
-      const worker = new Worker(CHECK_WORKER, {
-        eval: true,
-        workerData: { driver: require.resolve('better-sqlite3'), live: db.name, copy: file, checks: queries.map((q) => q.sql) },
-      });
-      worker.once('message', (m: CheckAnswer) => resolve(m));
-      worker.once('error', reject);
-      worker.once('exit', (code) => resolve({ failed: `the check stopped (exit code ${code})` }));
-    });
+    answer = await runOffThread<CheckAnswer>(
+      CHECK_WORKER,
+      { driver: require.resolve('better-sqlite3'), live: db.name, copy: file, checks: queries.map((q) => q.sql) },
+      (code) => ({ failed: `the check stopped (exit code ${code})` }),
+    );
   }
   if ('bad' in answer) throw new SiteCopyRefused(queries[answer.bad.index]!.says(answer.bad.row));
   if ('failed' in answer) throw new SiteCopyRefused(`it cannot be read: ${answer.failed}`);

@@ -11,10 +11,10 @@ import {
   createPayment,
   event,
   expectSchema,
-  makeWorld,
   paymentBody,
   snapshot,
 } from '../helpers/world';
+import { keptWorld } from '../helpers/kept-world';
 
 const PLAIN_AUTH = basic(PLAIN.SiteID, PLAIN.APIKey);
 const MARKET_AUTH = basic(MARKETPLACE.SiteID, MARKETPLACE.APIKey);
@@ -70,11 +70,32 @@ async function expect404(w: World, res: Promise<request.Response> | request.Test
 
 describe('404 for payments that do not exist or are not the caller’s', () => {
   let w: World;
-  beforeEach(() => (w = makeWorld()));
-  afterEach(() => w.close());
+  // A 404 changes nothing: a world and the payments acted on serve test after test while so; the tests
+  // that write get a world of their own.
+  const own = keptWorld();
+  const authorized = keptWorld((w) => authorizedPayment(w));
+  const open = keptWorld((w) => createPayment(w));
+  const plainAuthorized = keptWorld(async (w) => {
+    const created = await request(w.api)
+      .post('/v1/payments')
+      .set('Authorization', PLAIN_AUTH)
+      .send(paymentBody({ MerchantTransactionID: 'plain-order', Splits: undefined }));
+    expect(created.status).toBe(201);
+    const p = created.body.Payment as WirePayment;
+    await event(w, p.ID, 'authorize');
+    return p;
+  });
+  const twoPayments = keptWorld(async (w) => {
+    const p = await authorizedPayment(w);
+    const other = await createPayment(w, { MethodID: 29 });
+    await event(w, other.ID, 'succeed');
+    return { p, other };
+  });
+  afterEach(() => (w = undefined as unknown as World));
 
   it.each(PAYMENT_CALLS.map((c) => [c.name, c] as const))('%s: unknown payment ID → 404 {"Message"}', async (_n, call) => {
-    const p = await authorizedPayment(w);
+    let p: WirePayment;
+    ({ w, made: p } = await authorized());
     const before = snapshot(w.store);
     await expect404(w, call.send(w, w.auth, String(p.ID + 1000), String(p.Splits[0]!.ID)), 'Payment not found.', before);
   });
@@ -82,7 +103,8 @@ describe('404 for payments that do not exist or are not the caller’s', () => {
   it.each(PAYMENT_CALLS.map((c) => [c.name, c] as const))(
     "%s: the plain site cannot reach the marketplace's payment (404, nothing changes)",
     async (_n, call) => {
-      const p = await authorizedPayment(w);
+      let p: WirePayment;
+      ({ w, made: p } = await authorized());
       const before = snapshot(w.store);
       await expect404(w, call.send(w, PLAIN_AUTH, String(p.ID), String(p.Splits[0]!.ID)), 'Payment not found.', before);
       // The owner still sees it, unchanged.
@@ -95,13 +117,8 @@ describe('404 for payments that do not exist or are not the caller’s', () => {
   it.each(PAYMENT_CALLS.map((c) => [c.name, c] as const))(
     "%s: the marketplace cannot reach the plain site's payment (404, nothing changes)",
     async (_n, call) => {
-      const created = await request(w.api)
-        .post('/v1/payments')
-        .set('Authorization', PLAIN_AUTH)
-        .send(paymentBody({ MerchantTransactionID: 'plain-order', Splits: undefined }));
-      expect(created.status).toBe(201);
-      const p = created.body.Payment as WirePayment;
-      await event(w, p.ID, 'authorize');
+      let p: WirePayment;
+      ({ w, made: p } = await plainAuthorized());
       const before = snapshot(w.store);
       await expect404(w, call.send(w, MARKET_AUTH, String(p.ID), '7001'), 'Payment not found.', before);
       const own = await request(w.api).get(`/v1/payments/${p.ID}`).set('Authorization', PLAIN_AUTH);
@@ -111,15 +128,16 @@ describe('404 for payments that do not exist or are not the caller’s', () => {
   );
 
   it.each(SPLIT_CALLS.map((c) => [c.name, c] as const))('%s: unknown split ID → 404 {"Message"}', async (_n, call) => {
-    const p = await authorizedPayment(w);
+    let p: WirePayment;
+    ({ w, made: p } = await authorized());
     const before = snapshot(w.store);
     await expect404(w, call.send(w, w.auth, String(p.ID), '1'), 'Split not found.', before);
   });
 
   it.each(SPLIT_CALLS.map((c) => [c.name, c] as const))("%s: another payment's split ID → 404", async (_n, call) => {
-    const p = await authorizedPayment(w);
-    const other = await createPayment(w, { MethodID: 29 });
-    await event(w, other.ID, 'succeed');
+    let made: { p: WirePayment; other: WirePayment };
+    ({ w, made } = await twoPayments());
+    const { p, other } = made;
     const before = snapshot(w.store);
     await expect404(w, call.send(w, w.auth, String(p.ID), String(other.Splits[0]!.ID)), 'Split not found.', before);
   });
@@ -128,13 +146,14 @@ describe('404 for payments that do not exist or are not the caller’s', () => {
   const HUGE_IDS = ['9007199254740992', '9007199254740993', '18446744073709551616', '123456789012345678901234567890'];
 
   it.each([...BAD_IDS, ...HUGE_IDS])('GET /v1/payments/%s → 404 {"Message"} (not numeric, or beyond 2^53)', async (id) => {
-    await createPayment(w);
+    ({ w } = await open());
     const before = snapshot(w.store);
     await expect404(w, request(w.api).get(`/v1/payments/${encodeURI(id)}`).set('Authorization', w.auth), 'Payment not found.', before);
   });
 
   it.each(PAYMENT_CALLS.map((c) => [c.name, c] as const))('%s with payment ID beyond 2^53 or non-numeric → 404', async (_n, call) => {
-    const p = await authorizedPayment(w);
+    let p: WirePayment;
+    ({ w, made: p } = await authorized());
     const before = snapshot(w.store);
     for (const id of ['9007199254740993', 'abc', '-3']) {
       await expect404(w, call.send(w, w.auth, id, String(p.Splits[0]!.ID)), 'Payment not found.', before);
@@ -142,7 +161,8 @@ describe('404 for payments that do not exist or are not the caller’s', () => {
   });
 
   it.each(SPLIT_CALLS.map((c) => [c.name, c] as const))('%s with split ID beyond 2^53 or non-numeric → 404', async (_n, call) => {
-    const p = await authorizedPayment(w);
+    let p: WirePayment;
+    ({ w, made: p } = await authorized());
     const before = snapshot(w.store);
     // 2^53 + 7001 would round onto a real split ID if read as a float.
     const near = (2n ** 53n + BigInt(p.Splits[0]!.ID)).toString();
@@ -152,6 +172,7 @@ describe('404 for payments that do not exist or are not the caller’s', () => {
   });
 
   it('answers an unknown route with 404 {"Message"} naming the URI', async () => {
+    ({ w } = await own());
     const p = await createPayment(w);
     const res = await request(w.api).get(`/v1/payments/${p.ID}/disputes`).set('Authorization', w.auth);
     expect(res.status).toBe(404);
@@ -160,6 +181,7 @@ describe('404 for payments that do not exist or are not the caller’s', () => {
   });
 
   it('a card payment (card address) is not reachable on the API address, nor an API payment on the card address', async () => {
+    ({ w } = await own());
     const card = await request(w.card)
       .post('/v1/payments')
       .set('Authorization', w.auth)

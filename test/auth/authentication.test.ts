@@ -7,6 +7,7 @@ import { messageResponse, paymentResponse } from '../../src/schemas/responses';
 import {
   MARKETPLACE,
   PLAIN,
+  type WirePayment,
   type World,
   authorizedPayment,
   basic,
@@ -15,6 +16,7 @@ import {
   paymentBody,
   snapshot,
 } from '../helpers/world';
+import { keptWorld } from '../helpers/kept-world';
 
 const DENIED = { Message: 'Authorization has been denied for this request.' };
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
@@ -62,13 +64,14 @@ describe('authentication on the API address', () => {
   let w: World;
   let paymentId: number;
   let splitId: number;
+  // A denied request changes nothing: the world and its payment serve test after test while so.
+  const world = keptWorld((w) => authorizedPayment(w));
   beforeEach(async () => {
-    w = makeWorld();
-    const p = await authorizedPayment(w);
+    let p: WirePayment;
+    ({ w, made: p } = await world());
     paymentId = p.ID;
     splitId = p.Splits[0]!.ID;
   });
-  afterEach(() => w.close());
 
   /** Every route of the API address, each with a body it would accept. */
   const routes = (): [string, (app: Express) => request.Test][] => [
@@ -183,8 +186,8 @@ describe('authentication on the API address', () => {
 
 describe('authentication on the card address', () => {
   let w: World;
-  beforeEach(() => (w = makeWorld()));
-  afterEach(() => w.close());
+  const world = keptWorld();
+  beforeEach(async () => ({ w } = await world()));
 
   const cardBody = () => ({
     Payment: {

@@ -5,6 +5,7 @@ import { Agent, type Server, createServer } from 'node:http';
 import Database, { type Database as Db, type Statement } from 'better-sqlite3';
 import fc from 'fast-check';
 import request from 'supertest';
+import type { Surface } from '../../src/openapi/document';
 import {
   listErrorResponse,
   messageResponse,
@@ -12,9 +13,10 @@ import {
   refundErrorResponse,
   splitsErrorResponse,
 } from '../../src/schemas/responses';
-import { compile } from '../../src/schemas/validator';
 import { preapprovalErrorResponse } from '../../src/schemas/preapprovals';
 import { type World, authorizedPayment, basic, createPayment, event, makeWorld, snapshot } from '../helpers/world';
+import { type PlainRequest, plainRequest } from '../helpers/plain-http';
+import { schemaCheck } from '../helpers/compiled-checks';
 import type { Store } from '../../src/store/store';
 
 // As many frames as an error takes in the sandbox's own process (node's 10), not jest's 100: each of
@@ -22,8 +24,9 @@ import type { Store } from '../../src/store/store';
 Error.stackTraceLimit = 10;
 
 // The commonest refusal first ({"Message"}: 401, 404, 413): a shape a body fails costs every error
-// it finds, and the verdict is the same in any order.
-const ERROR_SHAPES = [messageResponse, paymentErrorResponse, refundErrorResponse, splitsErrorResponse, listErrorResponse, preapprovalErrorResponse].map(compile);
+// it finds, and the verdict is the same in any order. Each compiled as the sandbox compiles a schema,
+// once per run (test/helpers/compiled-checks.ts), not by this file.
+const ERROR_SHAPES = [messageResponse, paymentErrorResponse, refundErrorResponse, splitsErrorResponse, listErrorResponse, preapprovalErrorResponse].map((s) => schemaCheck(s));
 const documented = (body: unknown) => ERROR_SHAPES.some((fn) => fn(body));
 
 const ROUTES: [method: 'get' | 'post' | 'patch' | 'put' | 'delete', path: string, surface: 'api' | 'card'][] = [
@@ -201,6 +204,12 @@ describe('fuzzing every endpoint', () => {
   let w: World;
   let apiServer: Server;
   let cardServer: Server;
+  /**
+   * The generated requests, sent as supertest sends them (the same bytes) and their answers checked
+   * against the OpenAPI document as supertest's are, without superagent: on its client side each
+   * request cost about as much as the sandbox's answer.
+   */
+  const send = (surface: Surface, r: PlainRequest) => plainRequest(surface === 'api' ? apiServer : cardServer, keepAlive, surface, r);
   beforeAll(async () => {
     w = makeWorld();
     [apiServer, cardServer] = await Promise.all([listening(w.api), listening(w.card)]);
@@ -237,11 +246,9 @@ describe('fuzzing every endpoint', () => {
         async ([method, template, surface], id, split, b, authorization, type, query) => {
           const was = unchanged.before(w.store);
           const path = template.replace('{id}', id).replace('{split}', split);
-          let req = request(surface === 'api' ? apiServer : cardServer)[method](path).agent(keepAlive).query(query);
-          req = req.set('Authorization', authorization === 'valid' ? w.auth : authorization);
-          if (type) req = req.set('Content-Type', type);
-          if (b !== undefined) req = req.send(typeof b === 'string' ? b : JSON.stringify(b));
-          const res = await req;
+          const headers: [string, string][] = [['Authorization', authorization === 'valid' ? w.auth : authorization]];
+          if (type) headers.push(['Content-Type', type]);
+          const res = await send(surface, { method, path, query, headers, body: b === undefined ? undefined : typeof b === 'string' ? b : JSON.stringify(b) });
           // Each expectation is made when it does not hold: expect() builds its whole set of matchers
           // on each call, which thousands of iterations feel. The failure reads the same.
           if (!(res.status < 500)) expect(res.status).toBeLessThan(500);
@@ -267,10 +274,14 @@ describe('fuzzing every endpoint', () => {
         async ([method, template, surface], value) => {
           fc.pre(!valid.test(value) && /^[\x20-\x7e]*$/.test(value));
           const was = unchanged.before(w.store);
-          const res = await request(surface === 'api' ? apiServer : cardServer)[method](template.replace('{id}', '3005001').replace('{split}', '7001'))
-            .agent(keepAlive)
-            .set('Authorization', w.auth)
-            .set('X-Sandbox-Fault', value);
+          const res = await send(surface, {
+            method,
+            path: template.replace('{id}', '3005001').replace('{split}', '7001'),
+            headers: [
+              ['Authorization', w.auth],
+              ['X-Sandbox-Fault', value],
+            ],
+          });
           expect([value, res.status, res.body]).toEqual([value, 400, { Message: expect.stringMatching(/^X-Sandbox-Fault must be one of/) }]);
           unchanged.expectUnchanged(w.store, was);
         },

@@ -8,7 +8,8 @@ import {
   refundErrorResponse,
   splitsErrorResponse,
 } from '../../src/schemas/responses';
-import { type World, authorizedPayment, createPayment, event, expectSchema, makeWorld, paymentBody, snapshot } from '../helpers/world';
+import { type World, type WirePayment, authorizedPayment, createPayment, event, expectSchema, makeWorld, paymentBody, snapshot } from '../helpers/world';
+import { keptWorld } from '../helpers/kept-world';
 
 const MALFORMED: [string, string][] = [
   ['an unfinished object', '{"Payment":'],
@@ -34,9 +35,16 @@ const MALFORMED: [string, string][] = [
 const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 
 describe('malformed JSON', () => {
+  // Each refused body changes nothing: a world and the payment acted on serve test after test.
+  const fresh = keptWorld();
+  const paid = keptWorld(async (w) => {
+    const created = await createPayment(w, { MethodID: 2 });
+    return event(w, created.ID, 'succeed');
+  });
+  const open = keptWorld((w) => createPayment(w, { Amount: '5000' }));
+  const authorized = keptWorld((w) => authorizedPayment(w));
   let w: World;
-  beforeEach(() => (w = makeWorld()));
-  afterEach(() => w.close());
+  afterEach(() => (w = undefined as unknown as World));
 
   const post = (path: string, text: string, app = w.api) =>
     request(app).post(path).set('Authorization', w.auth).set('Content-Type', 'application/json').send(text);
@@ -45,6 +53,7 @@ describe('malformed JSON', () => {
     expect(reasons).toEqual([{ Code: 2, Info: expect.stringMatching(/^The request body is not valid JSON/) }]);
 
   it.each(MALFORMED)('answers a create with %s: 400 reason 2 in the Payment envelope, nothing stored', async (_name, text) => {
+    ({ w } = await fresh());
     const before = snapshot(w.store);
     const res = await post('/v1/payments', text);
     expect(res.status).toBe(400);
@@ -58,10 +67,10 @@ describe('malformed JSON', () => {
   });
 
   it.each(MALFORMED)('answers a refund with %s in the Refund envelope, nothing stored', async (_name, text) => {
-    const created = await createPayment(w, { MethodID: 2 });
-    const paid = await event(w, created.ID, 'succeed');
+    let p: WirePayment;
+    ({ w, made: p } = await paid());
     const before = snapshot(w.store);
-    const res = await post(`/v1/payments/${paid.ID}/splits/${paid.Splits[0]!.ID}/refunds`, text);
+    const res = await post(`/v1/payments/${p.ID}/splits/${p.Splits[0]!.ID}/refunds`, text);
     expect(res.status).toBe(400);
     expectSchema(refundErrorResponse, res.body);
     notJson(res.body.Refund.Status.Reasons);
@@ -70,7 +79,8 @@ describe('malformed JSON', () => {
   });
 
   it.each(MALFORMED)('answers add-splits with %s as {"Splits":null,...}, nothing stored', async (_name, text) => {
-    const p = await createPayment(w, { Amount: '5000' });
+    let p: WirePayment;
+    ({ w, made: p } = await open());
     const before = snapshot(w.store);
     const res = await post(`/v1/payments/${p.ID}/splits`, text);
     expect(res.status).toBe(400);
@@ -80,7 +90,8 @@ describe('malformed JSON', () => {
   });
 
   it.each(MALFORMED)('answers a capture with %s in the Payment envelope and leaves the payment Authorized', async (_name, text) => {
-    const p = await authorizedPayment(w);
+    let p: WirePayment;
+    ({ w, made: p } = await authorized());
     const before = snapshot(w.store);
     const res = await post(`/v1/payments/${p.ID}/capture`, text);
     expect(res.status).toBe(400);
@@ -90,6 +101,7 @@ describe('malformed JSON', () => {
   });
 
   it.each(MALFORMED)('answers a card create with %s in the Payment envelope, nothing stored', async (_name, text) => {
+    ({ w } = await fresh());
     const before = snapshot(w.store);
     const res = await post('/v1/payments', text, w.card);
     expect(res.status).toBe(400);
@@ -99,6 +111,7 @@ describe('malformed JSON', () => {
   });
 
   it('accepts a UTF-8 byte order mark before the JSON', async () => {
+    ({ w } = await fresh());
     const res = await post('/v1/payments', '\uFEFF' + JSON.stringify(paymentBody()));
     expect(res.status).toBe(201);
   });
@@ -326,9 +339,16 @@ describe('content types', () => {
 });
 
 describe('a whole body that is not an object', () => {
+  // Each refused body changes nothing: a world and the payment acted on serve test after test.
+  const fresh = keptWorld();
+  const paid = keptWorld(async (w) => {
+    const created = await createPayment(w, { MethodID: 2 });
+    return event(w, created.ID, 'succeed');
+  });
+  const open = keptWorld((w) => createPayment(w, { Amount: '5000' }));
+  const authorized = keptWorld((w) => authorizedPayment(w));
   let w: World;
-  beforeEach(() => (w = makeWorld()));
-  afterEach(() => w.close());
+  afterEach(() => (w = undefined as unknown as World));
 
   const WHOLE: [string, string][] = [
     ['an array', '[{"Payment":{}}]'],
@@ -344,6 +364,7 @@ describe('a whole body that is not an object', () => {
     request(app).post(path).set('Authorization', w.auth).set('Content-Type', 'application/json').send(text);
 
   it.each(WHOLE)('refuses %s as a create body, in the Payment envelope', async (_name, text) => {
+    ({ w } = await fresh());
     const before = snapshot(w.store);
     const res = await post('/v1/payments', text);
     expect(res.status).toBe(400);
@@ -353,10 +374,10 @@ describe('a whole body that is not an object', () => {
   });
 
   it.each(WHOLE)('refuses %s as a refund body, in the Refund envelope', async (_name, text) => {
-    const created = await createPayment(w, { MethodID: 2 });
-    const paid = await event(w, created.ID, 'succeed');
+    let p: WirePayment;
+    ({ w, made: p } = await paid());
     const before = snapshot(w.store);
-    const res = await post(`/v1/payments/${paid.ID}/splits/${paid.Splits[0]!.ID}/refunds`, text);
+    const res = await post(`/v1/payments/${p.ID}/splits/${p.Splits[0]!.ID}/refunds`, text);
     expect(res.status).toBe(400);
     expectSchema(refundErrorResponse, res.body);
     expect(res.body.Refund.Status.Reasons).toEqual(expected);
@@ -364,7 +385,8 @@ describe('a whole body that is not an object', () => {
   });
 
   it.each(WHOLE)('refuses %s as an add-splits body, in the Splits envelope', async (_name, text) => {
-    const p = await createPayment(w, { Amount: '5000' });
+    let p: WirePayment;
+    ({ w, made: p } = await open());
     const before = snapshot(w.store);
     const res = await post(`/v1/payments/${p.ID}/splits`, text);
     expect(res.status).toBe(400);
@@ -374,7 +396,8 @@ describe('a whole body that is not an object', () => {
   });
 
   it.each(WHOLE)('refuses %s as a capture body and leaves the payment Authorized', async (_name, text) => {
-    const p = await authorizedPayment(w);
+    let p: WirePayment;
+    ({ w, made: p } = await authorized());
     const before = snapshot(w.store);
     const res = await post(`/v1/payments/${p.ID}/capture`, text);
     expect(res.status).toBe(400);
@@ -384,6 +407,7 @@ describe('a whole body that is not an object', () => {
   });
 
   it('takes a JSON null body as no body: reason 1 naming the missing resource, capture refused', async () => {
+    ({ w } = await fresh());
     const created = await createPayment(w, { MethodID: 2, Amount: '5000' });
     const paid = await event(w, created.ID, 'succeed');
     const auth = await authorizedPayment(w);
@@ -407,6 +431,7 @@ describe('a whole body that is not an object', () => {
   });
 
   it.each(WHOLE)('refuses %s as a card create body', async (_name, text) => {
+    ({ w } = await fresh());
     const before = snapshot(w.store);
     const res = await post('/v1/payments', text, w.card);
     expect(res.status).toBe(400);
