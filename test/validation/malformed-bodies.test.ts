@@ -34,15 +34,22 @@ const MALFORMED: [string, string][] = [
 /** `[` nested `depth` times around the value at `slot` of a body. */
 const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 
+/** The worlds a describe's refused bodies are sent to, each kept while nothing changed (registered in that describe). */
+function keptWorlds() {
+  return {
+    fresh: keptWorld(),
+    paid: keptWorld(async (w) => {
+      const created = await createPayment(w, { MethodID: 2 });
+      return event(w, created.ID, 'succeed');
+    }),
+    open: keptWorld((w) => createPayment(w, { Amount: '5000' })),
+    authorized: keptWorld((w) => authorizedPayment(w)),
+  };
+}
+
 describe('malformed JSON', () => {
   // Each refused body changes nothing: a world and the payment acted on serve test after test.
-  const fresh = keptWorld();
-  const paid = keptWorld(async (w) => {
-    const created = await createPayment(w, { MethodID: 2 });
-    return event(w, created.ID, 'succeed');
-  });
-  const open = keptWorld((w) => createPayment(w, { Amount: '5000' }));
-  const authorized = keptWorld((w) => authorizedPayment(w));
+  const { fresh, paid, open, authorized } = keptWorlds();
   let w: World;
   afterEach(() => (w = undefined as unknown as World));
 
@@ -340,13 +347,7 @@ describe('content types', () => {
 
 describe('a whole body that is not an object', () => {
   // Each refused body changes nothing: a world and the payment acted on serve test after test.
-  const fresh = keptWorld();
-  const paid = keptWorld(async (w) => {
-    const created = await createPayment(w, { MethodID: 2 });
-    return event(w, created.ID, 'succeed');
-  });
-  const open = keptWorld((w) => createPayment(w, { Amount: '5000' }));
-  const authorized = keptWorld((w) => authorizedPayment(w));
+  const { fresh, paid, open, authorized } = keptWorlds();
   let w: World;
   afterEach(() => (w = undefined as unknown as World));
 
