@@ -1,32 +1,14 @@
 // What a create and a run of its authorization steps ask of SQLite: no UPDATE … RETURNING (an ephemeral
 // table of the returned rows each time), the due jobs read some at a time rather than one query a step,
 // and a step put on its clock without reading its payment's row again; and the rows are those of before.
-import Database from 'better-sqlite3';
 import { createOutbox } from '../../src/notifications/outbox';
 import { createPayment } from '../../src/services/payments.service';
 import { runJob } from '../../src/services/steps.service';
+import { statementsRunBy } from '../helpers/statements-run';
 import { MARKETPLACE, type World, makeWorld, paymentBody } from '../helpers/world';
 
 /** The SQL of every statement the driver runs, reads or iterates while `fn` runs. */
-function statementsRun(fn: () => void): string[] {
-  const probe = new Database(':memory:');
-  const proto = Object.getPrototypeOf(probe.prepare('SELECT 1')) as Record<'run' | 'get' | 'all' | 'iterate', (...a: unknown[]) => unknown>;
-  probe.close();
-  const real = { run: proto.run, get: proto.get, all: proto.all, iterate: proto.iterate };
-  const seen: string[] = [];
-  for (const method of ['run', 'get', 'all', 'iterate'] as const) {
-    proto[method] = function (this: { source: string }, ...args: unknown[]) {
-      seen.push(this.source.replace(/\s+/g, ' ').trim());
-      return real[method].apply(this, args);
-    };
-  }
-  try {
-    fn();
-  } finally {
-    Object.assign(proto, real);
-  }
-  return seen;
-}
+const statementsRun = (fn: () => void): string[] => statementsRunBy(fn, (sql) => sql.replace(/\s+/g, ' ').trim());
 
 const DUE_READ = /^SELECT \* FROM scenario_jobs WHERE state = 'pending' AND due_at <= \?/;
 

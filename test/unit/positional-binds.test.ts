@@ -1,35 +1,24 @@
 // The rows a create and its authorization step write are bound by position, not by name: the driver
 // binds a named parameter by making its name a string and looking it up on the object given, once per
 // parameter (34 for a payment's row), and the rows are the same either way.
-import Database from 'better-sqlite3';
 import { createOutbox } from '../../src/notifications/outbox';
 import { runJob } from '../../src/services/steps.service';
 import request from 'supertest';
 import { Status } from '../../src/domain/statuses';
 import { createPayment } from '../../src/services/payments.service';
+import { statementsRunBy } from '../helpers/statements-run';
 import { MARKETPLACE, type World, makeWorld, paymentBody } from '../helpers/world';
 
 /** What the driver's statements run, while `fn` runs: each one's SQL and whether it was given named parameters. */
-function statementsRun(fn: () => void): { sql: string; named: boolean }[] {
-  const probe = new Database(':memory:');
-  const proto = Object.getPrototypeOf(probe.prepare('SELECT 1')) as Record<'run' | 'get', (...a: unknown[]) => unknown>;
-  probe.close();
-  const real = { run: proto.run, get: proto.get };
-  const seen: { sql: string; named: boolean }[] = [];
-  for (const method of ['run', 'get'] as const) {
-    proto[method] = function (this: { source: string }, ...args: unknown[]) {
+const statementsRun = (fn: () => void): { sql: string; named: boolean }[] =>
+  statementsRunBy(
+    fn,
+    (sql, args) => {
       const first = args[0];
-      seen.push({ sql: this.source, named: args.length === 1 && first !== null && typeof first === 'object' && !Array.isArray(first) });
-      return real[method].apply(this, args);
-    };
-  }
-  try {
-    fn();
-  } finally {
-    Object.assign(proto, real);
-  }
-  return seen;
-}
+      return { sql, named: args.length === 1 && first !== null && typeof first === 'object' && !Array.isArray(first) };
+    },
+    ['run', 'get'],
+  );
 
 /** The writes of a create and of its step (the request journal's, elsewhere, are not counted). */
 const PAYMENT_WRITES = /^\s*(INSERT INTO (payments|splits|status_history|scenario_jobs|notifications)\b|UPDATE (payments|splits|scenario_jobs|counters)\b)/;
