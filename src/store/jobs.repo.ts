@@ -193,7 +193,7 @@ export class JobsRepo {
     this.ahead = null;
   }
 
-  /** A job scheduled before a job read ahead, ties included, would come first: what was read ahead is dropped. */
+  /** A job due before the latest read ahead would come before some of them: what was read ahead is dropped (one due at the same time comes after them: ties go by ID, and its ID is the newest). */
   private scheduling(dueAt: number): void {
     if (this.ahead !== null && dueBy(dueAt) < this.ahead.latest) this.ahead = null;
   }
