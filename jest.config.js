@@ -18,8 +18,8 @@ module.exports = {
     '^\\./generated/(\\w+(?:\\.check)?)\\.js$': '<rootDir>/node_modules/.cache/split-sandbox-validators/$1.js',
   },
   testMatch: ['**/*.test.ts'],
-  // Transpiled file by file (tsconfig's isolatedModules): src/ by esbuild, the rest by ts-jest
-  // (test/setup/transform.cjs says why); `npm run typecheck` checks the types.
+  // Transpiled file by file (tsconfig's isolatedModules) by esbuild, to what TypeScript's CommonJS
+  // means (test/setup/transform.cjs says how); `npm run typecheck` checks the types.
   transform: { '^.+\\.ts$': '<rootDir>/test/setup/transform.cjs' },
   testTimeout: 20000,
   // jest's default is one worker fewer than the cores: one on a two-core machine.
