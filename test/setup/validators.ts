@@ -5,11 +5,9 @@
 // database starts as a copy of it instead of running every migration again, and the run's image of a
 // test world's database (test/helpers/world-image.ts). It also makes the run's
 // folder (test/setup/run-folder.ts), and starts the run's Chromium when a browser test is in the run.
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
 import { join } from 'node:path';
-import standaloneCode from 'ajv/dist/standalone';
 import { PACKAGE_ROOT } from '../../src/package-root';
 import { openApiDocument } from '../../src/openapi/document';
 import type { Schema } from '../../src/schemas/common';
@@ -67,25 +65,36 @@ function responseSchemaExports(): Schema[] {
   );
 }
 
+// The build's procedure (scripts/compile-validators.cjs), with the sources' schemas and ajv.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const building = require('../../scripts/compile-validators.cjs') as {
+  DIGEST_FILE: string;
+  validatorFiles(inputs: { VALIDATED: typeof VALIDATED; CHECK_OPTIONS: typeof CHECK_OPTIONS; createAjv: typeof createAjv }): [string, string][];
+  validatorsDigest(inputs: { VALIDATED: typeof VALIDATED; AJV_OPTIONS: typeof AJV_OPTIONS; CHECK_OPTIONS: typeof CHECK_OPTIONS }): string | undefined;
+};
+
 function compileValidators(): void {
   // Compiled again whenever the schemas, ajv or the options change (named by a digest of them, written
   // last): no stale validator survives a schema change. Each file is written whole: a test that finds
-  // none compiles its own at run time, as the sources do without a build.
-  const stamp = join(VALIDATORS, 'digest');
-  const sources = [__filename, join(PACKAGE_ROOT, 'src', 'schemas', 'validator.ts')].map((f) => readFileSync(f, 'utf8'));
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const digest = createHash('sha256').update(JSON.stringify([require('ajv/package.json').version, AJV_OPTIONS, CHECK_OPTIONS, VALIDATED, ...sources])).digest('hex');
-  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === digest && Object.keys(VALIDATED).every((name) => existsSync(join(VALIDATORS, `${name}.check.js`)))) return;
+  // none compiles its own at run time, as the sources do without a build. The build's copies are taken
+  // when they are of the same digest, as after `npm ci` (whose build has just compiled them).
+  const stamp = join(VALIDATORS, building.DIGEST_FILE);
+  const digest = building.validatorsDigest({ VALIDATED, AJV_OPTIONS, CHECK_OPTIONS });
+  if (!digest) throw new Error('test/setup/validators.ts: the sources of the validators are missing');
+  const complete = (dir: string) => Object.keys(VALIDATED).every((name) => existsSync(join(dir, `${name}.js`)) && existsSync(join(dir, `${name}.check.js`)));
+  const sameDigest = (dir: string) => existsSync(join(dir, building.DIGEST_FILE)) && readFileSync(join(dir, building.DIGEST_FILE), 'utf8') === digest;
+  if (sameDigest(VALIDATORS) && complete(VALIDATORS)) return;
   rmSync(VALIDATORS, { recursive: true, force: true });
   mkdirSync(VALIDATORS, { recursive: true });
-  for (const [name, schema] of Object.entries(VALIDATED)) {
-    // Its validator and its check, as the build writes them.
-    for (const [suffix, options] of [['', {}], ['.check', CHECK_OPTIONS]] as const) {
-      const ajv = createAjv({ ...options, code: { source: true } });
-      const file = join(VALIDATORS, `${name}${suffix}.js`);
-      writeFileSync(`${file}.${process.pid}`, standaloneCode(ajv, ajv.compile(schema)));
-      renameSync(`${file}.${process.pid}`, file);
-    }
+  const built = join(PACKAGE_ROOT, 'dist', 'schemas', 'generated');
+  const files: [string, string][] =
+    sameDigest(built) && complete(built)
+      ? Object.keys(VALIDATED).flatMap((name) => [`${name}.js`, `${name}.check.js`].map((f): [string, string] => [f, readFileSync(join(built, f), 'utf8')]))
+      : building.validatorFiles({ VALIDATED, CHECK_OPTIONS, createAjv });
+  for (const [name, code] of files) {
+    const file = join(VALIDATORS, name);
+    writeFileSync(`${file}.${process.pid}`, code);
+    renameSync(`${file}.${process.pid}`, file);
   }
   writeFileSync(stamp, digest);
 }
