@@ -104,7 +104,11 @@ exec sleep 600
     const before = benchDirs();
     const run = bench({ PATH: `${bin}:${process.env.PATH}` });
     // The first create run: the sandbox on a free port, wrk hanging on it.
-    const line = await until(() => (existsSync(log) ? readFileSync(log, 'utf8').trim() : undefined));
+    // The line once whole: the shell makes the file (its >>) before it writes the line in it.
+    const line = await until(() => {
+      const text = existsSync(log) ? readFileSync(log, 'utf8') : '';
+      return text.endsWith('\n') ? text.trim() : undefined;
+    });
     const [wrkPid, ...args] = line.split(' ');
     const url = args.at(-1)!;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1\/payments$/);

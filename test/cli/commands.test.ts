@@ -4,7 +4,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { Store } from '../../src/store/store';
 import { startReceiver } from '../helpers/receiver';
 import { MARKETPLACE, basic, paymentBody } from '../helpers/constants';
 import { type Run, BIN, run, sessionForTests, startIn, waitForOutput } from './process';
@@ -115,13 +114,11 @@ describe('split-sandbox commands (built code)', () => {
     const reset = await cli(['reset', '--db', db]);
     expect(reset.code).toBe(0);
     expect(reset.out).toMatch(/^reset .*ci\.db: 2 merchants, 13 methods loaded\n$/);
-    const store = Store.open(db);
-    try {
-      expect(store.payments.getAny(p.body.Payment.ID)).toBeUndefined();
-      expect(store.sites.get(30201)?.apiKey).toBe(MARKETPLACE.APIKey);
-    } finally {
-      store.close();
-    }
+    // What the file holds now, as a sandbox started on it answers: the marketplace's key is taken
+    // (the fixtures are back) and the payment is gone.
+    const { api: after } = await startIn(session, ['--db', db]);
+    expect((await request(after).get('/v1/payments').set('Authorization', AUTH)).status).toBe(200);
+    expect((await request(after).get(`/v1/payments/${p.body.Payment.ID}`).set('Authorization', AUTH)).status).toBe(404);
     const missing = await cli(['reset', '--db', join(tmp, 'nothing.db')]);
     expect(missing.code).toBe(1);
     expect(missing.err).toContain('no database file');

@@ -285,10 +285,11 @@ export async function runInOne(argvs: (string[] | { argv: string[]; env: Record<
 
 /**
  * A sandbox started by `split-sandbox start <args>` inside a session's process, where it runs until
- * the session closes: for tests of the other commands, which need one running, not its process.
+ * the session closes: for tests of the other commands, which need one running, not its process
+ * (`env` is set for the start alone, as for any argv of the session).
  */
-export async function startIn(session: CliSession, args: string[]): Promise<{ api: string; card: string }> {
-  const r = await session.run(['start', '--port', '0', '--card-port', '0', '--quiet', ...args]);
+export async function startIn(session: CliSession, args: string[], env: Record<string, string> = {}): Promise<{ api: string; card: string }> {
+  const r = await session.run(['start', '--port', '0', '--card-port', '0', '--quiet', ...args], env);
   const m = /^API {2}(\S+)\nCard (\S+)\n/.exec(r.out);
   if (r.code !== 0 || !m) throw new Error(`start ${args.join(' ')}: ${JSON.stringify(r)}`);
   return { api: m[1]!, card: m[2]! };

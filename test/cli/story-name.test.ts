@@ -42,7 +42,9 @@ describe('the story file name', () => {
     it('stays in the current folder when the server answers a Name with a path', async () => {
       const out = jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
       try {
-        await buildProgram().parseAsync(['story', '42', '--base-url', `http://127.0.0.1:${(server.address() as AddressInfo).port}`], { from: 'user' });
+        // Built for its command line, as the CLI's run() builds it: with the story command alone.
+        const argv = ['node', 'split-sandbox', 'story', '42', '--base-url', `http://127.0.0.1:${(server.address() as AddressInfo).port}`];
+        await buildProgram(argv).parseAsync(argv);
       } finally {
         out.mockRestore();
       }
