@@ -1,4 +1,4 @@
-// Headless Chromium (Debian's /usr/bin/chromium) driven by playwright-core, for the pages people use:
+// Headless Chromium (Debian's, chromium-start.ts says which) driven by playwright-core, for the pages people use:
 // one Chromium for the whole jest run (chromium-server.cjs), each test file connected to it with its
 // own contexts and pages.
 import { existsSync, readFileSync } from 'node:fs';

@@ -1,14 +1,14 @@
 'use strict';
 // One headless Chromium for a whole jest run, served over playwright's websocket; the test files
-// connect to it (test/browser/browser.ts). Usage: node chromium-server.cjs <run folder> <jest's pid>.
+// connect to it (test/browser/browser.ts). Usage: node chromium-server.cjs <run folder> <jest's pid>
+// <Chromium> (chromium-start.ts says which).
 // It writes its endpoint to <run folder>/chromium.json and stops, with its Chromium, on SIGTERM (the
 // run's globalTeardown, test/setup/run-folder.ts) or as soon as jest itself is gone (a run killed).
 const { renameSync, rmSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 const { chromium } = require('playwright-core');
 
-const [folder, jestPid] = process.argv.slice(2);
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const [folder, jestPid, CHROMIUM] = process.argv.slice(2);
 // No network but loopback here: keep Chromium from reaching out on its own.
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 

@@ -1,10 +1,11 @@
-// The run's one Chromium (chromium-server.cjs) as it was started: playwright's switches, and the
+// Which Chromium a run starts, and the run’s one Chromium (chromium-server.cjs) as it was started: playwright's switches, and the
 // features chromium-features.sh turns off added to playwright's rather than put in their place.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { RUN_FOLDER } from '../setup/run-folder';
 import { HAVE_CHROMIUM, connect } from './browser';
+import { chromiumPath } from './chromium-start';
 
 const maybe = HAVE_CHROMIUM && process.platform === 'linux' ? describe : describe.skip;
 
@@ -17,6 +18,18 @@ function chromiumArguments(): string[] {
   expect(found).toHaveLength(1);
   return found[0]!;
 }
+
+describe('which Chromium a run starts', () => {
+  const installed = (...paths: string[]) => (path: string) => paths.includes(path);
+
+  it('the headless shell when it is installed, else the browser, and CHROMIUM_PATH over both', () => {
+    expect(chromiumPath({}, installed('/usr/bin/chromium', '/usr/bin/chromium-headless-shell'))).toBe('/usr/bin/chromium-headless-shell');
+    expect(chromiumPath({}, installed('/usr/bin/chromium'))).toBe('/usr/bin/chromium');
+    expect(chromiumPath({ CHROMIUM_PATH: '/opt/chromium/chrome' }, installed('/usr/bin/chromium', '/usr/bin/chromium-headless-shell'))).toBe('/opt/chromium/chrome');
+    // Neither: the browser's path, which the browser tests find missing and skip.
+    expect(chromiumPath({}, installed())).toBe('/usr/bin/chromium');
+  });
+});
 
 maybe('the run’s Chromium', () => {
   let browser: Browser;

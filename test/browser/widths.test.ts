@@ -10,6 +10,12 @@ const auth = basic(MARKETPLACE.SiteID, MARKETPLACE.APIKey);
 const maybe = HAVE_CHROMIUM ? describe : describe.skip;
 const WIDTHS = [1280, 375];
 
+interface Cell {
+  atLines: number;
+  bodyInside: boolean;
+  bodyScrolls: boolean;
+}
+
 interface Overflow {
   scrollWidth: number;
   innerWidth: number;
@@ -84,29 +90,9 @@ maybe('the dashboard’s pages fit the window, in Chromium', () => {
 
   const unfold = (page: Page) => page.evaluate(`document.querySelectorAll('details').forEach((d) => (d.open = true))`);
 
-  it.each(WIDTHS)('at %i px: every page, its requests’ times on one line and their bodies whole', async (width) => {
-    const [paymentId, cardId] = await work(width);
-    await context.clearCookies();
-    await page.setViewportSize({ width, height: 900 });
-    await page.goto(`${sb.baseUrl}/dashboard/login`);
-    expect(await page.evaluate('window.innerWidth')).toBe(width);
-    const pages = new Map<string, Awaited<ReturnType<typeof overflow>>>([['/dashboard/login', await overflow(page)]]);
-    await signIn(page);
-    // The pages the header links to, the payments' own pages, and a page that is not there.
-    const nav = await page.evaluate<string[]>(`[...document.querySelectorAll('header a')].map((a) => new URL(a.href).pathname)`);
-    expect(nav.length).toBeGreaterThanOrEqual(5);
-    for (const path of [...nav, `/dashboard/payments/${paymentId}`, `/dashboard/payments/${cardId}`, '/dashboard?startDate=yesterday', '/dashboard/nowhere']) {
-      await page.goto(`${sb.baseUrl}${path}`);
-      // Bodies unfolded: the widest a page gets.
-      await unfold(page);
-      pages.set(path, await overflow(page));
-    }
-    expect([...pages].filter(([, o]) => o.scrollWidth > o.innerWidth || o.wide.length > 0)).toEqual([]);
-    expect(pages.size).toBeGreaterThanOrEqual(10);
-
-    await page.goto(`${sb.baseUrl}/dashboard/requests`);
-    await unfold(page);
-    const cells = await page.evaluate<{ atLines: number; bodyInside: boolean; bodyScrolls: boolean }[]>(`[...document.querySelectorAll('table.requests tbody tr')].map((r) => {
+  /** Each row of the requests table: on how many lines its time is, and whether its body is whole. */
+  const requestCells = (page: Page) =>
+    page.evaluate<Cell[]>(`[...document.querySelectorAll('table.requests tbody tr')].map((r) => {
       const at = r.querySelector('td');
       const lines = document.createRange();
       lines.selectNodeContents(at);
@@ -119,6 +105,31 @@ maybe('the dashboard’s pages fit the window, in Chromium', () => {
         bodyScrolls: pre ? pre.scrollWidth > pre.clientWidth + 1 : false,
       };
     })`);
+
+  it.each(WIDTHS)('at %i px: every page, its requests’ times on one line and their bodies whole', async (width) => {
+    const [paymentId, cardId] = await work(width);
+    await context.clearCookies();
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`${sb.baseUrl}/dashboard/login`);
+    expect(await page.evaluate('window.innerWidth')).toBe(width);
+    const pages = new Map<string, Awaited<ReturnType<typeof overflow>>>([['/dashboard/login', await overflow(page)]]);
+    await signIn(page);
+    // The pages the header links to, the payments' own pages, and a page that is not there.
+    const nav = await page.evaluate<string[]>(`[...document.querySelectorAll('header a')].map((a) => new URL(a.href).pathname)`);
+    expect(nav.length).toBeGreaterThanOrEqual(5);
+    expect(nav).toContain('/dashboard/requests');
+    let cells: Cell[] = [];
+    for (const path of [...nav, `/dashboard/payments/${paymentId}`, `/dashboard/payments/${cardId}`, '/dashboard?startDate=yesterday', '/dashboard/nowhere']) {
+      await page.goto(`${sb.baseUrl}${path}`);
+      // Bodies unfolded: the widest a page gets.
+      await unfold(page);
+      pages.set(path, await overflow(page));
+      // The requests page's rows read where the page is, unfolded, rather than on a second visit.
+      if (path === '/dashboard/requests') cells = await requestCells(page);
+    }
+    expect([...pages].filter(([, o]) => o.scrollWidth > o.innerWidth || o.wide.length > 0)).toEqual([]);
+    expect(pages.size).toBeGreaterThanOrEqual(10);
+
     expect(cells.length).toBeGreaterThan(3);
     for (const c of cells) expect(c).toEqual({ atLines: 1, bodyInside: true, bodyScrolls: false });
   }, 90_000);
