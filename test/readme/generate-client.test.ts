@@ -2,9 +2,10 @@
 // sandbox, types from it with openapi-typescript, and the walkthrough through openapi-fetch,
 // type-checked with `strict` (no casts in it) before it runs against the sandbox.
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import request from 'supertest';
 import { type Sandbox, startSandbox } from 'split-sandbox';
@@ -48,6 +49,40 @@ const PRELUDE = 'npx() { local bin="node_modules/.bin/$1"; shift; "$bin" "$@"; }
 /** tsc's record of what the type-check checked last time (typeChecker). */
 const BUILD_INFO = join(ROOT, 'node_modules', '.cache', 'split-sandbox-generate-client', 'client.tsbuildinfo');
 
+/**
+ * The findings of the last check (typeChecker), with the hash of its inputs (inputsOf): with the same
+ * inputs, tsc would read the same files and replay the same findings, at some 2 s of a core.
+ */
+const FOUND = join(dirname(BUILD_INFO), 'found.json');
+
+/**
+ * A hash of all that a check in `dir` depends on, by `record` (tsc's record of a check there): its
+ * options and root files, TypeScript's version and Node's, the lock and the manifests of openapi-fetch
+ * and of what it imports (where its types are), and the text of every file the recorded check read
+ * (the roots, the generated types, openapi-fetch's declarations, TypeScript's lib files). Undefined
+ * without a record, or when a file it names is gone.
+ */
+function inputsOf(dir: string, record: string, options: ts.CompilerOptions, roots: string[]): string | undefined {
+  if (!existsSync(record)) return undefined;
+  const hash = createHash('sha256');
+  const add = (name: string, data: string | Buffer) => hash.update(`${name}\0${data.length}\0`).update(data);
+  add('options', JSON.stringify({ ...options, tsBuildInfoFile: undefined }));
+  add('roots', JSON.stringify(roots.map((f) => relative(dir, f))));
+  add('node', process.version);
+  add('typescript', ts.version);
+  add('package-lock.json', readFileSync(join(ROOT, 'package-lock.json')));
+  for (const name of ['openapi-fetch', 'openapi-typescript-helpers']) {
+    const manifest = join(ROOT, 'node_modules', name, 'package.json');
+    add(name, existsSync(manifest) ? readFileSync(manifest) : '');
+  }
+  for (const file of (JSON.parse(readFileSync(record, 'utf8')) as { fileNames: string[] }).fileNames) {
+    const at = resolve(dirname(record), file);
+    if (!existsSync(at)) return undefined;
+    add(file, readFileSync(at));
+  }
+  return hash.digest('hex');
+}
+
 /** A call the document does not allow, twice: a query value outside its enum, a path id of the wrong type. */
 const WRONG = [
   "import createClient from 'openapi-fetch';",
@@ -68,6 +103,7 @@ const WRONG = [
  * The program is incremental (tsc --incremental), its record kept from run to run (BUILD_INFO): a
  * file whose text changed is checked again, with each file that depends on it, and the findings on
  * the others are replayed; with the document and the blocks unchanged, nothing is checked again.
+ * With every input as the last check's (FOUND), not even the program is made: its findings are read back.
  */
 function typeChecker(files: string[], types: string): (file: string) => string[] {
   // tsc writes the record beside the files, and it is kept once read: a run beside this one (another
@@ -87,6 +123,10 @@ function typeChecker(files: string[], types: string): (file: string) => string[]
     // TypeScript's own lib files are not checked again: no part of the walkthrough or of its types.
     skipDefaultLibCheck: true,
   };
+  const inputs = inputsOf(dirname(types), info, options, files);
+  const kept = existsSync(FOUND) ? (JSON.parse(readFileSync(FOUND, 'utf8')) as { inputs: string; found: { file?: string; line: string }[] }) : undefined;
+  const inDir = (found: { file?: string; line: string }[], to: (f: string) => string) => found.map((d) => ({ ...d, file: d.file === undefined ? undefined : to(d.file) }));
+  if (inputs !== undefined && kept?.inputs === inputs) return findingsOf(inDir(kept.found, (f) => resolve(dirname(types), f)), files);
   const host = ts.createIncrementalCompilerHost(options);
   // JSDoc parsed only where it can make a type error, as the tsc command parses it (its default since
   // TypeScript 5.3): the API's default parses every comment of lib.dom.d.ts and the generated types.
@@ -119,9 +159,15 @@ function typeChecker(files: string[], types: string): (file: string) => string[]
       return `${d.file ? `${d.file.fileName.replace(/.*\//, '')}:${(at?.line ?? 0) + 1}` : ''} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
     })(),
   }));
-  const others = (file: string) => new Set(files.filter((f) => f !== file).map((f) => program.getSourceFile(f)?.fileName));
+  writeFileSync(`${FOUND}.${process.pid}`, JSON.stringify({ inputs: inputsOf(dirname(types), info, options, files), found: inDir(found, (f) => relative(dirname(types), f)) }));
+  renameSync(`${FOUND}.${process.pid}`, FOUND);
+  return findingsOf(found, files);
+}
+
+/** Each file's findings: the check's, less those in the other files. */
+function findingsOf(found: { file?: string; line: string }[], files: string[]): (file: string) => string[] {
   return (file) => {
-    const skip = others(file);
+    const skip = new Set(files.filter((f) => f !== file));
     return found.filter((d) => d.file === undefined || !skip.has(d.file)).map((d) => d.line);
   };
 }

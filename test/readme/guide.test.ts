@@ -1,6 +1,6 @@
 // The README's "Getting started" and docs/cli.md's "The npm package" snippets, run as written: in bash, in a folder
-// where `npx split-sandbox` finds the package as it does once installed (the start through npx, the
-// commands after it through the bin npx found), and the test file as jest runs it.
+// where `npx split-sandbox` finds the package as it does once installed (the README's start through
+// npx, every other command through the bin npx finds), and the test file as jest runs it.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
@@ -36,21 +36,26 @@ interface Ran {
 }
 
 /**
- * `npx split-sandbox start` runs through npx, as written: npx finds the package's bin in the folder
- * and starts the sandbox under npm's wrapper, in the background (what the README warns of). The
- * commands after it run that same bin, node_modules/.bin/split-sandbox, without npm (half a second
- * of a core each, to find again what the start found).
+ * The README's `npx split-sandbox start` runs through npx, as written: npx finds the package's bin in
+ * the folder and starts the sandbox under npm's wrapper, in the background (what the README warns of).
+ * The commands after it run that same bin, node_modules/.bin/split-sandbox, without npm (a second of
+ * a core each, npm's start and its search, to find again what the start found).
  */
-const PRELUDE = 'npx() { if [ "$1" = split-sandbox ] && [ "$2" != start ]; then shift; node_modules/.bin/split-sandbox "$@"; else command npx "$@"; fi; }\n';
+const THROUGH_NPX = 'npx() { if [ "$1" = split-sandbox ] && [ "$2" != start ]; then shift; node_modules/.bin/split-sandbox "$@"; else command npx "$@"; fi; }\n';
+/**
+ * docs/cli.md's block, in a folder made alike: its start too runs the bin npx finds (the README's
+ * start shows npx finding it), as its other commands do.
+ */
+const THROUGH_BIN = 'npx() { if [ "$1" = split-sandbox ]; then shift; node_modules/.bin/split-sandbox "$@"; else command npx "$@"; fi; }\n';
 
 /**
  * Runs a script in bash in its own process group, which is ended afterwards: the script leaves what it
  * started in the background (the sandbox, the receiver) running, as it would in a terminal.
  */
-function bash(script: string, cwd: string, groups: ChildProcess[]): Promise<Ran> {
+function bash(prelude: string, script: string, cwd: string, groups: ChildProcess[]): Promise<Ran> {
   return new Promise((resolve) => {
     // Offline: should npx not find the package here, it fails instead of looking in the registry.
-    const child = spawn('bash', ['-euo', 'pipefail', '-c', PRELUDE + script], { cwd, detached: true, env: { ...process.env, npm_config_offline: 'true' } });
+    const child = spawn('bash', ['-euo', 'pipefail', '-c', prelude + script], { cwd, detached: true, env: { ...process.env, npm_config_offline: 'true' } });
     groups.push(child);
     let stdout = '';
     let stderr = '';
@@ -78,13 +83,13 @@ describe("the README's guide, and the npm package in docs/cli.md", () => {
       const port = await freePort();
       const dir = project();
       dirs.push(dir);
-      return { script, port, dir, ran: await bash(script.replaceAll('9999', String(port)), dir, groups) };
+      return { script, port, dir, ran: await bash(THROUGH_NPX, script.replaceAll('9999', String(port)), dir, groups) };
     })();
     npmPackage = (async () => {
       const [install, script] = blocks('docs/cli.md', 'The npm package', 'bash');
       const dir = project();
       dirs.push(dir);
-      return { install, dir, ran: await bash(script!, dir, groups) };
+      return { install, dir, ran: await bash(THROUGH_BIN, script!, dir, groups) };
     })();
     // Read by one test each; a failure is that test's, not an unhandled rejection.
     payment.catch(() => undefined);
