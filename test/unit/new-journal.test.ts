@@ -6,7 +6,6 @@ import * as cardData from '../../src/store/migrations/0016-card-data';
 import { type Db, openDatabase } from '../../src/store/db';
 import { Store } from '../../src/store/store';
 import Database from 'better-sqlite3';
-import { makeWorld, post, paymentBody } from '../helpers/world';
 
 const schemaOf = (db: Db) => ({
   objects: db.prepare(`SELECT type, name, tbl_name, sql FROM journal.sqlite_master ORDER BY type, name`).all(),
@@ -62,26 +61,5 @@ describe('a new request journal', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
-});
-
-describe('closing an in-memory request journal', () => {
-  afterEach(() => jest.restoreAllMocks());
-
-  it('runs nothing on the journal when no entry waits: what is in memory goes with it', () => {
-    const w = makeWorld();
-    const tx = jest.spyOn(w.store, 'txJournal');
-    w.close();
-    expect(tx).not.toHaveBeenCalled();
-  });
-
-  it('still writes the entries waiting, as before a copy', async () => {
-    const w = makeWorld();
-    await post(w, '/v1/payments', paymentBody()).expect(201);
-    const tx = jest.spyOn(w.store, 'txJournal');
-    const add = jest.spyOn(w.store.requests, 'addAll');
-    w.close();
-    expect(tx).toHaveBeenCalledTimes(1);
-    expect(add.mock.calls.map(([entries]) => entries.length)).toEqual([1]);
   });
 });
