@@ -1,5 +1,5 @@
 // Loads the fixture files (merchants and methods) into an empty database.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Flow } from './domain/flows';
 import { exchangeRatesFixture, merchantsFixture, methodsFixture } from './schemas/fixtures';
@@ -40,12 +40,31 @@ function catalogueOf(m: MethodFixture): MethodCatalogue | null {
 /**
  * The texts of fixture files this process found valid, by schema: every sandbox of a process (each
  * test's) reads the same files, and checking the methods' catalogue again was most of reading it.
- * Each read still parses its own copy.
  */
 const VALID = new WeakMap<Schema, Set<string>>();
 
-function readJson(dir: string, file: string, schema: Schema): unknown {
+/**
+ * The text last read of each file, with the stamp of the file it came from (a write to it or its
+ * replacement moves the stamp, and the file is read again).
+ */
+const READ = new Map<string, { stamp: string; text: string }>();
+
+/** What changes with any write to the file (or its replacement by another), without reading it; undefined when it cannot be stat'ed. */
+function stampOf(path: string): string | undefined {
+  try {
+    const st = statSync(path, { bigint: true });
+    return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A fixture file's text, checked against its schema (once a process for each text). */
+function readJson(dir: string, file: string, schema: Schema): string {
   const path = join(dir, file);
+  const stamp = stampOf(path);
+  const kept = READ.get(path);
+  if (stamp !== undefined && kept !== undefined && kept.stamp === stamp && VALID.get(schema)?.has(kept.text)) return kept.text;
   let text: string;
   let data: unknown;
   try {
@@ -55,20 +74,45 @@ function readJson(dir: string, file: string, schema: Schema): unknown {
     throw new FixtureError(`cannot read fixture ${path}: ${(e as Error).message}`);
   }
   const valid = VALID.get(schema) ?? new Set<string>();
-  if (valid.has(text)) return data;
-  const problems = validate(schema, data);
-  if (problems.length > 0) throw new FixtureError(`fixture ${path} is invalid: ${problems.map((p) => p.Info).join('; ')}`);
-  VALID.set(schema, valid.add(text));
-  return data;
+  if (!valid.has(text)) {
+    const problems = validate(schema, data);
+    if (problems.length > 0) throw new FixtureError(`fixture ${path} is invalid: ${problems.map((p) => p.Info).join('; ')}`);
+    VALID.set(schema, valid.add(text));
+  }
+  if (stamp !== undefined) READ.set(path, { stamp, text });
+  return text;
+}
+
+/**
+ * `fx[key]` parsed from a checked text when first read: each read still hands out a copy of its own,
+ * and the many sandboxes of a process that never look at their fixtures (a test's, whose database
+ * holds them already) do not parse them.
+ */
+function parsedOnUse<K extends keyof Fixtures>(fx: Fixtures, key: K, text: string, pick: (data: never) => Fixtures[K]): void {
+  const settle = (value: Fixtures[K]) => Object.defineProperty(fx, key, { value, writable: true, enumerable: true, configurable: true });
+  Object.defineProperty(fx, key, {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      const value = pick(JSON.parse(text) as never);
+      settle(value);
+      return value;
+    },
+    set: settle,
+  });
 }
 
 export function readFixtures(dir: string): Fixtures {
-  const merchants = readJson(dir, 'merchants.json', merchantsFixture) as { Merchants: MerchantFixture[] };
-  const methods = readJson(dir, 'methods.json', methodsFixture) as { Methods: Fixtures['methods'] };
+  const merchants = readJson(dir, 'merchants.json', merchantsFixture);
+  const methods = readJson(dir, 'methods.json', methodsFixture);
   // A fixtures folder of its own without a rate table uses the package's.
   const ratesDir = existsSync(join(dir, 'exchange-rates.json')) ? dir : DEFAULT_FIXTURES_DIR;
-  const exchangeRates = readJson(ratesDir, 'exchange-rates.json', exchangeRatesFixture) as Fixtures['exchangeRates'];
-  return { merchants: merchants.Merchants, methods: methods.Methods, exchangeRates };
+  const exchangeRates = readJson(ratesDir, 'exchange-rates.json', exchangeRatesFixture);
+  const fx = {} as Fixtures;
+  parsedOnUse(fx, 'merchants', merchants, (d: { Merchants: MerchantFixture[] }) => d.Merchants);
+  parsedOnUse(fx, 'methods', methods, (d: { Methods: MethodFixture[] }) => d.Methods);
+  parsedOnUse(fx, 'exchangeRates', exchangeRates, (d: Fixtures['exchangeRates']) => d);
+  return fx;
 }
 
 /** Writes the fixtures in one transaction. */

@@ -148,7 +148,9 @@ export class RequestJournal {
     readonly quotas: JournalQuotas = DEFAULT_JOURNAL_QUOTAS,
   ) {
     this.events.setMaxListeners(0);
-    store.addPendingWriter(() => this.flush());
+    // An in-memory journal being closed with no entry waiting has nothing to keep: holding it to its
+    // quotas (a first read's work, done by each test's sandbox at its close) would change nothing anyone sees.
+    store.addPendingWriter((closing) => (closing && store.db.memory ? this.writeWaitingEntries() : this.flush()));
   }
 
   /** Each owner's entries past its quota that are still in the file (0: the pool's), and all of them together. */
@@ -212,6 +214,12 @@ export class RequestJournal {
    */
   flush(): void {
     this.write(true);
+  }
+
+  /** Writes the entries waiting, if any, as flush() does. */
+  private writeWaitingEntries(): void {
+    this.makeWaiting();
+    if (this.pending.length > 0) this.flush();
   }
 
   /** Writes the entries waiting; `exact`: and deletes every entry past its quota (otherwise only once they are many). */

@@ -1,5 +1,5 @@
 // Reads scenario files from folders, checks them against their schema, and keeps them by name.
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { scenarioFile } from '../schemas/scenario';
 import { validate } from '../schemas/validator';
@@ -66,6 +66,49 @@ export function parseScenario(data: unknown, source: string): Scenario {
   };
 }
 
+/**
+ * The scenarios this process parsed and found valid, by file, with the stamp of the file they came
+ * from: every sandbox of a process (each test's) reads the same shipped folder, and parsing and checking
+ * its files again was most of reading it. A file whose stamp moved (any write changes its ctime) is
+ * read again. Frozen, since catalogues share them.
+ */
+const PARSED = new Map<string, { stamp: string; scenario: Scenario }>();
+
+/** What changes with any write to the file (or its replacement by another), without reading it; undefined when it cannot be stat'ed. */
+function stampOf(path: string): string | undefined {
+  try {
+    const st = statSync(path, { bigint: true });
+    return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** One scenario file, parsed and checked (or as parsed before, while its stamp is the same). */
+function parsedFile(path: string, file: string): Scenario {
+  const stamp = stampOf(path);
+  const kept = stamp === undefined ? undefined : PARSED.get(path);
+  if (kept !== undefined && kept.stamp === stamp) return kept.scenario;
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    throw new ScenarioError(`${path}: not valid JSON: ${(e as Error).message}`);
+  }
+  const s = parseScenario(data, path);
+  if (s.name !== basename(file, '.json')) throw new ScenarioError(`${path}: Name "${s.name}" must match the file name`);
+  if (stamp !== undefined) PARSED.set(path, { stamp, scenario: deepFreeze(s) });
+  return s;
+}
+
+function deepFreeze<T>(v: T): T {
+  if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const x of Object.values(v)) deepFreeze(x);
+  }
+  return v;
+}
+
 export class ScenarioCatalogue {
   private readonly byName = new Map<string, Scenario>();
   private stored: ((name: string) => Scenario | undefined) | undefined;
@@ -93,15 +136,7 @@ export class ScenarioCatalogue {
       throw new ScenarioError(`cannot read scenarios folder ${dir}: ${(e as Error).message}`);
     }
     for (const file of files) {
-      const path = join(dir, file);
-      let data: unknown;
-      try {
-        data = JSON.parse(readFileSync(path, 'utf8'));
-      } catch (e) {
-        throw new ScenarioError(`${path}: not valid JSON: ${(e as Error).message}`);
-      }
-      const s = parseScenario(data, path);
-      if (s.name !== basename(file, '.json')) throw new ScenarioError(`${path}: Name "${s.name}" must match the file name`);
+      const s = parsedFile(join(dir, file), file);
       if (replace || !this.byName.has(s.name)) this.byName.set(s.name, s);
     }
   }

@@ -83,10 +83,11 @@ export function migratedImage(): Buffer {
  */
 export function openDatabase(file: string, options: { image?: false | Buffer } = {}): Db {
   let db: Db | undefined;
+  let pages: number;
   try {
     db = (options.image === false ? undefined : openNew(file, options.image)) ?? new Database(file);
     // The first read: a file that is not a database is found out here.
-    db.pragma('page_count', { simple: true });
+    pages = db.pragma('page_count', { simple: true }) as number;
   } catch (e) {
     db?.close();
     if (file === ':memory:') throw e;
@@ -95,7 +96,7 @@ export function openDatabase(file: string, options: { image?: false | Buffer } =
   // A new database lets pages freed by retention go back to the file system a few at a time
   // (PRAGMA incremental_vacuum). Only settable before the first table exists; an older file is
   // switched by useIncrementalVacuum().
-  if (db.pragma('page_count', { simple: true }) === 0) db.pragma('auto_vacuum = INCREMENTAL');
+  if (pages === 0) db.pragma('auto_vacuum = INCREMENTAL');
   if (file !== ':memory:') {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');

@@ -102,10 +102,12 @@ CREATE VIEW IF NOT EXISTS ${ENTRIES_VIEW} AS SELECT r.id, r.at, r.wall_at, r.add
 // only to find, twice, that it was being dropped. Made again at each open: a file made before has the
 // two (and, older still, an insert trigger and no WHEN). It keeps the shares' trigger's name, so that a
 // version before, opening this file, drops it by that name and makes its own two, not three.
-const DROP_SQL = `
+const DROP_OLD_SQL = `
 DROP TRIGGER IF EXISTS ${JOURNAL_SCHEMA}.request_shares_add;
 DROP TRIGGER IF EXISTS ${JOURNAL_SCHEMA}.request_shares_drop;
 DROP TRIGGER IF EXISTS ${JOURNAL_SCHEMA}.request_answers_drop;
+`;
+const DROP_TRIGGER_SQL = `
 CREATE TRIGGER ${JOURNAL_SCHEMA}.request_shares_drop AFTER DELETE ON requests WHEN ${NOT_DROPPING} BEGIN
   UPDATE request_shares SET entries = entries - 1, bytes = bytes - OLD.stored_bytes WHERE owner = coalesce(OLD.owner_site_id, 0);
   UPDATE request_bodies SET refs = refs - 1 WHERE ${SHARED('OLD')} AND id = (SELECT body_id FROM request_answers WHERE entry_id = OLD.id);
@@ -115,7 +117,10 @@ END;
 `;
 
 /** The journal's table, its indexes and its shares, made where missing (another connection attaching a journal runs it too). */
-export const JOURNAL_TABLE_SQL = TABLE_SQL + SHARES_SQL + BODIES_SQL + DROP_SQL;
+export const JOURNAL_TABLE_SQL = TABLE_SQL + SHARES_SQL + BODIES_SQL + DROP_OLD_SQL + DROP_TRIGGER_SQL;
+
+/** The same for a journal with no table yet (each test's sandbox makes one): it has no older trigger to drop. */
+const NEW_JOURNAL_SQL = TABLE_SQL + SHARES_SQL + BODIES_SQL + DROP_TRIGGER_SQL;
 
 /**
  * Attaches the journal's database to `db` (made if missing), and takes in the entries a restored or
@@ -184,7 +189,7 @@ function open(db: Db, file: string): void {
   // entry to give owners, count or scrub, and each test's sandbox makes one.
   if (db.prepare(`SELECT 1 FROM ${JOURNAL_SCHEMA}.sqlite_master LIMIT 1`).get() === undefined) {
     db.transaction(() => {
-      db.exec(JOURNAL_TABLE_SQL);
+      db.exec(NEW_JOURNAL_SQL);
       db.pragma(`${JOURNAL_SCHEMA}.user_version = ${SCRUBBED}`);
     })();
     return;
@@ -198,7 +203,7 @@ function open(db: Db, file: string): void {
       for (const c of OWNER_COLUMNS) db.prepare(`ALTER TABLE ${JOURNAL_TABLE} ADD COLUMN ${c}`).run();
       db.prepare(`UPDATE ${JOURNAL_TABLE} AS r SET owner_site_id = ${ownerOf('r')}, stored_bytes = ${storedBytesOf('r')}`).run();
     }
-    db.exec(SHARES_SQL + BODIES_SQL + DROP_SQL);
+    db.exec(SHARES_SQL + BODIES_SQL + DROP_OLD_SQL + DROP_TRIGGER_SQL);
     if (!sharesMade) {
       db.prepare(`INSERT INTO ${SHARES_TABLE} SELECT coalesce(owner_site_id, 0), count(*), sum(stored_bytes) FROM ${JOURNAL_TABLE} GROUP BY 1`).run();
     }

@@ -528,18 +528,19 @@ export class Store {
    * milliseconds), which writePending() makes: before a copy is taken, so that it has all that was
    * answered, and before data is deleted (a reset, retention), so that they go with it.
    */
-  addPendingWriter(write: () => void): void {
+  addPendingWriter(write: (closing: boolean) => void): void {
     this.pendingWriters.add(write);
   }
 
-  writePending(): void {
-    for (const write of this.pendingWriters) write();
+  /** @param closing the database is being closed: what it would only tidy may be left (an in-memory one goes with it) */
+  writePending(closing = false): void {
+    for (const write of this.pendingWriters) write(closing);
   }
 
-  private readonly pendingWriters = new Set<() => void>();
+  private readonly pendingWriters = new Set<(closing: boolean) => void>();
 
   close(): void {
-    if (this.db.open) this.writePending();
+    if (this.db.open) this.writePending(true);
     this.flush();
     if (this.db.open) this.db.close();
     this.mark?.release();

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox } from '../../src/main';
+import * as validator from '../../src/schemas/validator';
 import { SHIPPED_SCENARIOS_DIR, ScenarioCatalogue, ScenarioError, parseScenario } from '../../src/scenarios/loader';
 
 const SHIPPED = [
@@ -175,5 +176,54 @@ describe('a folder read underneath', () => {
     } finally {
       await sandbox.stop();
     }
+  });
+});
+
+describe('scenario files read again by the same process', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'split-sandbox-scenarios-again-'));
+  });
+  afterEach(() => {
+    jest.restoreAllMocks();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const scenario = (name: string, description: string, after = '1s') =>
+    JSON.stringify({ Name: name, Description: description, Steps: [{ After: after, Do: 'succeed' }] });
+
+  it('are not parsed nor checked again while unchanged, and no catalogue can change what another holds', () => {
+    writeFileSync(join(dir, 'again.json'), scenario('again', 'first'));
+    const first = ScenarioCatalogue.load([dir], SHIPPED_SCENARIOS_DIR);
+    expect(first.list()).toHaveLength(SHIPPED.length + 1);
+    const spy = jest.spyOn(validator, 'validate');
+    const second = ScenarioCatalogue.load([dir], SHIPPED_SCENARIOS_DIR);
+    expect(second.list()).toEqual(first.list());
+    expect(spy).not.toHaveBeenCalled();
+    const step = second.get('again')!.steps[0]!;
+    expect(() => {
+      step.after = 5;
+    }).toThrow(TypeError);
+    expect(first.get('again')!.steps[0]!.after).toBe(1000);
+  });
+
+  it('are read again once edited, even to a text of the same length: the next catalogue and the next start see the edit', async () => {
+    const file = join(dir, 'edited.json');
+    writeFileSync(file, scenario('edited', 'aaaa', '1s'));
+    expect(ScenarioCatalogue.load([dir]).get('edited')!.steps[0]!.after).toBe(1000);
+    writeFileSync(file, scenario('edited', 'bbbb', '2s'));
+    const cat = ScenarioCatalogue.load([dir]);
+    expect(cat.get('edited')!.description).toBe('bbbb');
+    expect(cat.get('edited')!.steps[0]!.after).toBe(2000);
+    writeFileSync(file, scenario('edited', 'cccc', '3s'));
+    const sandbox = await startSandbox({ db: ':memory:', port: 0, cardPort: 0, quiet: true, clock: 'manual', scenarioDirs: [dir] });
+    try {
+      expect(sandbox.services.scenarios!.get('edited')?.description).toBe('cccc');
+      expect(sandbox.services.scenarios!.get('edited')!.steps[0]!.after).toBe(3000);
+    } finally {
+      await sandbox.stop();
+    }
+    writeFileSync(file, '{ "Name": "edited", ');
+    expect(() => ScenarioCatalogue.load([dir])).toThrow(/edited\.json: not valid JSON/);
   });
 });

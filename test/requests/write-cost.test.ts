@@ -1,6 +1,7 @@
 // What writing the journal costs a request: the capture makes no function of its own for each request,
 // a batch is written in few statements whatever its size, a read's answer given again is counted in the
-// row it was last kept in, and one trigger keeps what a deleted entry takes with it.
+// row it was last kept in, one trigger keeps what a deleted entry takes with it, and closing an in-memory
+// journal with nothing waiting costs nothing.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +12,7 @@ import request from 'supertest';
 import { noteRequests } from '../../src/requests/capture';
 import type { NewRequest, RequestsRepo } from '../../src/store/requests.repo';
 import { Store } from '../../src/store/store';
-import { MARKETPLACE, makeWorld } from '../helpers/world';
+import { MARKETPLACE, makeWorld, paymentBody, post } from '../helpers/world';
 
 const answerOf = (id: number) => `{"Payment":{"ID":${id},"Status":{"ID":1}}}`;
 
@@ -218,5 +219,26 @@ describe('what writing the journal costs', () => {
       expect(older.prepare(`SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name`).pluck().all()).toEqual(['request_answers_drop', 'request_shares_drop']);
       older.close();
     });
+  });
+});
+
+describe('closing an in-memory request journal', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  it('runs nothing on the journal when no entry waits: what is in memory goes with it', () => {
+    const w = makeWorld();
+    const tx = jest.spyOn(w.store, 'txJournal');
+    w.close();
+    expect(tx).not.toHaveBeenCalled();
+  });
+
+  it('still writes the entries waiting, as before a copy', async () => {
+    const w = makeWorld();
+    await post(w, '/v1/payments', paymentBody()).expect(201);
+    const tx = jest.spyOn(w.store, 'txJournal');
+    const add = jest.spyOn(w.store.requests, 'addAll');
+    w.close();
+    expect(tx).toHaveBeenCalledTimes(1);
+    expect(add.mock.calls.map(([entries]) => entries.length)).toEqual([1]);
   });
 });

@@ -36,4 +36,30 @@ describe('reading fixtures', () => {
     expect(() => readFixtures(dir)).toThrow(FixtureError);
     expect(() => readFixtures(dir)).toThrow(/methods\.json is invalid/);
   });
+
+  it('parses what a read hands out only when it is looked at, and a file read again unchanged not at all', () => {
+    readFixtures(dir);
+    const parse = jest.spyOn(JSON, 'parse');
+    const second = readFixtures(dir);
+    expect(parse).not.toHaveBeenCalled();
+    expect(second.methods.length).toBeGreaterThan(0);
+    expect(parse).toHaveBeenCalledTimes(1);
+    second.methods[0]!.Name = 'changed by its reader';
+    second.merchants = [];
+    const third = readFixtures(dir);
+    expect(third.methods[0]!.Name).not.toBe('changed by its reader');
+    expect(third.merchants.length).toBeGreaterThan(0);
+    expect(second.merchants).toEqual([]);
+    expect({ ...third }).toEqual({ merchants: third.merchants, methods: third.methods, exchangeRates: third.exchangeRates });
+  });
+
+  it('reads a file again once it is written, even with a text of the same length', () => {
+    const file = join(dir, 'merchants.json');
+    const before = readFixtures(dir).merchants[0]!.Name;
+    const text = readFileSync(file, 'utf8');
+    const renamed = 'X'.repeat(before.length);
+    writeFileSync(file, text.replace(JSON.stringify(before), JSON.stringify(renamed)));
+    expect(readFileSync(file, 'utf8').length).toBe(text.length);
+    expect(readFixtures(dir).merchants[0]!.Name).toBe(renamed);
+  });
 });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import * as cardData from '../../src/store/migrations/0016-card-data';
 import { type Db, openDatabase } from '../../src/store/db';
 import { Store } from '../../src/store/store';
+import Database from 'better-sqlite3';
 
 const schemaOf = (db: Db) => ({
   objects: db.prepare(`SELECT type, name, tbl_name, sql FROM journal.sqlite_master ORDER BY type, name`).all(),
@@ -20,6 +21,19 @@ describe('a new request journal', () => {
     try {
       expect(scrub).not.toHaveBeenCalled();
       expect(schemaOf(store.db).version).toBe(16);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('is made without dropping the triggers of older files, which it cannot have', () => {
+    const exec = jest.spyOn(Database.prototype, 'exec');
+    const store = new Store(openDatabase(':memory:'));
+    try {
+      const journalSql = exec.mock.calls.map(([sql]) => sql).filter((sql) => sql.includes('journal.requests'));
+      expect(journalSql).toHaveLength(1);
+      expect(journalSql[0]).toContain('CREATE TRIGGER journal.request_shares_drop');
+      expect(journalSql[0]).not.toContain('DROP TRIGGER');
     } finally {
       store.close();
     }
