@@ -16,7 +16,7 @@ const esbuild = require('esbuild');
 const ROOT = path.resolve(__dirname, '..', '..');
 const SRC = path.join(ROOT, 'src') + path.sep;
 const tsconfig = JSON.parse(fs.readFileSync(path.join(ROOT, 'tsconfig.json'), 'utf8'));
-const { target, useDefineForClassFields, esModuleInterop } = tsconfig.compilerOptions;
+const { target, useDefineForClassFields, esModuleInterop, strict, alwaysStrict } = tsconfig.compilerOptions;
 
 // esbuild's helpers as it writes them (their variables renamed where a source uses the name);
 // checked, so that an esbuild that writes them otherwise fails loudly rather than leaving exports a spy
@@ -83,7 +83,8 @@ module.exports = {
           sourcemap: 'external',
           sourcefile: filename,
           sourcesContent: false,
-          tsconfigRaw: { compilerOptions: { useDefineForClassFields, esModuleInterop } },
+          // strict: "use strict" on top, as TypeScript writes it (a frozen object's property assigned throws).
+          tsconfigRaw: { compilerOptions: { useDefineForClassFields, esModuleInterop, strict, alwaysStrict } },
           // import() as TypeScript's CommonJS writes it, a require(): jest's vm contexts run no ES modules.
           supported: { 'dynamic-import': false },
         });

@@ -42,6 +42,12 @@ describe('the transform of test files', () => {
     expect(Object.getOwnPropertyDescriptor(out, 'f')?.configurable).toBe(true);
   });
 
+  it('runs a file in strict mode, as TypeScript’s CommonJS does', () => {
+    const out = run("export const write = () => { const o = Object.freeze({ a: 1 }); (o as { a: number }).a = 2; };", {});
+    // The TypeError of the file's own context, so matched by its message.
+    expect(out.write as () => void).toThrow(/Cannot assign to read only property/);
+  });
+
   it('makes import() a require(), as the vm contexts of jest run no ES modules', async () => {
     const out = run("export const load = () => import('dep');", { dep: { x: 42 } });
     const loaded = (await (out.load as () => Promise<{ x: number; default: unknown }>)()) as { x: number };
