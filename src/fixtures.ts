@@ -1,5 +1,5 @@
 // Loads the fixture files (merchants and methods) into an empty database.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Flow } from './domain/flows';
 import { exchangeRatesFixture, merchantsFixture, methodsFixture } from './schemas/fixtures';
@@ -8,6 +8,7 @@ import { validate } from './schemas/validator';
 import type { MethodCatalogue } from './store/records';
 import type { Store } from './store/store';
 import { PACKAGE_ROOT } from './package-root';
+import { fileStamp } from './file-stamp';
 
 export const DEFAULT_FIXTURES_DIR = resolve(PACKAGE_ROOT, 'fixtures');
 
@@ -49,20 +50,10 @@ const VALID = new WeakMap<Schema, Set<string>>();
  */
 const READ = new Map<string, { stamp: string; text: string }>();
 
-/** What changes with any write to the file (or its replacement by another), without reading it; undefined when it cannot be stat'ed. */
-function stampOf(path: string): string | undefined {
-  try {
-    const st = statSync(path, { bigint: true });
-    return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
-  } catch {
-    return undefined;
-  }
-}
-
 /** A fixture file's text, checked against its schema (once a process for each text). */
 function readJson(dir: string, file: string, schema: Schema): string {
   const path = join(dir, file);
-  const stamp = stampOf(path);
+  const stamp = fileStamp(path);
   const kept = READ.get(path);
   if (stamp !== undefined && kept !== undefined && kept.stamp === stamp && VALID.get(schema)?.has(kept.text)) return kept.text;
   let text: string;

@@ -1,10 +1,11 @@
 // Reads scenario files from folders, checks them against their schema, and keeps them by name.
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { scenarioFile } from '../schemas/scenario';
 import { validate } from '../schemas/validator';
 import { PACKAGE_ROOT } from '../package-root';
 import { type Scenario, type Step, type StepAction, type TriggerName, parseDuration } from './scenario';
+import { fileStamp } from '../file-stamp';
 
 export const SHIPPED_SCENARIOS_DIR = resolve(PACKAGE_ROOT, 'scenarios');
 
@@ -74,19 +75,9 @@ export function parseScenario(data: unknown, source: string): Scenario {
  */
 const PARSED = new Map<string, { stamp: string; scenario: Scenario }>();
 
-/** What changes with any write to the file (or its replacement by another), without reading it; undefined when it cannot be stat'ed. */
-function stampOf(path: string): string | undefined {
-  try {
-    const st = statSync(path, { bigint: true });
-    return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
-  } catch {
-    return undefined;
-  }
-}
-
 /** One scenario file, parsed and checked (or as parsed before, while its stamp is the same). */
 function parsedFile(path: string, file: string): Scenario {
-  const stamp = stampOf(path);
+  const stamp = fileStamp(path);
   const kept = stamp === undefined ? undefined : PARSED.get(path);
   if (kept !== undefined && kept.stamp === stamp) return kept.scenario;
   let data: unknown;
