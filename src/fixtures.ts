@@ -50,42 +50,52 @@ const VALID = new WeakMap<Schema, Set<string>>();
  */
 const READ = new Map<string, { stamp: string; text: string }>();
 
+/** A fixture file read: its text, and what it holds where this read parsed it (to check it). */
+interface Read {
+  text: string;
+  data?: unknown;
+}
+
 /** A fixture file's text, checked against its schema (once a process for each text). */
-function readJson(dir: string, file: string, schema: Schema): string {
+function readJson(dir: string, file: string, schema: Schema): Read {
   const path = join(dir, file);
   const stamp = fileStamp(path);
   const kept = READ.get(path);
-  if (stamp !== undefined && kept !== undefined && kept.stamp === stamp && VALID.get(schema)?.has(kept.text)) return kept.text;
+  if (stamp !== undefined && kept !== undefined && kept.stamp === stamp && VALID.get(schema)?.has(kept.text)) return { text: kept.text };
   let text: string;
   let data: unknown;
   try {
     text = readFileSync(path, 'utf8');
-    data = JSON.parse(text);
+    // A text found valid before is not parsed here: its reader parses it (parsedOnUse).
+    if (!VALID.get(schema)?.has(text)) data = JSON.parse(text);
   } catch (e) {
     throw new FixtureError(`cannot read fixture ${path}: ${(e as Error).message}`);
   }
-  const valid = VALID.get(schema) ?? new Set<string>();
-  if (!valid.has(text)) {
+  if (data !== undefined) {
     const problems = validate(schema, data);
     if (problems.length > 0) throw new FixtureError(`fixture ${path} is invalid: ${problems.map((p) => p.Info).join('; ')}`);
-    VALID.set(schema, valid.add(text));
+    VALID.set(schema, (VALID.get(schema) ?? new Set<string>()).add(text));
   }
   if (stamp !== undefined) READ.set(path, { stamp, text });
-  return text;
+  return { text, data };
 }
 
 /**
- * `fx[key]` parsed from a checked text when first read: each read still hands out a copy of its own,
- * and the many sandboxes of a process that never look at their fixtures (a test's, whose database
- * holds them already) do not parse them.
+ * `fx[key]`: what this read parsed, or parsed from the checked text when first looked at. Each read
+ * still hands out a copy of its own, and the many sandboxes of a process that never look at their
+ * fixtures (a test's, whose database holds them already) do not parse them.
  */
-function parsedOnUse<K extends keyof Fixtures>(fx: Fixtures, key: K, text: string, pick: (data: never) => Fixtures[K]): void {
+function parsedOnUse<K extends keyof Fixtures>(fx: Fixtures, key: K, read: Read, pick: (data: never) => Fixtures[K]): void {
   const settle = (value: Fixtures[K]) => Object.defineProperty(fx, key, { value, writable: true, enumerable: true, configurable: true });
+  if (read.data !== undefined) {
+    settle(pick(read.data as never));
+    return;
+  }
   Object.defineProperty(fx, key, {
     enumerable: true,
     configurable: true,
     get: () => {
-      const value = pick(JSON.parse(text) as never);
+      const value = pick(JSON.parse(read.text) as never);
       settle(value);
       return value;
     },

@@ -53,6 +53,24 @@ describe('reading fixtures', () => {
     expect({ ...third }).toEqual({ merchants: third.merchants, methods: third.methods, exchangeRates: third.exchangeRates });
   });
 
+  it('parses a file it checks once: what it checked is what it hands out', () => {
+    readFixtures(dir);
+    const file = join(dir, 'methods.json');
+    // The same methods in a text not read before: checked again.
+    writeFileSync(file, JSON.stringify(JSON.parse(readFileSync(file, 'utf8')), null, 1));
+    const parse = jest.spyOn(JSON, 'parse');
+    const check = jest.spyOn(validator, 'validate');
+    const fx = readFixtures(dir);
+    expect(check).toHaveBeenCalledTimes(1);
+    expect(fx.methods.length).toBeGreaterThan(0);
+    expect(parse).toHaveBeenCalledTimes(1);
+  });
+
+  it('says a file that is not JSON cannot be read, naming it', () => {
+    writeFileSync(join(dir, 'merchants.json'), '{"Merchants": [');
+    expect(() => readFixtures(dir)).toThrow(new RegExp(`cannot read fixture ${join(dir, 'merchants.json')}: `));
+  });
+
   it('reads a file again once it is written, even with a text of the same length', () => {
     const file = join(dir, 'merchants.json');
     const before = readFixtures(dir).merchants[0]!.Name;
