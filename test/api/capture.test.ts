@@ -14,6 +14,7 @@ import {
   post,
   status,
 } from '../helpers/world';
+import { keptWorld } from '../helpers/kept-world';
 
 const AUTHORIZED = status(9, 'Authorized');
 const PARTIAL = status(35, 'PartiallyCaptured');
@@ -137,8 +138,24 @@ describe('POST /v1/payments/{id}/capture with per-split amounts (4.4)', () => {
     expect(res.body.Payment.Splits[1].StateDetails).toEqual(AUTHORIZED);
   });
 
-  it('refuses an amount above the split amount with reason 118, naming the split in the body', async () => {
+  it("refuses another payment's split ID with reason 2", async () => {
     const auth = await authorizedPayment(w);
+    const other = await authorizedPayment(w);
+    await expectRefusedUnchanged(
+      w,
+      auth.ID,
+      () => post(w, `/v1/payments/${auth.ID}/capture`, { Payment: { Splits: [{ ID: other.Splits[0]!.ID, Amount: 10 }] } }),
+      [2],
+    );
+  });
+});
+
+// The refusals of POST /v1/payments/{id}/capture with per-split amounts, on one world and payment while a refusal leaves them as they were.
+describe('POST /v1/payments/{id}/capture with per-split amounts (4.4)', () => {
+  const authorized = keptWorld((w) => authorizedPayment(w));
+
+  it('refuses an amount above the split amount with reason 118, naming the split in the body', async () => {
+    const { w, made: auth } = await authorized();
     const res = await expectRefusedUnchanged(
       w,
       auth.ID,
@@ -149,7 +166,7 @@ describe('POST /v1/payments/{id}/capture with per-split amounts (4.4)', () => {
   });
 
   it('refuses the whole request when one of several splits is over its amount (no partial capture)', async () => {
-    const auth = await authorizedPayment(w);
+    const { w, made: auth } = await authorized();
     await expectRefusedUnchanged(
       w,
       auth.ID,
@@ -162,7 +179,7 @@ describe('POST /v1/payments/{id}/capture with per-split amounts (4.4)', () => {
   });
 
   it('refuses an unknown split ID with reason 2', async () => {
-    const auth = await authorizedPayment(w);
+    const { w, made: auth } = await authorized();
     const res = await expectRefusedUnchanged(
       w,
       auth.ID,
@@ -172,19 +189,8 @@ describe('POST /v1/payments/{id}/capture with per-split amounts (4.4)', () => {
     expect(res.body.Payment.Status.Reasons[0].Info).toContain('Payment.Splits[0].ID');
   });
 
-  it("refuses another payment's split ID with reason 2", async () => {
-    const auth = await authorizedPayment(w);
-    const other = await authorizedPayment(w);
-    await expectRefusedUnchanged(
-      w,
-      auth.ID,
-      () => post(w, `/v1/payments/${auth.ID}/capture`, { Payment: { Splits: [{ ID: other.Splits[0]!.ID, Amount: 10 }] } }),
-      [2],
-    );
-  });
-
   it('refuses a split named twice with reason 2', async () => {
-    const auth = await authorizedPayment(w);
+    const { w, made: auth } = await authorized();
     const id = auth.Splits[0]!.ID;
     await expectRefusedUnchanged(
       w,
@@ -195,7 +201,7 @@ describe('POST /v1/payments/{id}/capture with per-split amounts (4.4)', () => {
   });
 
   it('reports an unknown split and an over-amount split together', async () => {
-    const auth = await authorizedPayment(w);
+    const { w, made: auth } = await authorized();
     await expectRefusedUnchanged(
       w,
       auth.ID,
@@ -248,14 +254,19 @@ describe('POST /v1/payments/{id}/splits/{splitId}/capture (4.5 one split)', () =
     expect(res.status).toBe(200);
     expect(res.body.Payment.CapturedAmount).toBe('100');
   });
+});
+
+// The refusals of POST /v1/payments/{id}/splits/{splitId}/capture, on one world and payment while a refusal leaves them as they were.
+describe('POST /v1/payments/{id}/splits/{splitId}/capture (4.5 one split)', () => {
+  const authorized = keptWorld((w) => authorizedPayment(w));
 
   it('refuses an amount above the authorized split amount with reason 118', async () => {
-    const auth = await authorizedPayment(w);
+    const { w, made: auth } = await authorized();
     await expectRefusedUnchanged(w, auth.ID, () => post(w, `/v1/payments/${auth.ID}/splits/${auth.Splits[2]!.ID}/capture?amount=101`), [118]);
   });
 
   it.each(['0', '-5', '10.5', '1e3', 'abc', '', '1000000000000'])('refuses amount=%p with reason 118', async (amount) => {
-    const auth = await authorizedPayment(w);
+    const { w, made: auth } = await authorized();
     await expectRefusedUnchanged(
       w,
       auth.ID,
@@ -297,36 +308,6 @@ describe('capture rejections: one capture per payment, only of an Authorized pay
     await expectRefusedUnchanged(w, auth.ID, () => capture(w, auth, second, 1), [17]);
   });
 
-  it.each(FORMS)('refuses a %s capture of an Open payment with reason 17', async (form) => {
-    const p = await createPayment(w);
-    await expectRefusedUnchanged(w, p.ID, () => capture(w, p, form), [17]);
-  });
-
-  it.each(FORMS)('refuses a %s capture of a one-step Success payment with reason 17', async (form) => {
-    const p = await createPayment(w, { MethodID: 29 });
-    await event(w, p.ID, 'succeed');
-    await expectRefusedUnchanged(w, p.ID, () => capture(w, p, form), [17]);
-  });
-
-  it.each(FORMS)('refuses a %s capture of a Cancelled payment with reason 17', async (form) => {
-    const auth = await authorizedPayment(w);
-    await post(w, `/v1/payments/${auth.ID}/cancel`).expect(200);
-    await expectRefusedUnchanged(w, auth.ID, () => capture(w, auth, form), [17]);
-  });
-
-  it.each(FORMS)('refuses a %s capture of a Failed payment with reason 17', async (form) => {
-    const auth = await authorizedPayment(w);
-    await event(w, auth.ID, 'fail');
-    await expectRefusedUnchanged(w, auth.ID, () => capture(w, auth, form), [17]);
-  });
-
-  it.each(FORMS)('refuses a %s capture of a CaptureRequested payment with reason 17', async (form) => {
-    const auth = await authorizedPayment(w, { MethodID: 1078 });
-    await post(w, `/v1/payments/${auth.ID}/capture`).expect(200);
-    expect((await stored(w, auth.ID)).Status.ID).toBe(13);
-    await expectRefusedUnchanged(w, auth.ID, () => capture(w, auth, form), [17]);
-  });
-
   it('refuses an over-amount per-split capture of a captured payment with 17 (the state is checked first)', async () => {
     const auth = await authorizedPayment(w);
     await post(w, `/v1/payments/${auth.ID}/capture`).expect(200);
@@ -336,5 +317,57 @@ describe('capture rejections: one capture per payment, only of an Authorized pay
       () => post(w, `/v1/payments/${auth.ID}/capture`, { Payment: { Splits: [{ ID: auth.Splits[0]!.ID, Amount: 999 }] } }),
       [17],
     );
+  });
+});
+
+// Each capture form refused in each state but Authorized: one world and payment for a state, while a
+// refusal leaves them as they were.
+describe('capture rejections: one capture per payment, only of an Authorized payment (reason 17)', () => {
+  const open = keptWorld((w) => createPayment(w));
+  const succeeded = keptWorld(async (w) => {
+    const p = await createPayment(w, { MethodID: 29 });
+    await event(w, p.ID, 'succeed');
+    return p;
+  });
+  const cancelled = keptWorld(async (w) => {
+    const auth = await authorizedPayment(w);
+    await post(w, `/v1/payments/${auth.ID}/cancel`).expect(200);
+    return auth;
+  });
+  const failed = keptWorld(async (w) => {
+    const auth = await authorizedPayment(w);
+    await event(w, auth.ID, 'fail');
+    return auth;
+  });
+  const captureRequested = keptWorld(async (w) => {
+    const auth = await authorizedPayment(w, { MethodID: 1078 });
+    await post(w, `/v1/payments/${auth.ID}/capture`).expect(200);
+    expect((await stored(w, auth.ID)).Status.ID).toBe(13);
+    return auth;
+  });
+
+  it.each(FORMS)('refuses a %s capture of an Open payment with reason 17', async (form) => {
+    const { w, made: p } = await open();
+    await expectRefusedUnchanged(w, p.ID, () => capture(w, p, form), [17]);
+  });
+
+  it.each(FORMS)('refuses a %s capture of a one-step Success payment with reason 17', async (form) => {
+    const { w, made: p } = await succeeded();
+    await expectRefusedUnchanged(w, p.ID, () => capture(w, p, form), [17]);
+  });
+
+  it.each(FORMS)('refuses a %s capture of a Cancelled payment with reason 17', async (form) => {
+    const { w, made: auth } = await cancelled();
+    await expectRefusedUnchanged(w, auth.ID, () => capture(w, auth, form), [17]);
+  });
+
+  it.each(FORMS)('refuses a %s capture of a Failed payment with reason 17', async (form) => {
+    const { w, made: auth } = await failed();
+    await expectRefusedUnchanged(w, auth.ID, () => capture(w, auth, form), [17]);
+  });
+
+  it.each(FORMS)('refuses a %s capture of a CaptureRequested payment with reason 17', async (form) => {
+    const { w, made: auth } = await captureRequested();
+    await expectRefusedUnchanged(w, auth.ID, () => capture(w, auth, form), [17]);
   });
 });

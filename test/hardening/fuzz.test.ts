@@ -282,7 +282,10 @@ describe('fuzzing every endpoint', () => {
               ['X-Sandbox-Fault', value],
             ],
           });
-          expect([value, res.status, res.body]).toEqual([value, 400, { Message: expect.stringMatching(/^X-Sandbox-Fault must be one of/) }]);
+          // Made only when it may not hold (see above): an answer of exactly {"Message": "X-Sandbox-Fault must be one of…"} passes it.
+          const body = res.body as { Message?: unknown } | null;
+          const refused = res.status === 400 && typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 1 && typeof body.Message === 'string' && /^X-Sandbox-Fault must be one of/.test(body.Message);
+          if (!refused) expect([value, res.status, res.body]).toEqual([value, 400, { Message: expect.stringMatching(/^X-Sandbox-Fault must be one of/) }]);
           unchanged.expectUnchanged(w.store, was);
         },
       ),

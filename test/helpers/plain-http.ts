@@ -55,11 +55,12 @@ export function requestTarget(origin: string, path: string, query: Record<string
 const JSON_TYPE = /[/+]json($|[^-\w])/i;
 
 /**
- * Sends `r` to `server` on `agent`'s connections and resolves with its answer, once the answer was
- * found to be one the `surface`'s OpenAPI document describes (it rejects with supertest's words otherwise).
+ * Sends `r` to `server` (or to the port of another process on 127.0.0.1) on `agent`'s connections and
+ * resolves with its answer, once the answer was found to be one the `surface`'s OpenAPI document
+ * describes (it rejects with supertest's words otherwise).
  */
-export function plainRequest(server: Server, agent: Agent, surface: Surface, r: PlainRequest): Promise<PlainAnswer> {
-  const { port } = server.address() as AddressInfo;
+export function plainRequest(server: Server | number, agent: Agent, surface: Surface, r: PlainRequest): Promise<PlainAnswer> {
+  const port = typeof server === 'number' ? server : (server.address() as AddressInfo).port;
   const method = r.method.toUpperCase();
   const headers: Record<string, string> = {};
   const own: Record<string, string> = {};

@@ -152,7 +152,10 @@ describe("a marketplace's snapshot and fault rule quotas", () => {
     expect(sb.requests.count({ SiteID: a.SiteID, Route: '/v1/payments' })).toBe(40);
     expect(sb.requests.count({ SiteID: b.SiteID, Route: '/v1/payments' })).toBe(2);
   });
+});
 
+// Tests with a sandbox of their own, or none: the file-backed one above is not started for them.
+describe("a marketplace's snapshot and fault rule quotas", () => {
   it('keeps the quotas on an in-memory database too', async () => {
     const mem = await startSandbox({ port: 0, cardPort: 0, db: ':memory:', clock: 'manual', startTime: START, seed: 17, quiet: true, merchantSnapshots: 1, merchantSnapshotBytes: QUOTA_BYTES });
     try {
