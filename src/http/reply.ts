@@ -1,6 +1,7 @@
 // Writes answers straight to the socket: one stringify, one write, the headers the real service sends.
 // (Express's res.json would also look the charset up in its MIME database on every answer.)
 import type { Response } from 'express';
+import { utf8Bytes } from '../text-bytes';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const HTML_TYPE = 'text/html; charset=utf-8';
@@ -11,7 +12,7 @@ function write(res: Response, status: number, type: string, text: string): void 
   // and the request journal keeps the same text.
   res.statusCode = status;
   res.setHeader('Content-Type', type);
-  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.setHeader('Content-Length', utf8Bytes(text));
   res.end(text);
 }
 
