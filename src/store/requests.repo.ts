@@ -271,6 +271,15 @@ function prepare(db: Db) {
     // An owner's entries after an ID, oldest first, through the index that holds their sizes (the rows, bodies and all, are not read).
     oldestOf: db.prepare<[number, number], { id: number; bytes: number }>(`SELECT id, stored_bytes AS bytes FROM ${JOURNAL_TABLE} WHERE owner_site_id = ? AND id > ? ORDER BY id`),
     oldestUnowned: db.prepare<[number], { id: number; bytes: number }>(`SELECT id, stored_bytes AS bytes FROM ${JOURNAL_TABLE} WHERE owner_site_id IS NULL AND id > ? ORDER BY id`),
+    // The n-th entry after one, and then what the entries up to it hold: counted by SQLite along the index, not row by row here.
+    nthOf: db.prepare<[number, number, number], { id: number }>(`SELECT id FROM ${JOURNAL_TABLE} WHERE owner_site_id = ? AND id > ? ORDER BY id LIMIT 1 OFFSET ?`).pluck(),
+    nthUnowned: db.prepare<[number, number], { id: number }>(`SELECT id FROM ${JOURNAL_TABLE} WHERE owner_site_id IS NULL AND id > ? ORDER BY id LIMIT 1 OFFSET ?`).pluck(),
+    spanOf: db.prepare<[number, number, number], { entries: number; bytes: number }>(
+      `SELECT count(*) AS entries, coalesce(sum(stored_bytes), 0) AS bytes FROM ${JOURNAL_TABLE} WHERE owner_site_id = ? AND id > ? AND id <= ?`,
+    ),
+    spanUnowned: db.prepare<[number, number], { entries: number; bytes: number }>(
+      `SELECT count(*) AS entries, coalesce(sum(stored_bytes), 0) AS bytes FROM ${JOURNAL_TABLE} WHERE owner_site_id IS NULL AND id > ? AND id <= ?`,
+    ),
     dropOf: dropStatements(db, 'owner_site_id = @owner'),
     dropUnowned: dropStatements(db, 'owner_site_id IS NULL'),
     pageCount: db.prepare(`PRAGMA ${JOURNAL_SCHEMA}.page_count`).pluck(),
@@ -392,6 +401,15 @@ export class RequestsRepo {
    * one's ID (0 for none). Nothing is deleted (dropThrough does).
    */
   oldest(owner: number | null, after: number, entries: number, bytes: number): Share & { last: number } {
+    // Past the count alone (the usual case: a quota of entries reached, one batch over it), the last
+    // of them is the n-th: found along the index, their bytes summed there.
+    if (entries > 0 && bytes <= 0) {
+      const last = (owner === null ? this.stmt.nthUnowned.get(after, entries - 1) : this.stmt.nthOf.get(owner, after, entries - 1)) as number | undefined;
+      if (last !== undefined) {
+        const span = owner === null ? this.stmt.spanUnowned.get(after, last)! : this.stmt.spanOf.get(owner, after, last)!;
+        return { entries: span.entries, bytes: span.bytes, last };
+      }
+    }
     const found = { entries: 0, bytes: 0, last: 0 };
     for (const r of owner === null ? this.stmt.oldestUnowned.iterate(after) : this.stmt.oldestOf.iterate(owner, after)) {
       if (found.entries >= entries && found.bytes >= bytes) break;

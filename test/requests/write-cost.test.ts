@@ -117,6 +117,37 @@ describe('what writing the journal costs', () => {
     w.close();
   });
 
+  it('finds an owner’s oldest entries past a count along the index, as a walk of them finds them', () => {
+    const w = makeWorld();
+    const repo = w.store.requests;
+    // Answers of different lengths, an owner's and the unauthenticated pool's entries interleaved.
+    const entries = Array.from({ length: 30 }, (_, k) => ({ ...read(5_000_001 + k, answerOf(5_000_001 + k) + ' '.repeat(k * 7)), ownerSiteId: k % 3 === 2 ? null : MARKETPLACE.SiteID }));
+    w.store.txJournal(() => repo.addAll(entries));
+    const all = repo.page({}, { limit: 100, offset: 0, descending: false });
+    const walk = (owner: number | null, after: number, n: number) => {
+      const mine = all.filter((e) => e.ownerSiteId === owner && e.id > after).slice(0, n);
+      return { entries: mine.length, bytes: mine.reduce((sum, e) => sum + e.storedBytes, 0), last: mine.at(-1)?.id ?? 0 };
+    };
+    const ran = countStatements(repo);
+    for (const owner of [MARKETPLACE.SiteID, null]) {
+      for (const after of [0, all[4]!.id, all[17]!.id]) {
+        for (const n of [1, 2, 5, 9]) {
+          ran.length = 0;
+          const found = repo.oldest(owner, after, n, 0);
+          expect(found).toEqual(walk(owner, after, n));
+          // As many as asked for are there: found by SQLite along the index, no row read here one by one.
+          if (found.entries === n) expect(ran.filter((name) => /^oldest/.test(name))).toEqual([]);
+        }
+        // More than there are, or a quota of bytes: every one of them, or as many as make the bytes.
+        expect(repo.oldest(owner, after, 100, 0)).toEqual(walk(owner, after, 100));
+        const some = walk(owner, after, 3);
+        expect(repo.oldest(owner, after, 0, some.bytes)).toEqual(some);
+        expect(repo.oldest(owner, after, 1, some.bytes - 1)).toEqual(some);
+      }
+    }
+    w.close();
+  });
+
   it('counts a read’s answer given again in the row it was last kept in, and keeps it afresh once that row has gone', () => {
     const w = makeWorld();
     const repo = w.store.requests;
