@@ -1,7 +1,7 @@
 // The state constraints of scenario steps and notifications, written as comparisons joined by OR
 // instead of `state IN (…)`: SQLite checks an IN list of three or more constants by building an
-// ephemeral index of the list at every write that checks it (about 30k instructions a row written;
-// a create and its authorization step write three such rows). The states allowed are the same.
+// ephemeral index of the list at every write that checks it (about 23k instructions a write; a
+// create and its authorization step make three such writes). The states allowed are the same.
 import type { Db } from '../db';
 
 export const sql = '';
