@@ -20,6 +20,7 @@ import * as m0017 from './0017-journal-owners';
 import * as m0019 from './0019-merchant-sites';
 import * as m0020 from './0020-challenges-payout-notifications';
 import * as m0021 from './0021-echoed-request-data';
+import * as m0022 from './0022-state-checks';
 
 export interface Migration {
   version: number;
@@ -51,4 +52,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 19, sql: m0019.sql },
   { version: 20, sql: m0020.sql },
   { version: 21, sql: m0021.sql },
+  { version: 22, sql: m0022.sql, up: m0022.up },
 ];
