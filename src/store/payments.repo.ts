@@ -231,7 +231,9 @@ export class PaymentsRepo {
 
   constructor(private readonly db: Db) {
     // Bound by position: the driver binds a named parameter by making its name a string and looking it
-    // up on the object, 34 times a create; the row's values in toRow's order need neither.
+    // up on the object, 34 times a create; the row's values in toRow's order need neither. They are
+    // given as the call's arguments, which the driver reads directly, not as an array, whose values
+    // it reads one by one through V8's API.
     const cols = Object.keys(toRow({} as PaymentRecord));
     this.insertStmt = db.prepare(`INSERT INTO payments (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`);
     this.byIdStmt = db.prepare<[number, number, string], unknown[]>(`SELECT ${ROW_COLUMNS} FROM payments WHERE id = ? AND owner_site_id = ? AND surface = ?`).raw();
@@ -276,7 +278,7 @@ export class PaymentsRepo {
     const totalKey = `${p.ownerSiteId}:${p.surface}`;
     const total = this.totals.get(totalKey);
     if (total !== undefined) this.totals.set(totalKey, total + 1);
-    return this.insertStmt.run(Object.values(toRow(p))).lastInsertRowid as number;
+    return this.insertStmt.run(...Object.values(toRow(p))).lastInsertRowid as number;
   }
 
   /** A payment as its owner sees it on one address; another site's payment is simply not there. */
@@ -312,7 +314,7 @@ export class PaymentsRepo {
     const params: unknown[] = [];
     for (const k of update.columns) params.push(row[k]);
     params.push(id);
-    this.prepared(update.sql).run(params);
+    this.prepared(update.sql).run(...params);
   }
 
   /**

@@ -314,8 +314,10 @@ export class RequestsRepo {
       for (; i + rows <= entries.length; i += rows) {
         const values: unknown[] = [];
         for (let k = i; k < i + rows; k++) valuesOf(entries[k]!, values, shares, kept[k]);
-        // One statement's rows take consecutive IDs: the last is the statement's.
-        const last = Number(this.stmt.inserts[s]!.run(values).lastInsertRowid);
+        // One statement's rows take consecutive IDs: the last is the statement's. Its values go as the
+        // call's arguments, not as one array: the driver reads an array's values one by one through
+        // V8's API (some 300 instructions each, 368 for 16 rows), the arguments directly.
+        const last = Number(this.stmt.inserts[s]!.run(...values).lastInsertRowid);
         for (let k = rows - 1; k >= 0; k--) ids.push(last - k);
       }
     }
@@ -324,7 +326,7 @@ export class RequestsRepo {
     let p = 0;
     for (let s = 0; s < ROWS_AT_ONCE.length; s++) {
       const width = 2 * ROWS_AT_ONCE[s]!;
-      for (; p + width <= pairs.length; p += width) this.stmt.answers[s]!.run(p === 0 && width === pairs.length ? pairs : pairs.slice(p, p + width));
+      for (; p + width <= pairs.length; p += width) this.stmt.answers[s]!.run(...(p === 0 && width === pairs.length ? pairs : pairs.slice(p, p + width)));
     }
     for (const [owner, share] of shares) this.stmt.addShare.run(owner, share.entries, share.bytes);
     return ids;

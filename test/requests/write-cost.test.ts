@@ -12,6 +12,7 @@ import request from 'supertest';
 import { noteRequests } from '../../src/requests/capture';
 import type { NewRequest, RequestsRepo } from '../../src/store/requests.repo';
 import { Store } from '../../src/store/store';
+import { statementsRunBy } from '../helpers/statements-run';
 import { MARKETPLACE, makeWorld, paymentBody, post } from '../helpers/world';
 
 const answerOf = (id: number) => `{"Payment":{"ID":${id},"Status":{"ID":1}}}`;
@@ -108,6 +109,11 @@ describe('what writing the journal costs', () => {
       for (let k = 0; k < size; k++) expect(repo.get(ids[k]!)).toMatchObject({ path: batch[k]!.path, responseBody: batch[k]!.responseBody, paymentId: batch[k]!.paymentId });
       next += 3;
     }
+    // The values of a batch's rows and answers as each call's arguments, not as one array (which the driver reads value by value through V8's API).
+    const bound = statementsRunBy(() => w.store.txJournal(() => repo.addAll(Array.from({ length: 21 }, () => read(5_000_001)))), (sql, args) => ({ sql, args }), ['run']);
+    const writes = bound.filter((s) => /^INSERT INTO journal\.(requests|request_answers) /.test(s.sql));
+    expect(writes.map((s) => s.args.length).sort((a, b) => a - b)).toEqual([2, 8, 23, 32, 92, 368]);
+    expect(writes.filter((s) => s.args.some((a) => Array.isArray(a)))).toEqual([]);
     // Fifteen reads: a 16-row statement would take none of them; by fours, then one by one, they take six (and as many for their answers).
     const ran = countStatements(repo);
     w.store.txJournal(() => repo.addAll(Array.from({ length: 15 }, () => read(5_000_001))));
