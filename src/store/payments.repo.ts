@@ -1,4 +1,5 @@
 // Payments: insert, read (always scoped to the owning site), update and list with filters.
+import type { Statement } from 'better-sqlite3';
 import type { Db } from './db';
 import { clockSiteOf } from './owned';
 import type { Json, PaymentRecord, Surface } from './records';
@@ -314,7 +315,7 @@ export class PaymentsRepo {
     const params: unknown[] = [];
     for (const k of update.columns) params.push(row[k]);
     params.push(id);
-    this.prepared(update.sql).run(...params);
+    (this.prepared(update.sql) as Statement<unknown[]>).run(...params);
   }
 
   /**
