@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { IncomingMessage, ServerResponse } from 'node:http';
 import Database from 'better-sqlite3';
 import express from 'express';
 import type { Response } from 'express';
@@ -14,6 +15,8 @@ import type { NewRequest, RequestsRepo } from '../../src/store/requests.repo';
 import { Store } from '../../src/store/store';
 import { statementsRunBy } from '../helpers/statements-run';
 import { MARKETPLACE, makeWorld, paymentBody, post } from '../helpers/world';
+
+const realSet = WeakMap.prototype.set;
 
 const answerOf = (id: number) => `{"Payment":{"ID":${id},"Status":{"ID":1}}}`;
 
@@ -84,6 +87,25 @@ describe('what writing the journal costs', () => {
       ['/v1/payments/1', 200, answerOf(1)],
       ['/v1/payments/1', 200, answerOf(1)],
     ]);
+    w.close();
+  });
+
+  it('keeps nothing of a request or its response in a WeakMap (an ephemeron per request in flight made every scavenge slower)', async () => {
+    const w = makeWorld();
+    const keys: unknown[] = [];
+    const set = jest.spyOn(WeakMap.prototype, 'set').mockImplementation(function (this: WeakMap<object, unknown>, key: object, value: unknown) {
+      keys.push(key);
+      return realSet.call(this, key, value);
+    });
+    try {
+      const created = await post(w, '/v1/payments', paymentBody({ MerchantTransactionID: 'no-ephemeron' })).expect(201);
+      await request(w.api).get(`/v1/payments/${created.body.Payment.ID}`).set('Authorization', w.auth).expect(200);
+      await request(w.api).get('/v1/payments').set('Authorization', w.auth).expect(200);
+    } finally {
+      set.mockRestore();
+    }
+    const perRequest = keys.filter((k) => k instanceof IncomingMessage || k instanceof ServerResponse);
+    expect(perRequest.map((k) => (k as object).constructor.name)).toEqual([]);
     w.close();
   });
 
