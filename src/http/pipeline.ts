@@ -24,8 +24,8 @@ import { sendJson, sendJsonText } from './reply';
 export interface Reply {
   status: number;
   body?: unknown;
-  /** The body already as JSON text (a kept list page). */
-  json?: string;
+  /** The body already as JSON (a kept list page or payment, as its UTF-8 bytes). */
+  json?: string | Buffer;
 }
 
 export interface HttpContext {

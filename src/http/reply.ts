@@ -7,13 +7,13 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 const HTML_TYPE = 'text/html; charset=utf-8';
 const SVG_TYPE = 'image/svg+xml; charset=utf-8';
 
-function write(res: Response, status: number, type: string, text: string): void {
-  // As text: Node writes the headers and a text body in one piece (one write, no buffer made for it),
-  // and the request journal keeps the same text.
+function write(res: Response, status: number, type: string, body: string | Buffer): void {
+  // Text is written with its headers in one piece; bytes (a kept answer) as they are, beside them, in
+  // the same write. The request journal keeps what was given.
   res.statusCode = status;
   res.setHeader('Content-Type', type);
-  res.setHeader('Content-Length', utf8Bytes(text));
-  res.end(text);
+  res.setHeader('Content-Length', typeof body === 'string' ? utf8Bytes(body) : body.length);
+  res.end(body);
 }
 
 export function sendJson(res: Response, status: number, body: unknown): void {
@@ -46,7 +46,7 @@ export function refusalOf(body: unknown): string | undefined {
   return infos.length > 0 ? infos.join('; ') : undefined;
 }
 
-export function sendJsonText(res: Response, status: number, json: string): void {
+export function sendJsonText(res: Response, status: number, json: string | Buffer): void {
   write(res, status, JSON_TYPE, json);
 }
 

@@ -332,8 +332,8 @@ export class RequestsRepo {
     return ids;
   }
 
-  /** Answers last digested, by their text: a kept list page is the same string each time (found at once), a read's the same text. */
-  private readonly digests = new Map<string, Digested>();
+  /** Answers last digested, a text by its value and bytes by the object: a kept answer is the same Buffer each time (found at once), a read given again the same text. */
+  private readonly digests = new Map<string | Buffer, Digested>();
 
   /**
    * Keeps the answers of reads (GET) once each, by digest: the ID of the kept answer for each entry
@@ -380,10 +380,10 @@ export class RequestsRepo {
   }
 
   private digestOf(body: string | Buffer): Digested {
-    if (typeof body !== 'string') return digested(createHash('sha256').update(body).digest(), body.length);
+    // A text by its value, bytes by the object (a kept answer is the same Buffer each time, never changed).
     let d = this.digests.get(body);
     if (d === undefined) {
-      d = digested(createHash('sha256').update(body, 'utf8').digest(), Buffer.byteLength(body));
+      d = typeof body === 'string' ? digested(createHash('sha256').update(body, 'utf8').digest(), Buffer.byteLength(body)) : digested(createHash('sha256').update(body).digest(), body.length);
       if (this.digests.size >= DIGESTS_KEPT) this.digests.clear();
       this.digests.set(body, d);
     }

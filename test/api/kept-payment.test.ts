@@ -6,7 +6,7 @@ import request from 'supertest';
 import { loadPayment } from '../../src/services/lookup';
 import { Store } from '../../src/store/store';
 import { paymentToWire } from '../../src/wire/serializers';
-import { MARKETPLACE, type WirePayment, type World, authorizedPayment, createPayment, event, makeWorld, post } from '../helpers/world';
+import { MARKETPLACE, type WirePayment, type World, authorizedPayment, createPayment, event, makeWorld, paymentBody, post } from '../helpers/world';
 
 const get = (w: World, id: number) => request(w.api).get(`/v1/payments/${id}`).set('Authorization', w.auth);
 
@@ -45,6 +45,21 @@ describe('GET /v1/payments/{id} kept between writes', () => {
     await get(w, p.ID);
     expect(rendered).toHaveBeenCalledTimes(1);
     expect(first.text).toBe(fresh(w, p.ID));
+  });
+
+  it('is sent and journaled as the same UTF-8 bytes each time, whatever characters it holds', async () => {
+    const p = (await post(w, '/v1/payments', paymentBody({ MerchantTransactionID: 'kept-utf8', Description: 'Café – 10 € · 東京 😀' })).expect(201)).body.Payment as WirePayment;
+    const answers = [await get(w, p.ID), await get(w, p.ID)];
+    for (const a of answers) {
+      expect(a.text).toBe(fresh(w, p.ID));
+      expect(Number(a.headers['content-length'])).toBe(Buffer.byteLength(fresh(w, p.ID)));
+      expect(a.body.Payment.Description).toBe('Café – 10 € · 東京 😀');
+    }
+    const entries = w.services.requests!.find({ paymentId: p.ID, method: 'GET' }, { limit: 10, offset: 0, descending: false });
+    expect(entries.map((e) => [e.responseBody, e.responseBytes])).toEqual([
+      [fresh(w, p.ID), Buffer.byteLength(fresh(w, p.ID))],
+      [fresh(w, p.ID), Buffer.byteLength(fresh(w, p.ID))],
+    ]);
   });
 
   it('follows a status event', async () => {

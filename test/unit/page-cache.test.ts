@@ -1,6 +1,6 @@
 // Kept answers are bounded in size as well as in number: a few pages of 1,000 payments must not hold
-// hundreds of MB.
-import { MAX_KEPT_CHARS, PageCache } from '../../src/http/page-cache';
+// hundreds of MB. They are kept as UTF-8 bytes, written as they are to every request.
+import { MAX_KEPT_BYTES, PageCache } from '../../src/http/page-cache';
 import type { Store } from '../../src/store/store';
 
 function cacheOver(stamp: { value: string }) {
@@ -12,8 +12,10 @@ describe('kept answers', () => {
     const stamp = { value: 'a' };
     const cache = cacheOver(stamp);
     const render = jest.fn(() => ({ Payments: [1, 2] }));
-    expect(cache.get('k', render)).toBe('{"Payments":[1,2]}');
-    expect(cache.get('k', render)).toBe('{"Payments":[1,2]}');
+    const first = cache.get('k', render);
+    expect(first.toString('utf8')).toBe('{"Payments":[1,2]}');
+    // The same bytes, not encoded again.
+    expect(cache.get('k', render)).toBe(first);
     expect(render).toHaveBeenCalledTimes(1);
     stamp.value = 'b';
     cache.get('k', render);
@@ -22,9 +24,9 @@ describe('kept answers', () => {
 
   it('does not keep an answer larger than the bound alone', () => {
     const cache = cacheOver({ value: 'a' });
-    const big = 'x'.repeat(MAX_KEPT_CHARS);
+    const big = 'x'.repeat(MAX_KEPT_BYTES);
     const render = jest.fn(() => big);
-    expect(cache.get('big', render)).toBe(JSON.stringify(big));
+    expect(cache.get('big', render).toString('utf8')).toBe(JSON.stringify(big));
     cache.get('big', render);
     expect(render).toHaveBeenCalledTimes(2);
   });
@@ -32,7 +34,7 @@ describe('kept answers', () => {
   it('lets older answers go when keeping another would pass the bound', () => {
     const cache = cacheOver({ value: 'a' });
     // Four such answers (each with its two quotes) pass the bound by eight; three fit.
-    const quarter = 'x'.repeat(MAX_KEPT_CHARS / 4);
+    const quarter = 'x'.repeat(MAX_KEPT_BYTES / 4);
     const renders = { a: jest.fn(() => quarter), b: jest.fn(() => quarter), c: jest.fn(() => quarter), d: jest.fn(() => quarter) };
     for (const key of ['a', 'b', 'c', 'a'] as const) cache.get(key, renders[key]);
     expect(renders.a).toHaveBeenCalledTimes(1);
