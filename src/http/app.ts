@@ -102,14 +102,22 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
     partOnFirstUse(CONTROL_PATH, (control) => {
       control.use('/_sandbox', controlGuard(ctx.controlToken, ctx.controlFrom, ctx.services));
       /* eslint-disable @typescript-eslint/no-require-imports */
-      (require('./control/control.routes') as typeof import('./control/control.routes')).mountControlRoutes(control, ctx);
-      (require('./control/marketplace.routes') as typeof import('./control/marketplace.routes')).mountMarketplaceRoutes(control, ctx);
-      (require('./control/reproduce.routes') as typeof import('./control/reproduce.routes')).mountReproduceRoutes(control, ctx);
-      const requests = require('./control/requests.routes') as typeof import('./control/requests.routes');
-      requests.mountRequestRoutes(control, ctx);
-      // A marketplace's own journal, behind the guard of its own routes.
-      requests.mountScopedRequestRoutes(control, ctx);
-      (require('./control/preapprovals.control') as typeof import('./control/preapprovals.control')).mountPreapprovalControlRoutes(control, ctx);
+      (require('./control/health.routes') as typeof import('./control/health.routes')).mountHealthRoute(control, ctx);
+      // The rest after health, in a part of its own: a readiness check's first request (health, the
+      // first route) makes only the guard and health, and the rest is made at the first request health
+      // does not answer. No other route's path can match health's, so the order of routes is as it was.
+      control.use(
+        partOnFirstUse(CONTROL_PATH, (rest) => {
+          (require('./control/control.routes') as typeof import('./control/control.routes')).mountControlRoutes(rest, ctx);
+          (require('./control/marketplace.routes') as typeof import('./control/marketplace.routes')).mountMarketplaceRoutes(rest, ctx);
+          (require('./control/reproduce.routes') as typeof import('./control/reproduce.routes')).mountReproduceRoutes(rest, ctx);
+          const requests = require('./control/requests.routes') as typeof import('./control/requests.routes');
+          requests.mountRequestRoutes(rest, ctx);
+          // A marketplace's own journal, behind the guard of its own routes.
+          requests.mountScopedRequestRoutes(rest, ctx);
+          (require('./control/preapprovals.control') as typeof import('./control/preapprovals.control')).mountPreapprovalControlRoutes(rest, ctx);
+        }),
+      );
       /* eslint-enable @typescript-eslint/no-require-imports */
     }),
   );

@@ -44,6 +44,47 @@ describe('parts of an app made on first use', () => {
     }
   });
 
+  it('answers health without making the rest of the control API, which its first other request makes', async () => {
+    const mount = jest.spyOn(control, 'mountControlRoutes');
+    const w = makeWorld();
+    try {
+      const first = await request(w.api).get('/_sandbox/health');
+      expect(first.status).toBe(200);
+      expect(first.body.Status).toBe('ok');
+      expect((await request(w.api).head('/_SANDBOX/Health/')).status).toBe(200);
+      expect(mount).not.toHaveBeenCalled();
+      // Another method on health's path is no route of health's: the rest is made, and answers 404 as any unmatched path.
+      const posted = await request(w.api).post('/_sandbox/health');
+      expect(posted.status).toBe(404);
+      expect(posted.body).toEqual({ Message: "No HTTP resource was found that matches the request URI '/_sandbox/health'." });
+      expect(mount).toHaveBeenCalledTimes(1);
+      await request(w.api).get('/_sandbox/faults').expect(200);
+      const after = await request(w.api).get('/_sandbox/health');
+      expect(after.status).toBe(200);
+      expect(Object.keys(after.body)).toEqual(Object.keys(first.body));
+      expect(after.headers['content-type']).toBe(first.headers['content-type']);
+      expect(mount).toHaveBeenCalledTimes(1);
+    } finally {
+      w.close();
+    }
+  });
+
+  it('lists health once, first of the control API’s routes, to a walk of the app’s routers', () => {
+    const w = makeWorld();
+    try {
+      type Layer = { route?: { path: string }; handle?: { stack?: Layer[] } };
+      const paths = (stack: Layer[]): string[] => stack.flatMap((l) => [...(l.route ? [l.route.path] : []), ...paths(l.handle?.stack ?? [])]);
+      for (const app of [w.api, w.card]) {
+        const control = paths((app as unknown as { router: { stack: Layer[] } }).router.stack).filter((p) => p.startsWith('/_sandbox'));
+        expect(control[0]).toBe('/_sandbox/health');
+        expect(control.filter((p) => p === '/_sandbox/health')).toHaveLength(1);
+        expect(control).toContain('/_sandbox/faults');
+      }
+    } finally {
+      w.close();
+    }
+  });
+
   it('lists their routes to a walk of the app’s routers, making them then', () => {
     const mount = jest.spyOn(dashboard, 'mountDashboardRoutes');
     const w = makeWorld();
