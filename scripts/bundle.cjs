@@ -194,6 +194,18 @@ function warmUp() {
   });
 }
 
+/** The package's fixture files, read and checked as a start checks them (a file that fails stops the build). */
+function checkedFixtures() {
+  const { DEFAULT_FIXTURES_DIR, readFixtures } = require(path.join(ROOT, 'dist', 'fixtures.js'));
+  readFixtures(DEFAULT_FIXTURES_DIR);
+  const text = (file) => fs.readFileSync(path.join(DEFAULT_FIXTURES_DIR, file), 'utf8');
+  return {
+    BUNDLED_CHECKED_MERCHANTS: JSON.stringify(text('merchants.json')),
+    BUNDLED_CHECKED_METHODS: JSON.stringify(text('methods.json')),
+    BUNDLED_CHECKED_EXCHANGE_RATES: JSON.stringify(text('exchange-rates.json')),
+  };
+}
+
 async function main() {
   await esbuild.build({
     entryPoints: [path.join(ROOT, 'dist', 'cli', 'program.js')],
@@ -208,6 +220,8 @@ async function main() {
     define: {
       BUNDLED_FRESH_IMAGE_NAME: JSON.stringify(require(path.join(ROOT, 'dist', 'store', 'db.js')).freshImageName()),
       BUNDLED_VALIDATORS_DIR: JSON.stringify('schemas/generated'),
+      // The shipped fixture files as checked here: a start reading the same texts does not check them again (src/fixtures.ts).
+      ...checkedFixtures(),
     },
     plugins: [ajvCompilerOutside, lazyExpressParts, lazyBuiltins, sqliteAddonOutside, lazyDepd, lazyDebug],
     // ASCII only (non-ASCII characters escaped), so that bin/split-sandbox reads it as Latin-1, without UTF-8 decoding.
