@@ -169,6 +169,10 @@ module.exports = function bindings(name) {
 function warmUp() {
   // One start, so that the code cache holds what a start compiles; the bin writes it a second after listening.
   fs.rmSync(OUT + '.cache', { force: true });
+  // The caches of starts with node flags of their own (bin/split-sandbox) are of the bundle this build replaces.
+  for (const name of fs.readdirSync(path.dirname(OUT))) {
+    if (/^split-sandbox\.cjs\.[0-9a-f]{8}\.cache$/.test(name)) fs.rmSync(path.join(path.dirname(OUT), name), { force: true });
+  }
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'split-sandbox'), 'start', '--db', ':memory:', '--port', '0', '--card-port', '0', '--quiet'], {
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -194,6 +198,18 @@ function warmUp() {
   });
 }
 
+/** The package's fixture files, read and checked as a start checks them (a file that fails stops the build). */
+function checkedFixtures() {
+  const { DEFAULT_FIXTURES_DIR, readFixtures } = require(path.join(ROOT, 'dist', 'fixtures.js'));
+  readFixtures(DEFAULT_FIXTURES_DIR);
+  const text = (file) => fs.readFileSync(path.join(DEFAULT_FIXTURES_DIR, file), 'utf8');
+  return {
+    BUNDLED_CHECKED_MERCHANTS: JSON.stringify(text('merchants.json')),
+    BUNDLED_CHECKED_METHODS: JSON.stringify(text('methods.json')),
+    BUNDLED_CHECKED_EXCHANGE_RATES: JSON.stringify(text('exchange-rates.json')),
+  };
+}
+
 async function main() {
   await esbuild.build({
     entryPoints: [path.join(ROOT, 'dist', 'cli', 'program.js')],
@@ -208,6 +224,8 @@ async function main() {
     define: {
       BUNDLED_FRESH_IMAGE_NAME: JSON.stringify(require(path.join(ROOT, 'dist', 'store', 'db.js')).freshImageName()),
       BUNDLED_VALIDATORS_DIR: JSON.stringify('schemas/generated'),
+      // The shipped fixture files as checked here: a start reading the same texts does not check them again (src/fixtures.ts).
+      ...checkedFixtures(),
     },
     plugins: [ajvCompilerOutside, lazyExpressParts, lazyBuiltins, sqliteAddonOutside, lazyDepd, lazyDebug],
     // ASCII only (non-ASCII characters escaped), so that bin/split-sandbox reads it as Latin-1, without UTF-8 decoding.

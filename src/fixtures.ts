@@ -45,6 +45,18 @@ function catalogueOf(m: MethodFixture): MethodCatalogue | null {
 const VALID = new WeakMap<Schema, Set<string>>();
 
 /**
+ * In the CLI's bundle: the texts of the package's own fixture files, which the build read and found
+ * valid (scripts/bundle.cjs). A start that reads the same texts does not check them again; a text
+ * that differs by a byte (an edited file, a folder of its own) is checked as any other.
+ */
+declare const BUNDLED_CHECKED_MERCHANTS: string | undefined;
+declare const BUNDLED_CHECKED_METHODS: string | undefined;
+declare const BUNDLED_CHECKED_EXCHANGE_RATES: string | undefined;
+if (typeof BUNDLED_CHECKED_MERCHANTS === 'string') VALID.set(merchantsFixture, new Set([BUNDLED_CHECKED_MERCHANTS]));
+if (typeof BUNDLED_CHECKED_METHODS === 'string') VALID.set(methodsFixture, new Set([BUNDLED_CHECKED_METHODS]));
+if (typeof BUNDLED_CHECKED_EXCHANGE_RATES === 'string') VALID.set(exchangeRatesFixture, new Set([BUNDLED_CHECKED_EXCHANGE_RATES]));
+
+/**
  * The text last read of each file, with the stamp of the file it came from (a write to it or its
  * replacement moves the stamp, and the file is read again).
  */

@@ -1,12 +1,5 @@
 // createApp: the Express app of one address ('api' or 'card'). It never listens: main.ts does.
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
-import { mountPaymentRoutes } from './api/payments.routes';
-import { mountPreapprovalRoutes } from './api/preapprovals.routes';
-import { mountMerchantSiteRoutes } from './api/merchant-sites.routes';
-import { mountCardRoutes } from './card/card.routes';
-import { mountMethodRoutes } from './methods/methods.routes';
-import { mountPayerRoutes } from './payer/payer.routes';
-import { mountPreapprovalPage } from './payer/preapproval.page';
 import { controlGuard, refuseOwnRequests } from './control/guard';
 import { type HttpContext, authenticatedSite, bodyErrors } from './pipeline';
 import { answerAfterCommit, readCommitted } from './after-commit';
@@ -35,6 +28,8 @@ export const BODY_LIMIT = 1024 * 1024;
 const CONTROL_PATH = /^\/_sandbox(\/|$)/i;
 /** The dashboard's paths, likewise. */
 const DASHBOARD_PATH = /^\/dashboard(\/|$)/i;
+/** Every path. */
+const ANY_PATH = /^/;
 
 /**
  * A part of the app in a router of its own, entered only by a path of `paths`, and made (its modules
@@ -102,33 +97,48 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
     partOnFirstUse(CONTROL_PATH, (control) => {
       control.use('/_sandbox', controlGuard(ctx.controlToken, ctx.controlFrom, ctx.services));
       /* eslint-disable @typescript-eslint/no-require-imports */
-      (require('./control/control.routes') as typeof import('./control/control.routes')).mountControlRoutes(control, ctx);
-      (require('./control/marketplace.routes') as typeof import('./control/marketplace.routes')).mountMarketplaceRoutes(control, ctx);
-      (require('./control/reproduce.routes') as typeof import('./control/reproduce.routes')).mountReproduceRoutes(control, ctx);
-      const requests = require('./control/requests.routes') as typeof import('./control/requests.routes');
-      requests.mountRequestRoutes(control, ctx);
-      // A marketplace's own journal, behind the guard of its own routes.
-      requests.mountScopedRequestRoutes(control, ctx);
-      (require('./control/preapprovals.control') as typeof import('./control/preapprovals.control')).mountPreapprovalControlRoutes(control, ctx);
+      (require('./control/health.routes') as typeof import('./control/health.routes')).mountHealthRoute(control, ctx);
+      // The rest after health, in a part of its own: a readiness check's first request (health, the
+      // first route) makes only the guard and health, and the rest is made at the first request health
+      // does not answer. No other route's path can match health's, so the order of routes is as it was.
+      control.use(
+        partOnFirstUse(CONTROL_PATH, (rest) => {
+          (require('./control/control.routes') as typeof import('./control/control.routes')).mountControlRoutes(rest, ctx);
+          (require('./control/marketplace.routes') as typeof import('./control/marketplace.routes')).mountMarketplaceRoutes(rest, ctx);
+          (require('./control/reproduce.routes') as typeof import('./control/reproduce.routes')).mountReproduceRoutes(rest, ctx);
+          const requests = require('./control/requests.routes') as typeof import('./control/requests.routes');
+          requests.mountRequestRoutes(rest, ctx);
+          // A marketplace's own journal, behind the guard of its own routes.
+          requests.mountScopedRequestRoutes(rest, ctx);
+          (require('./control/preapprovals.control') as typeof import('./control/preapprovals.control')).mountPreapprovalControlRoutes(rest, ctx);
+        }),
+      );
       /* eslint-enable @typescript-eslint/no-require-imports */
     }),
   );
-  if (surface === 'api') {
-    mountPaymentRoutes(router, ctx);
-    mountPreapprovalRoutes(router, ctx);
-    mountMerchantSiteRoutes(router, ctx);
-    mountMethodRoutes(router, ctx);
-    mountPayerRoutes(router, ctx);
-    mountPreapprovalPage(router, ctx);
-    // Last, as before: no route above answers a path under /dashboard.
-    router.use(
-      partOnFirstUse(DASHBOARD_PATH, (dashboard) =>
-        // eslint-disable-next-line @typescript-eslint/no-require-imports
-        (require('./dashboard/dashboard.routes') as typeof import('./dashboard/dashboard.routes')).mountDashboardRoutes(dashboard, ctx),
-      ),
-    );
-  }
-  else mountCardRoutes(router, ctx);
+  // The address's own routes, in their place after the control API's, made (their modules loaded) at the
+  // first request that reaches them: a readiness check's health answer, which the control API gives,
+  // makes none of them.
+  router.use(
+    partOnFirstUse(ANY_PATH, (own) => {
+      /* eslint-disable @typescript-eslint/no-require-imports */
+      if (surface === 'api') {
+        (require('./api/payments.routes') as typeof import('./api/payments.routes')).mountPaymentRoutes(own, ctx);
+        (require('./api/preapprovals.routes') as typeof import('./api/preapprovals.routes')).mountPreapprovalRoutes(own, ctx);
+        (require('./api/merchant-sites.routes') as typeof import('./api/merchant-sites.routes')).mountMerchantSiteRoutes(own, ctx);
+        (require('./methods/methods.routes') as typeof import('./methods/methods.routes')).mountMethodRoutes(own, ctx);
+        (require('./payer/payer.routes') as typeof import('./payer/payer.routes')).mountPayerRoutes(own, ctx);
+        (require('./payer/preapproval.page') as typeof import('./payer/preapproval.page')).mountPreapprovalPage(own, ctx);
+        // Last, as before: no route above answers a path under /dashboard.
+        own.use(
+          partOnFirstUse(DASHBOARD_PATH, (dashboard) =>
+            (require('./dashboard/dashboard.routes') as typeof import('./dashboard/dashboard.routes')).mountDashboardRoutes(dashboard, ctx),
+          ),
+        );
+      } else (require('./card/card.routes') as typeof import('./card/card.routes')).mountCardRoutes(own, ctx);
+      /* eslint-enable @typescript-eslint/no-require-imports */
+    }),
+  );
   app.use(router);
 
   // Fidelity: the real service is ASP.NET Web API; its unmatched routes answer with this text.

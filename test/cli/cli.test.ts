@@ -1,7 +1,7 @@
 // The CLI, run as a real process from the built code (bin/split-sandbox → dist/). dist/ is built
 // first when it is missing or older than src/, so this passes on a clean clone and after edits.
 // The start test uses the real clock: it waits with /_sandbox/notifications/wait, never sleeps.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -156,6 +156,24 @@ describe('split-sandbox CLI (built code)', () => {
     const r = await session.run(['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--scenario', 'nope']);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/unknown scenario "nope"/);
+  });
+
+  it('`split-sandbox start --fixtures <dir>` checks fixture files that differ from the shipped ones: an invalid one exits 1, naming it', async () => {
+    // The bundle holds the shipped files' texts as the build checked them; a text that differs is checked at the start.
+    const dir = mkdtempSync(join(tmpdir(), 'split-sandbox-fixtures-'));
+    try {
+      cpSync(join(__dirname, '..', '..', 'fixtures'), dir, { recursive: true });
+      const file = join(dir, 'methods.json');
+      const methods = JSON.parse(readFileSync(file, 'utf8')) as { Methods: { Flow: string }[] };
+      methods.Methods[0]!.Flow = 'teleport';
+      writeFileSync(file, JSON.stringify(methods, null, 2) + '\n');
+      const r = spawnRun(['start', '--port', '0', '--card-port', '0', '--db', ':memory:', '--fixtures', dir]);
+      expect(await r.exited).toEqual({ code: 1, signal: null });
+      expect(r.stderr()).toContain(`fixture ${file} is invalid: Methods[0].Flow is invalid`);
+      expect(r.stdout()).not.toContain('Listening on');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('`split-sandbox start` with a --notify-url that is its own address exits 1 and says why', async () => {

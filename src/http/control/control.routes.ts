@@ -1,4 +1,4 @@
-// The sandbox's own control API ({base_url}/_sandbox): health, merchants, events, clock, notifications, faults.
+// The sandbox's own control API ({base_url}/_sandbox), but for health (health.routes.ts): merchants, events, clock, notifications, faults.
 import type { Request, Router } from 'express';
 import type { PaymentEvent } from '../../domain/payment.machine';
 import { formatTimestamp } from '../../domain/time';
@@ -15,7 +15,6 @@ import { parseId, reload } from '../../services/lookup';
 import { createMerchant, getMerchant, listMerchants, updateMerchant } from '../../services/merchants.service';
 import { applyRefundEvent } from '../../services/refunds.service';
 import { resetSandbox } from '../../services/reset.service';
-import { databaseHealth } from '../../services/health.service';
 import type { ServiceContext } from '../../services/context';
 import type { NotificationFilter, NotificationState } from '../../store/notifications.repo';
 import { type PaymentView, cardPaymentToWire, paymentToWire, refundToWire } from '../../wire/serializers';
@@ -87,17 +86,6 @@ export function journalPaging(req: Request): JournalPaging {
   return p;
 }
 
-/** The marketplaces' snapshot and fault rule quotas (each marketplace's), and what they hold together. */
-function quotaHealth(ctx: HttpContext) {
-  const snapshots = ctx.siteSnapshots;
-  const faults = ctx.services.faults;
-  const used = snapshots?.usage() ?? { count: 0, bytes: 0 };
-  return {
-    MerchantSnapshots: { Count: used.count, Bytes: used.bytes, QuotaCount: snapshots?.quota.count ?? 0, QuotaBytes: snapshots?.quota.bytes ?? 0 },
-    MerchantFaultRules: { Count: faults?.ownedByMarketplaces() ?? 0, Quota: faults?.perMarketplace ?? 0 },
-  };
-}
-
 /** A payment as the control API inspects it: the payment with its scenario, refunds, history and steps (a card payment's captures and disputes too). */
 export function inspectedPayment(ctx: HttpContext, req: Request, id: number) {
   const s = ctx.services;
@@ -149,14 +137,6 @@ export function mountControlRoutes(router: Router, ctx: HttpContext): void {
     // How many times as fast as real time sandbox time runs; null for a manual clock (it does not run).
     Speed: s.clock instanceof RealClock ? s.clock.speed : null,
   });
-
-  router.get(
-    '/_sandbox/health',
-    route(ctx, 'message', (req) => {
-      const urls = wireOf(ctx, req);
-      return { status: 200, body: { Status: 'ok', BaseURL: urls.baseUrl, CardBaseURL: urls.cardBaseUrl ?? urls.baseUrl, PID: process.pid, ...databaseHealth(s), ...quotaHealth(ctx) } };
-    }),
-  );
 
   router.get(
     '/_sandbox/openapi.json',
