@@ -225,14 +225,6 @@ describe('what a start loads', () => {
     expect(answered.filter((f) => /^schemas[\\/]responses\.js$/.test(f))).toEqual([]);
   });
 
-  it("listens and answers health without the addresses' own route modules (loaded at the first request that reaches them)", () => {
-    const { listening, answered } = compiledFilesOfAStart();
-    expect(listening).toContain(join('http', 'app.js'));
-    expect(answered.filter((f) => /^http[\\/](api|card|payer|methods)[\\/]/.test(f))).toEqual([]);
-    expect(answered).not.toContain(join('services', 'card.service.js'));
-    expect(loadedAtListening().created.status).toBe(201);
-  });
-
   it('bounds the young generation only after its first answer (its module and node:v8 off the way to it)', () => {
     const { listening, answered } = compiledFilesOfAStart();
     expect(listening).not.toContain(join('cli', 'young-generation.js'));
