@@ -1,5 +1,12 @@
 // createApp: the Express app of one address ('api' or 'card'). It never listens: main.ts does.
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
+import { mountPaymentRoutes } from './api/payments.routes';
+import { mountPreapprovalRoutes } from './api/preapprovals.routes';
+import { mountMerchantSiteRoutes } from './api/merchant-sites.routes';
+import { mountCardRoutes } from './card/card.routes';
+import { mountMethodRoutes } from './methods/methods.routes';
+import { mountPayerRoutes } from './payer/payer.routes';
+import { mountPreapprovalPage } from './payer/preapproval.page';
 import { controlGuard, refuseOwnRequests } from './control/guard';
 import { type HttpContext, authenticatedSite, bodyErrors } from './pipeline';
 import { answerAfterCommit, readCommitted } from './after-commit';
@@ -116,27 +123,25 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
       /* eslint-enable @typescript-eslint/no-require-imports */
     }),
   );
-  // The address's own routes, in their place after the control API's, made (their modules loaded) at the
-  // first request that reaches them: a readiness check's health answer, which the control API gives,
-  // makes none of them.
+  // The address's own routes, in their place after the control API's, made at the first request that
+  // reaches them: a readiness check's health answer, which the control API gives, makes none of them.
   router.use(
     partOnFirstUse(ANY_PATH, (own) => {
-      /* eslint-disable @typescript-eslint/no-require-imports */
       if (surface === 'api') {
-        (require('./api/payments.routes') as typeof import('./api/payments.routes')).mountPaymentRoutes(own, ctx);
-        (require('./api/preapprovals.routes') as typeof import('./api/preapprovals.routes')).mountPreapprovalRoutes(own, ctx);
-        (require('./api/merchant-sites.routes') as typeof import('./api/merchant-sites.routes')).mountMerchantSiteRoutes(own, ctx);
-        (require('./methods/methods.routes') as typeof import('./methods/methods.routes')).mountMethodRoutes(own, ctx);
-        (require('./payer/payer.routes') as typeof import('./payer/payer.routes')).mountPayerRoutes(own, ctx);
-        (require('./payer/preapproval.page') as typeof import('./payer/preapproval.page')).mountPreapprovalPage(own, ctx);
+        mountPaymentRoutes(own, ctx);
+        mountPreapprovalRoutes(own, ctx);
+        mountMerchantSiteRoutes(own, ctx);
+        mountMethodRoutes(own, ctx);
+        mountPayerRoutes(own, ctx);
+        mountPreapprovalPage(own, ctx);
         // Last, as before: no route above answers a path under /dashboard.
         own.use(
           partOnFirstUse(DASHBOARD_PATH, (dashboard) =>
+            // eslint-disable-next-line @typescript-eslint/no-require-imports
             (require('./dashboard/dashboard.routes') as typeof import('./dashboard/dashboard.routes')).mountDashboardRoutes(dashboard, ctx),
           ),
         );
-      } else (require('./card/card.routes') as typeof import('./card/card.routes')).mountCardRoutes(own, ctx);
-      /* eslint-enable @typescript-eslint/no-require-imports */
+      } else mountCardRoutes(own, ctx);
     }),
   );
   app.use(router);
