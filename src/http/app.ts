@@ -35,8 +35,6 @@ export const BODY_LIMIT = 1024 * 1024;
 const CONTROL_PATH = /^\/_sandbox(\/|$)/i;
 /** The dashboard's paths, likewise. */
 const DASHBOARD_PATH = /^\/dashboard(\/|$)/i;
-/** Every path. */
-const ANY_PATH = /^/;
 
 /**
  * A part of the app in a router of its own, entered only by a path of `paths`, and made (its modules
@@ -123,27 +121,22 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
       /* eslint-enable @typescript-eslint/no-require-imports */
     }),
   );
-  // The address's own routes, in their place after the control API's, made at the first request that
-  // reaches them: a readiness check's health answer, which the control API gives, makes none of them.
-  router.use(
-    partOnFirstUse(ANY_PATH, (own) => {
-      if (surface === 'api') {
-        mountPaymentRoutes(own, ctx);
-        mountPreapprovalRoutes(own, ctx);
-        mountMerchantSiteRoutes(own, ctx);
-        mountMethodRoutes(own, ctx);
-        mountPayerRoutes(own, ctx);
-        mountPreapprovalPage(own, ctx);
-        // Last, as before: no route above answers a path under /dashboard.
-        own.use(
-          partOnFirstUse(DASHBOARD_PATH, (dashboard) =>
-            // eslint-disable-next-line @typescript-eslint/no-require-imports
-            (require('./dashboard/dashboard.routes') as typeof import('./dashboard/dashboard.routes')).mountDashboardRoutes(dashboard, ctx),
-          ),
-        );
-      } else mountCardRoutes(own, ctx);
-    }),
-  );
+  if (surface === 'api') {
+    mountPaymentRoutes(router, ctx);
+    mountPreapprovalRoutes(router, ctx);
+    mountMerchantSiteRoutes(router, ctx);
+    mountMethodRoutes(router, ctx);
+    mountPayerRoutes(router, ctx);
+    mountPreapprovalPage(router, ctx);
+    // Last, as before: no route above answers a path under /dashboard.
+    router.use(
+      partOnFirstUse(DASHBOARD_PATH, (dashboard) =>
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        (require('./dashboard/dashboard.routes') as typeof import('./dashboard/dashboard.routes')).mountDashboardRoutes(dashboard, ctx),
+      ),
+    );
+  }
+  else mountCardRoutes(router, ctx);
   app.use(router);
 
   // Fidelity: the real service is ASP.NET Web API; its unmatched routes answer with this text.

@@ -1,9 +1,7 @@
-// The address's own routes, the dashboard and the control API are made at their first request, once per app, and answer as before.
+// The dashboard and the control API are made at their first request, once per app, and answer as before.
 import request from 'supertest';
 import * as control from '../../src/http/control/control.routes';
 import * as dashboard from '../../src/http/dashboard/dashboard.routes';
-import * as payments from '../../src/http/api/payments.routes';
-import * as card from '../../src/http/card/card.routes';
 import { makeWorld } from '../helpers/world';
 
 describe('parts of an app made on first use', () => {
@@ -97,46 +95,6 @@ describe('parts of an app made on first use', () => {
       expect(all).toContain('/dashboard/login');
       expect(all).toContain('/_sandbox/faults');
       expect(mount).toHaveBeenCalledTimes(1);
-    } finally {
-      w.close();
-    }
-  });
-
-  it('answers health without making the address’s own routes, which its first other request makes, once', async () => {
-    const api = jest.spyOn(payments, 'mountPaymentRoutes');
-    const cardRoutes = jest.spyOn(card, 'mountCardRoutes');
-    const w = makeWorld();
-    try {
-      await request(w.api).get('/_sandbox/health').expect(200);
-      await request(w.card).get('/_sandbox/health').expect(200);
-      expect(api).not.toHaveBeenCalled();
-      expect(cardRoutes).not.toHaveBeenCalled();
-      // A control path the control API does not answer goes on to them, as before, and to the 404 after them.
-      const unmatched = await request(w.api).get('/_sandbox/nothing');
-      expect(unmatched.status).toBe(404);
-      expect(unmatched.body).toEqual({ Message: "No HTTP resource was found that matches the request URI '/_sandbox/nothing'." });
-      expect(api).toHaveBeenCalledTimes(1);
-      const created = await request(w.api).post('/v1/payments').set('Authorization', w.auth).send({});
-      expect(created.status).toBe(400);
-      await request(w.api).get('/v1/methods').set('Authorization', w.auth).expect(200);
-      expect((await request(w.api).get('/v1/methods')).status).toBe(401);
-      expect(api).toHaveBeenCalledTimes(1);
-      expect(cardRoutes).not.toHaveBeenCalled();
-      expect((await request(w.card).get('/v1/methods')).status).toBe(401);
-      expect(cardRoutes).toHaveBeenCalledTimes(1);
-    } finally {
-      w.close();
-    }
-  });
-
-  it('lists the address’s own routes after the control API’s to a walk of the app’s routers', () => {
-    const w = makeWorld();
-    try {
-      type Layer = { route?: { path: string }; handle?: { stack?: Layer[] } };
-      const paths = (stack: Layer[]): string[] => stack.flatMap((l) => [...(l.route ? [l.route.path] : []), ...paths(l.handle?.stack ?? [])]);
-      const all = paths((w.api as unknown as { router: { stack: Layer[] } }).router.stack);
-      expect(all.indexOf('/v1/payments')).toBeGreaterThan(all.lastIndexOf('/_sandbox/faults'));
-      expect(all.indexOf('/dashboard/login')).toBeGreaterThan(all.lastIndexOf('/v1/payments'));
     } finally {
       w.close();
     }
