@@ -1,7 +1,6 @@
 // Writes answers straight to the socket: one stringify, one write, the headers the real service sends.
 // (Express's res.json would also look the charset up in its MIME database on every answer.)
 import type { Response } from 'express';
-import { utf8Bytes } from '../text-bytes';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const HTML_TYPE = 'text/html; charset=utf-8';
@@ -12,7 +11,7 @@ function write(res: Response, status: number, type: string, body: string | Buffe
   // the same write. The request journal keeps what was given.
   res.statusCode = status;
   res.setHeader('Content-Type', type);
-  res.setHeader('Content-Length', typeof body === 'string' ? utf8Bytes(body) : body.length);
+  res.setHeader('Content-Length', typeof body === 'string' ? Buffer.byteLength(body) : body.length);
   res.end(body);
 }
 

@@ -6,7 +6,6 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { maskCardData, maskQuery } from '../domain/card-data';
 import { siteOf as credentialsSite } from '../services/auth.service';
 import type { Surface } from '../store/records';
-import { utf8Bytes } from '../text-bytes';
 import type { SiteRecord } from '../store/records';
 import type { ServiceContext } from '../services/context';
 import { BODY_CAP, type RequestJournal } from './journal';
@@ -229,7 +228,7 @@ function capped(body: string | Buffer, bytes: number): string | Buffer {
   return all.subarray(0, BODY_CAP).toString('utf8');
 }
 
-const byteLength = (body: string | Buffer) => (typeof body === 'string' ? utf8Bytes(body) : body.length);
+const byteLength = (body: string | Buffer) => (typeof body === 'string' ? Buffer.byteLength(body) : body.length);
 
 /** The path parameters that name something by a whole number. */
 const ID_PARAMS = ['id', 'refundId', 'splitId', 'captureId', 'methodId'] as const;

@@ -191,7 +191,7 @@ export const FLOORS: readonly (readonly string[])[] = [
   ['errors'],
   ['wire'],
   ['store'],
-  ['domain', 'ids', 'log', 'package-root', 'file-stamp', 'text-bytes'],
+  ['domain', 'ids', 'log', 'package-root', 'file-stamp'],
 ];
 
 /** The floor of a module (0 the top), by its folder or, at the top of src/, its name. */
