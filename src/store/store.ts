@@ -193,13 +193,16 @@ export class Store {
    * savepoint makes SQLite copy every page the change touches into its undo log first (measured: 7 to
    * 30 µs of a create's 130 to 230 in the services). Nothing can then undo `write` alone: if it throws,
    * the whole group is rolled back, as when its commit fails, and every answer that waited for it is
-   * a 503 (GroupUndone). Elsewhere (no group, inside a tx()) it is tx().
+   * a 503 (GroupUndone). A scenario step in a run of steps (txSteps) writes so too: the run has no
+   * savepoint of its own. Elsewhere (no group, inside a tx()) it is tx().
    */
   txChecked<C, T>(check: () => C, write: (checked: C) => T): T {
     if (this.held) throw new WritesHeld();
     const db = this.db;
     if (this.groupOpen && !db.inTransaction) this.flush();
-    if (!this.grouping || this.depth > 0 || (db.inTransaction && !this.groupOpen)) return this.tx(() => write(check()));
+    // At the top of the group's transaction: alone in it, or a step of a run of steps (txSteps).
+    const atTop = this.depth === 0 || (this.depth === 1 && this.stepsAtTop);
+    if (!this.grouping || !atTop || (db.inTransaction && !this.groupOpen)) return this.tx(() => write(check()));
     if (!this.groupOpen) this.openGroup();
     this.depth++;
     try {
@@ -254,12 +257,14 @@ export class Store {
       if (!this.grouping) return this.alone(fn);
       if (!this.groupOpen) this.openGroup();
       this.depth++;
+      this.stepsAtTop = true;
       try {
         const result = fn();
         this.throwIfRolledBack();
         return result;
       } finally {
         this.depth--;
+        this.stepsAtTop = false;
       }
     } finally {
       this.jobs.readAheadUntil();
@@ -268,6 +273,16 @@ export class Store {
 
   /** How many tx() calls are running (a tx() inside another is a savepoint of it). */
   private depth = 0;
+  /** A run of steps (txSteps) in the commit group is running, with no savepoint around its steps. */
+  private stepsAtTop = false;
+
+  /**
+   * Whether the open commit group was rolled back whole by a change that wrote without a savepoint
+   * (txChecked) and failed: what it held is gone, and what waits for it fails with GroupUndone.
+   */
+  get groupUndone(): boolean {
+    return this.groupOpen && this.rolledBackBy instanceof GroupUndone;
+  }
 
   /** Whether a tx() (or txSteps(), txChecked()) is running: what fails now is undone by it. */
   get inTx(): boolean {
