@@ -245,6 +245,7 @@ export class Store {
    * savepoint around them all, SQLite's in-memory undo log (its sub-journal, a list of 1 KB pieces)
    * grew with every step, and releasing each step's savepoint walked it from its start: a slice's cost
    * grew with the square of its steps. A tx() that throws is undone alone; the steps before it stay.
+   * A txChecked() inside writes with no savepoint at all, and its failing write undoes the whole group.
    * Without a commit group, `fn` throwing undoes it all. Inside a running tx() it is a savepoint of it.
    */
   txSteps<T>(fn: () => T): T {
