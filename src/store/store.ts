@@ -252,23 +252,17 @@ export class Store {
     if (this.held) throw new WritesHeld();
     if (this.groupOpen && !this.db.inTransaction) this.flush();
     if (this.depth > 0 || (this.db.inTransaction && !this.groupOpen)) return this.tx(fn);
-    // The run is this transaction's alone: the due jobs are read a few at a time (JobsRepo.readAheadFrom).
-    this.jobs.readAheadFrom();
+    if (!this.grouping) return this.alone(fn);
+    if (!this.groupOpen) this.openGroup();
+    this.depth++;
+    this.stepsAtTop = true;
     try {
-      if (!this.grouping) return this.alone(fn);
-      if (!this.groupOpen) this.openGroup();
-      this.depth++;
-      this.stepsAtTop = true;
-      try {
-        const result = fn();
-        this.throwIfRolledBack();
-        return result;
-      } finally {
-        this.depth--;
-        this.stepsAtTop = false;
-      }
+      const result = fn();
+      this.throwIfRolledBack();
+      return result;
     } finally {
-      this.jobs.readAheadUntil();
+      this.depth--;
+      this.stepsAtTop = false;
     }
   }
 
@@ -472,7 +466,6 @@ export class Store {
     this.sites.forget();
     this.payments.forget();
     this.methods.forget();
-    this.jobs.forget();
   }
 
   /**
@@ -495,7 +488,6 @@ export class Store {
     deleteOwned(this.db, siteId, alsoItself);
     this.sites.forget();
     this.payments.forget();
-    this.jobs.forget();
   }
 
   /** Subscribes to "one marketplace's data was replaced"; returns the way to unsubscribe. */
@@ -508,7 +500,6 @@ export class Store {
   siteReplaced(siteId: number, why: SiteReplaced): void {
     this.sites.forget();
     this.payments.forget();
-    this.jobs.forget();
     for (const listener of this.siteListeners) listener(siteId, why);
   }
 
@@ -525,7 +516,6 @@ export class Store {
     this.sites.forget();
     this.payments.forget();
     this.methods.forget();
-    this.jobs.forget();
     for (const listener of this.replacedListeners) listener(why);
   }
 
