@@ -48,9 +48,29 @@ export function applyPaymentEvent(ctx: ServiceContext, rawId: string | number, e
  * a copy of each page the change touches (a scenario step's authorization, under load).
  */
 export function applyEventTo(ctx: ServiceContext, view: PaymentView, event: PaymentEvent, opts: EventOptions = {}): PaymentView {
-  const decided = decideEvent(ctx, view.payment, event, opts);
-  if (ctx.store.inTx && plainMove(view.payment, decided)) return act(ctx, view, decided, event, opts);
-  return ctx.store.tx(() => act(ctx, view, decided, event, opts));
+  return applyDecided(ctx, decidePaymentEvent(ctx, view, event, opts));
+}
+
+/** An event decided for a payment read in the running transaction, not yet applied. */
+export interface DecidedEvent {
+  readonly view: PaymentView;
+  readonly event: PaymentEvent;
+  readonly opts: EventOptions;
+  readonly decided: Decided;
+}
+
+/** applyEventTo's decision alone: reads only, and refuses (EventRefused) what applyDecided would not do. */
+export function decidePaymentEvent(ctx: ServiceContext, view: PaymentView, event: PaymentEvent, opts: EventOptions = {}): DecidedEvent {
+  return { view, event, opts, decided: decideEvent(ctx, view.payment, event, opts) };
+}
+
+/**
+ * applyEventTo's move, as decided. A plain move can refuse nothing: only the others (a capture at
+ * authorization, a card payment's capture or card entered) may refuse after a write, in a savepoint.
+ */
+export function applyDecided(ctx: ServiceContext, d: DecidedEvent): PaymentView {
+  if (ctx.store.inTx && plainMove(d.view.payment, d.decided)) return act(ctx, d.view, d.decided, d.event, d.opts);
+  return ctx.store.tx(() => act(ctx, d.view, d.decided, d.event, d.opts));
 }
 
 function applyEvent(ctx: ServiceContext, view: PaymentView, event: PaymentEvent, opts: EventOptions): PaymentView {

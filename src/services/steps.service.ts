@@ -2,14 +2,16 @@
 // through the same services the API uses. A step that no longer fits the payment is skipped, with why.
 import type { PaymentEvent } from '../domain/payment.machine';
 import { HttpError, Rejection } from '../errors/errors';
+import { GroupUndone, isStorageFailure } from '../store/failures';
 import type { JobRecord } from '../store/jobs.repo';
+import type { Store } from '../store/store';
 import type { PaymentRecord } from '../store/records';
 import { resolveAmount } from '../scenarios/scenario';
 import { cancelPayment } from './cancel.service';
 import { isCardStep, runCardStep } from './card-actions.service';
 import { capturePayment, captureSplit } from './capture.service';
 import type { ServiceContext } from './context';
-import { applyEventTo } from './events.service';
+import { type DecidedEvent, applyDecided, applyEventTo, decidePaymentEvent } from './events.service';
 import { reload } from './lookup';
 import { applyRefundEvent, refundPayment, refundSplit } from './refunds.service';
 import { abandonedOnThePage } from './payer-hold.service';
@@ -24,6 +26,7 @@ const PAYMENT_EVENTS: ReadonlySet<string> = new Set(['authorize', 'succeed', 'fa
 export function runJob(ctx: ServiceContext, job: JobRecord): void {
   if (job.paymentId === null) return runPreapprovalJob(ctx, job);
   const paymentId = job.paymentId;
+  if (decidedFirst(job) && !runAlone(ctx).has(job.id)) return runPaymentEvent(ctx, job, paymentId);
   ctx.store.tx(() => {
     let outcome: string;
     let ran = true;
@@ -32,17 +35,91 @@ export function runJob(ctx: ServiceContext, job: JobRecord): void {
     try {
       outcome = perform(ctx, job, paymentId, (p) => (after = p));
     } catch (e) {
-      if (!(e instanceof Rejection || e instanceof HttpError)) throw e;
+      if (!isRefusal(e)) throw e;
       ran = false;
-      outcome = e instanceof Rejection ? `rejected: ${e.message}` : `skipped: ${e.message}`;
+      outcome = refusedOutcome(e);
     }
-    ctx.store.jobs.finish(job.id, ran ? 'done' : 'skipped', outcome, ctx.clock.now());
-    // The chain goes on after a rejected merchant action too: the rejection is part of the story.
-    if (job.stepIndex >= 0) {
-      const payment = after ?? ctx.store.payments.getAny(paymentId);
-      if (payment) trigger(ctx, payment, { kind: 'step', index: job.stepIndex });
-    }
+    finishStep(ctx, job, paymentId, ran, outcome, after);
   });
+}
+
+const isRefusal = (e: unknown): e is Rejection | HttpError => e instanceof Rejection || e instanceof HttpError;
+const refusedOutcome = (e: Rejection | HttpError): string => (e instanceof Rejection ? `rejected: ${e.message}` : `skipped: ${e.message}`);
+
+/** The step's outcome recorded; the chain goes on after a rejected merchant action too: the rejection is part of the story. */
+function finishStep(ctx: ServiceContext, job: JobRecord, paymentId: number, ran: boolean, outcome: string, after: PaymentRecord | undefined): void {
+  ctx.store.jobs.finish(job.id, ran ? 'done' : 'skipped', outcome, ctx.clock.now());
+  if (job.stepIndex >= 0) {
+    const payment = after ?? ctx.store.payments.getAny(paymentId);
+    if (payment) trigger(ctx, payment, { kind: 'step', index: job.stepIndex });
+  }
+}
+
+/** A payment event of its scenario (not a refund's, not a card step's): decided before anything is written. */
+const decidedFirst = (job: JobRecord): boolean => job.refundId === null && PAYMENT_EVENTS.has(job.action) && !isCardStep(job.action);
+
+/**
+ * The steps whose change, written without a savepoint, failed and undid its commit group: each runs
+ * from then on with a savepoint of its own, so that a failure that comes again is recorded against the
+ * step alone (as any step's unexpected failure is) instead of undoing every group it runs in. Kept
+ * until the process ends: a failure of this kind is rare, and each step fails so once at most.
+ */
+const RUN_ALONE = new WeakMap<Store, Set<number>>();
+
+function runAlone(ctx: ServiceContext): Set<number> {
+  let set = RUN_ALONE.get(ctx.store);
+  if (!set) RUN_ALONE.set(ctx.store, (set = new Set()));
+  return set;
+}
+
+/**
+ * A payment event, the step of nearly every scenario: its refusals (the payer left the page, the
+ * event no longer fits the payment) all come before its first write, so in a run of steps it writes
+ * without a savepoint of its own (Store.txChecked), which would copy every page the step touches into
+ * SQLite's undo log first. A refused step writes only its outcome, as under a savepoint.
+ */
+function runPaymentEvent(ctx: ServiceContext, job: JobRecord, paymentId: number): void {
+  const store = ctx.store;
+  try {
+    store.txChecked(
+      () => decideStep(ctx, job, paymentId),
+      (decided) => {
+        let outcome: string;
+        let after: PaymentRecord | undefined;
+        if (typeof decided === 'string') outcome = decided;
+        else {
+          try {
+            after = applyDecided(ctx, decided).payment;
+            outcome = statusInfo(after.statusId);
+          } catch (e) {
+            // Only a move that is not plain refuses here, undone in its own savepoint (applyDecided).
+            if (!isRefusal(e)) throw e;
+            outcome = refusedOutcome(e);
+          }
+        }
+        finishStep(ctx, job, paymentId, after !== undefined, outcome, after);
+      },
+    );
+  } catch (e) {
+    if (!store.groupUndone) throw e;
+    // The group's steps are pending again; this one runs alone next time.
+    runAlone(ctx).add(job.id);
+    throw isStorageFailure(e) ? e : new GroupUndone(e);
+  }
+}
+
+/** Where the step's event takes its payment as it is now, or why the step does not run (its outcome). Reads only. */
+function decideStep(ctx: ServiceContext, job: JobRecord, paymentId: number): DecidedEvent | string {
+  try {
+    const view = reload(ctx, paymentId);
+    const p = view.payment;
+    const abandoned = abandonedOnThePage(ctx, job, p);
+    if (abandoned) throw new HttpError(400, abandoned);
+    return decidePaymentEvent(ctx, view, job.action as PaymentEvent, { cause: `scenario ${p.scenario}: ${job.action}`, scenario: true });
+  } catch (e) {
+    if (!isRefusal(e)) throw e;
+    return refusedOutcome(e);
+  }
 }
 
 /** A preapproval's step: its scenario's event; skipped, with why, when the preapproval moved on meanwhile. */

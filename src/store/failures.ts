@@ -13,8 +13,9 @@ export class RolledBack extends Error {
  * was rolled back whole, as when its commit fails, and each of its changes may be tried again.
  */
 export class GroupUndone extends Error {
-  constructor() {
-    super('a change stored together with it failed, and both were undone; try again');
+  /** @param cause the failure of the change that undid the group, when it is known */
+  constructor(cause?: unknown) {
+    super('a change stored together with it failed, and both were undone; try again', cause === undefined ? undefined : { cause });
   }
 }
 

@@ -48,9 +48,6 @@ const toRecord = (r: JobRow): JobRecord => ({
   plannedDueAt: r.planned_due_at,
 });
 
-/** How many due jobs a run of steps reads at once (a slice of the real clock runs 16 to 50). */
-const READ_AHEAD = 32;
-
 export class JobsRepo {
   private readonly insertStmt;
   private readonly nextDueStmt;
@@ -63,15 +60,7 @@ export class JobsRepo {
   private readonly insertPreapprovalStmt;
   private readonly ofPreapprovalStmt;
   private readonly moveClockStmt;
-  private readonly dueRunStmt;
   private readonly insertOwnedStmt;
-
-  /**
-   * The due jobs read ahead in a run of steps (readAhead), first due last, for nextDue(now, clock) to
-   * hand out without a query each: dropped by any write that could change which job is due next.
-   */
-  private ahead: { now: number; clock: number | null; rows: JobRow[]; latest: number } | null = null;
-  private readingAhead = false;
 
   constructor(db: Db) {
     this.insertStmt = db.prepare(
@@ -92,9 +81,6 @@ export class JobsRepo {
     // Each clock's own due rows, through scenario_jobs_due (clock_site_id IS NULL: the sandbox's).
     this.nextDueStmt = db.prepare<[number, number | null], JobRow>(
       `SELECT * FROM scenario_jobs WHERE state = 'pending' AND due_at <= ? AND clock_site_id IS ? ORDER BY due_at, id LIMIT 1`,
-    );
-    this.dueRunStmt = db.prepare<[number, number | null, number], JobRow>(
-      `SELECT * FROM scenario_jobs WHERE state = 'pending' AND due_at <= ? AND clock_site_id IS ? ORDER BY due_at, id LIMIT ?`,
     );
     this.countDueStmt = db
       .prepare<[number, number | null, number], number>(
@@ -122,7 +108,6 @@ export class JobsRepo {
 
   /** Moves the payment's pending steps doing one of `actions` to `until` (none sooner), keeping their planned time. */
   hold(paymentId: number, actions: readonly string[], until: number): number {
-    this.ahead = null;
     return this.holdStmt.run({ paymentId, until: dueBy(until), actions: JSON.stringify(actions) }).changes;
   }
 
@@ -133,7 +118,6 @@ export class JobsRepo {
 
   /** `ownerSiteId`, the payment's owner, when the caller has it: its clock is then found without reading the payment. */
   schedule(paymentId: number, refundId: number | null, stepIndex: number, action: string, dueAt: number, ownerSiteId?: number): void {
-    this.scheduling(dueAt);
     // By position (the payment's ID twice: its row's and its clock's; or its owner, twice in clockSiteOf): cheaper to bind than by name.
     if (ownerSiteId === undefined) this.insertStmt.run(paymentId, refundId, stepIndex, action, dueBy(dueAt), paymentId);
     else this.insertOwnedStmt.run(paymentId, refundId, stepIndex, action, dueBy(dueAt), ownerSiteId, ownerSiteId);
@@ -141,7 +125,6 @@ export class JobsRepo {
 
   /** A step of a preapproval's scenario. */
   schedulePreapproval(preapprovalId: number, stepIndex: number, action: string, dueAt: number): void {
-    this.scheduling(dueAt);
     this.insertPreapprovalStmt.run(preapprovalId, stepIndex, action, dueBy(dueAt));
   }
 
@@ -151,51 +134,13 @@ export class JobsRepo {
 
   /**
    * The pending job due first on a clock (`clock`: a marketplace's own, null the sandbox's), if it is
-   * due at `now`. Ties go in the order they were scheduled.
+   * due at `now`. Ties go in the order they were scheduled. One query a step: a run of steps reading
+   * 32 due jobs at once cost more instructions a step than this (the driver's making of each row's
+   * values dominates either way, and a slice of 16 to 50 steps read rows it did not run).
    */
   nextDue(now: number, clock: number | null = null): JobRecord | undefined {
-    if (!this.readingAhead) {
-      const row = this.nextDueStmt.get(now, clock);
-      return row && toRecord(row);
-    }
-    let ahead = this.ahead;
-    if (ahead === null || ahead.now !== now || ahead.clock !== clock || ahead.rows.length === 0) {
-      const rows = this.dueRunStmt.all(now, clock, READ_AHEAD);
-      if (rows.length === 0) {
-        this.ahead = null;
-        return undefined;
-      }
-      // Handed out from the end: the last read is due latest.
-      ahead = this.ahead = { now, clock, latest: rows[rows.length - 1]!.due_at, rows: rows.reverse() };
-    }
-    return toRecord(ahead.rows.pop()!);
-  }
-
-  /**
-   * Between these, nextDue() reads the due jobs a few at a time: for a run of steps in one transaction
-   * (Store.txSteps), which nothing but the steps themselves writes to meanwhile. A step's own writes
-   * keep the jobs read ahead right: its finish() is of the job handed out, and a job it schedules is
-   * due no sooner than the run's time, so after every job read (ties go by ID, and its ID is the
-   * newest). Any other write to the jobs drops them, and the next call reads again.
-   */
-  readAheadFrom(): void {
-    this.readingAhead = true;
-    this.ahead = null;
-  }
-
-  readAheadUntil(): void {
-    this.readingAhead = false;
-    this.ahead = null;
-  }
-
-  /** Whatever was read ahead is dropped (the jobs were written otherwise: a reset, a restore, a rollback). */
-  forget(): void {
-    this.ahead = null;
-  }
-
-  /** A job due before the latest read ahead would come before some of them: what was read ahead is dropped (one due at the same time comes after them: ties go by ID, and its ID is the newest). */
-  private scheduling(dueAt: number): void {
-    if (this.ahead !== null && dueBy(dueAt) < this.ahead.latest) this.ahead = null;
+    const row = this.nextDueStmt.get(now, clock);
+    return row && toRecord(row);
   }
 
   /** How many pending jobs of a clock are due at `now`, counting up to `limit`. */
@@ -209,12 +154,10 @@ export class JobsRepo {
 
   /** The pending steps of a marketplace's payments run on `clock` from now on (its own, or null: the sandbox's). */
   moveToClock(siteId: number, clock: number | null): void {
-    this.ahead = null;
     this.moveClockStmt.run(clock, siteId);
   }
 
   finish(id: number, state: 'done' | 'skipped', outcome: string, at: number): void {
-    if (this.ahead !== null && this.ahead.rows.some((r) => r.id === id)) this.ahead = null;
     this.finishStmt.run(state, outcome, at, id);
   }
 

@@ -193,13 +193,16 @@ export class Store {
    * savepoint makes SQLite copy every page the change touches into its undo log first (measured: 7 to
    * 30 µs of a create's 130 to 230 in the services). Nothing can then undo `write` alone: if it throws,
    * the whole group is rolled back, as when its commit fails, and every answer that waited for it is
-   * a 503 (GroupUndone). Elsewhere (no group, inside a tx()) it is tx().
+   * a 503 (GroupUndone). A scenario step in a run of steps (txSteps) writes so too: the run has no
+   * savepoint of its own. Elsewhere (no group, inside a tx()) it is tx().
    */
   txChecked<C, T>(check: () => C, write: (checked: C) => T): T {
     if (this.held) throw new WritesHeld();
     const db = this.db;
     if (this.groupOpen && !db.inTransaction) this.flush();
-    if (!this.grouping || this.depth > 0 || (db.inTransaction && !this.groupOpen)) return this.tx(() => write(check()));
+    // At the top of the group's transaction: alone in it, or a step of a run of steps (txSteps).
+    const atTop = this.depth === 0 || (this.depth === 1 && this.stepsAtTop);
+    if (!this.grouping || !atTop || (db.inTransaction && !this.groupOpen)) return this.tx(() => write(check()));
     if (!this.groupOpen) this.openGroup();
     this.depth++;
     try {
@@ -242,32 +245,39 @@ export class Store {
    * savepoint around them all, SQLite's in-memory undo log (its sub-journal, a list of 1 KB pieces)
    * grew with every step, and releasing each step's savepoint walked it from its start: a slice's cost
    * grew with the square of its steps. A tx() that throws is undone alone; the steps before it stay.
+   * A txChecked() inside writes with no savepoint at all, and its failing write undoes the whole group.
    * Without a commit group, `fn` throwing undoes it all. Inside a running tx() it is a savepoint of it.
    */
   txSteps<T>(fn: () => T): T {
     if (this.held) throw new WritesHeld();
     if (this.groupOpen && !this.db.inTransaction) this.flush();
     if (this.depth > 0 || (this.db.inTransaction && !this.groupOpen)) return this.tx(fn);
-    // The run is this transaction's alone: the due jobs are read a few at a time (JobsRepo.readAheadFrom).
-    this.jobs.readAheadFrom();
+    if (!this.grouping) return this.alone(fn);
+    if (!this.groupOpen) this.openGroup();
+    this.depth++;
+    this.stepsAtTop = true;
     try {
-      if (!this.grouping) return this.alone(fn);
-      if (!this.groupOpen) this.openGroup();
-      this.depth++;
-      try {
-        const result = fn();
-        this.throwIfRolledBack();
-        return result;
-      } finally {
-        this.depth--;
-      }
+      const result = fn();
+      this.throwIfRolledBack();
+      return result;
     } finally {
-      this.jobs.readAheadUntil();
+      this.depth--;
+      this.stepsAtTop = false;
     }
   }
 
   /** How many tx() calls are running (a tx() inside another is a savepoint of it). */
   private depth = 0;
+  /** A run of steps (txSteps) in the commit group is running, with no savepoint around its steps. */
+  private stepsAtTop = false;
+
+  /**
+   * Whether the open commit group was rolled back whole by a change that wrote without a savepoint
+   * (txChecked) and failed: what it held is gone, and what waits for it fails with GroupUndone.
+   */
+  get groupUndone(): boolean {
+    return this.groupOpen && this.rolledBackBy instanceof GroupUndone;
+  }
 
   /** Whether a tx() (or txSteps(), txChecked()) is running: what fails now is undone by it. */
   get inTx(): boolean {
@@ -456,7 +466,6 @@ export class Store {
     this.sites.forget();
     this.payments.forget();
     this.methods.forget();
-    this.jobs.forget();
   }
 
   /**
@@ -479,7 +488,6 @@ export class Store {
     deleteOwned(this.db, siteId, alsoItself);
     this.sites.forget();
     this.payments.forget();
-    this.jobs.forget();
   }
 
   /** Subscribes to "one marketplace's data was replaced"; returns the way to unsubscribe. */
@@ -492,7 +500,6 @@ export class Store {
   siteReplaced(siteId: number, why: SiteReplaced): void {
     this.sites.forget();
     this.payments.forget();
-    this.jobs.forget();
     for (const listener of this.siteListeners) listener(siteId, why);
   }
 
@@ -509,7 +516,6 @@ export class Store {
     this.sites.forget();
     this.payments.forget();
     this.methods.forget();
-    this.jobs.forget();
     for (const listener of this.replacedListeners) listener(why);
   }
 

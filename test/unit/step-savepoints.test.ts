@@ -1,5 +1,6 @@
-// A scenario step that moves its payment writes inside the step's own savepoint, with none of its own
-// inside it; a step whose event is refused is skipped, and changes nothing.
+// A scenario step that moves its payment writes, in a commit group, with no savepoint at all (its
+// refusals come before its first write: Store.txChecked); outside a group inside the step's own
+// savepoint, with none of its own inside it. A step whose event is refused is skipped, and changes nothing.
 import request from 'supertest';
 import { createOutbox } from '../../src/notifications/outbox';
 import { runJob } from '../../src/services/steps.service';
@@ -42,15 +43,20 @@ describe('a scenario step', () => {
   });
   afterEach(() => w.close());
 
-  it('authorizing its payment opens one savepoint, its own, and stores the move, its history and its notification', async () => {
+  it.each([
+    ['in a commit group opens no savepoint', true, { depth: 0, deepest: 0, opened: 0 }],
+    ['outside a commit group opens one savepoint, its own', false, { depth: 0, deepest: 1, opened: 1 }],
+  ])('authorizing its payment %s, and stores the move, its history and its notification', async (_, grouped, savepoints) => {
     const p = await createPayment(w);
+    await new Promise((r) => setImmediate(r));
+    if (!grouped) (w.store as unknown as { grouping: boolean }).grouping = false;
     const { seen, restore } = watch(w);
     try {
       runDueSteps(w, 2_000);
     } finally {
       restore();
     }
-    expect(seen).toEqual({ depth: 0, deepest: 1, opened: 1 });
+    expect(seen).toEqual(savepoints);
     await new Promise((r) => setImmediate(r));
     const read = await request(w.api).get(`/v1/payments/${p.ID}`).set('Authorization', w.auth).expect(200);
     expect(read.body.Payment.Status).toEqual({ ID: 9, Info: 'Authorized', Reasons: null });
@@ -72,7 +78,14 @@ describe('a scenario step', () => {
     await new Promise((r) => setImmediate(r));
     const before = rowsOf(w, p.ID);
     const stored = snapshot(w.store);
-    runDueSteps(w, 2_000);
+    const { seen, restore } = watch(w);
+    try {
+      runDueSteps(w, 2_000);
+    } finally {
+      restore();
+    }
+    // Refused before it wrote anything: no savepoint was needed to undo it.
+    expect(seen.opened).toBe(0);
     await new Promise((r) => setImmediate(r));
     const after = rowsOf(w, p.ID);
     expect(after.history).toEqual(before.history);

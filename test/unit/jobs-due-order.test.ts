@@ -1,5 +1,5 @@
-// A run of scenario steps (Store.txSteps) reads its due jobs a few at a time: nextDue() hands out the
-// same job, in the same order, as a query of the first due job at that moment would, whatever the steps write.
+// A run of scenario steps (Store.txSteps) is handed its due jobs by nextDue(): the same job, in the same
+// order, as a query of the first due job at that moment, whatever the steps write.
 import { type World, createPayment, makeWorld } from '../helpers/world';
 
 const FIRST_DUE = `SELECT id FROM scenario_jobs WHERE state = 'pending' AND due_at <= ? AND clock_site_id IS ? ORDER BY due_at, id LIMIT 1`;
@@ -47,7 +47,7 @@ describe('the due jobs of a run of steps', () => {
     const now = w.clock.now() + 60_000;
     scheduleMany(80, now);
     const ran = runChecked(now);
-    // The five creates' authorizations and the eighty scheduled, more than two reads' worth.
+    // The five creates' authorizations and the eighty scheduled.
     expect(ran).toHaveLength(85);
     expect(new Set(ran).size).toBe(85);
   });
@@ -56,11 +56,11 @@ describe('the due jobs of a run of steps', () => {
     const now = w.clock.now() + 60_000;
     scheduleMany(60, now);
     const ran = runChecked(now, (n, at) => {
-      // Due before those read ahead: it comes next.
+      // Due before those already due: it comes next.
       if (n === 3) w.store.jobs.schedule(payments[0]!, null, -1, 'authorize', at - 120_000);
       // Due as the run's time: after every due job, as the query has it.
       if (n === 5) w.store.jobs.schedule(payments[1]!, null, -1, 'authorize', at);
-      // One read ahead, finished by another step (a payer's choice supersedes it).
+      // One due, finished by another step (a payer's choice supersedes it).
       if (n === 8) w.store.jobs.finish(firstDue(at)!, 'skipped', 'superseded', at);
       if (n === 12) w.store.jobs.hold(payments[2]!, ['authorize'], at + 3_600_000);
       if (n === 20) w.store.jobs.moveToClock(payments[3]!, null);
@@ -72,7 +72,7 @@ describe('the due jobs of a run of steps', () => {
     expect(ran.length).toBeGreaterThan(40);
   });
 
-  it('are read one by one outside a run of steps, as before', () => {
+  it('outside a run of steps: the first due, until it is finished', () => {
     const now = w.clock.now() + 60_000;
     scheduleMany(10, now);
     const first = w.store.jobs.nextDue(now);
