@@ -86,4 +86,32 @@ describe('the routers before a route', () => {
       [`/V1/PAYMENTS/${p.ID}/Status/`, '/v1/payments/{id}/status'],
     ]);
   });
+
+  it('answers OPTIONS under /_sandbox and /dashboard in their own parts', async () => {
+    const health = await send(w.api, 'OPTIONS', '/_sandbox/health');
+    expect([health.status, health.allow, health.text]).toEqual([200, 'GET, HEAD', 'GET, HEAD']);
+    const faults = await send(w.card, 'OPTIONS', '/_SANDBOX/faults/');
+    expect([faults.status, faults.allow]).toEqual([200, 'DELETE, GET, HEAD, POST']);
+    const login = await send(w.api, 'OPTIONS', '/dashboard/login');
+    // The dashboard's own routes answer any method of its paths (its sign-in page here).
+    expect([login.status, login.allow, login.text.includes('<title>Sign in</title>')]).toEqual([200, undefined, true]);
+    const none = await send(w.api, 'OPTIONS', '/_sandbox/nothing');
+    expect([none.status, none.text]).toEqual([404, notFound('/_sandbox/nothing')]);
+  });
+
+  it('has no route or middleware outside the control API that takes a path of its routes', () => {
+    type Layer = { route?: { path: string }; handle: { stack?: Layer[] }; match(path: string): unknown };
+    for (const app of [w.api, w.card]) {
+      const stack = (app as unknown as { router: { stack: Layer[] } }).router.stack;
+      const routes = (layers: Layer[]): string[] => layers.flatMap((l) => (l.route ? [l.route.path] : routes(l.handle.stack ?? [])));
+      const control = routes(stack).filter((p) => /^\/_sandbox(\/|$)/i.test(p));
+      expect(control.length).toBeGreaterThan(50);
+      const paths = control.flatMap((p) => [p, p.replace(/:\w+/g, 'x'), p.replace(/:\w+/g, '1')]).concat('/_sandbox', '/_sandbox/');
+      // Each layer of the app's router but the parts (routers of their own) and the chain before them all.
+      const others = stack.slice(1).filter((l) => l.handle.stack === undefined && l.handle.length < 4);
+      expect(others.length).toBeGreaterThan(app === w.api ? 35 : 15);
+      const taken = others.slice(0, -1).flatMap((l) => paths.filter((p) => l.match(p)).map((p) => `${l.route?.path ?? 'use'} takes ${p}`));
+      expect(taken).toEqual([]);
+    }
+  });
 });
