@@ -97,8 +97,8 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
 
   // The control API's sixty routes in a router of their own, entered only by a path under /_sandbox,
   // and mounted after the address's own routes: none of theirs takes a path under /_sandbox
-  // (test/api/routing-layers.test.ts), so no request reaches another route than before, and theirs
-  // no longer go through this part's layer on their way.
+  // (test/api/routing-layers.test.ts), so no request reaches another route than it would first, and
+  // theirs do not go through this part's layer on their way.
   const controlPart = partOnFirstUse(CONTROL_PATH, (control) => {
     control.use('/_sandbox', controlGuard(ctx.controlToken, ctx.controlFrom, ctx.services));
     /* eslint-disable @typescript-eslint/no-require-imports */
@@ -120,8 +120,8 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
     );
     /* eslint-enable @typescript-eslint/no-require-imports */
   });
-  // The routes on the app's own router, after the chain: in a router of their own, every request went
-  // through one more router's walk (its set-up, a layer and a parsed path more, the restoring of the
+  // The routes on the app's own router, after the chain: in a router of their own, every request would
+  // go through one more router's walk (its set-up, a layer and a parsed path more, the restoring of the
   // request on the way out) before its route.
   const router = app.router;
   if (surface === 'api') {
