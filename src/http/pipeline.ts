@@ -82,20 +82,6 @@ export function requireSite(ctx: HttpContext): RequestHandler {
   };
 }
 
-/** The API's paths: /v1 and below, in any case, as a router matches the prefix of a layer mounted at '/v1'. */
-const API_PATH = /^\/v1(\/|$)/i;
-
-/**
- * requireSite for every path under /v1, in a layer of its own mounted at '/'. Mounted at '/v1', every
- * API request paid for the router's matching of the prefix, its taking it off req.url and req.baseUrl
- * for the handler and its putting them back after; the path's own test costs less. The guard reads no
- * path, so it answers as it did.
- */
-export function requireSiteOnApiPaths(ctx: HttpContext): RequestHandler {
-  const guard = requireSite(ctx);
-  return (req, res, next) => (API_PATH.test(req.path) ? guard(req, res, next) : next());
-}
-
 /** The site a request authenticated as, if it did. */
 export const authenticatedSite = (req: Request): SiteRecord | undefined => (req as Authenticated)[SITE];
 

@@ -9,7 +9,7 @@ import { getRefund, listRefunds, refundPayment, refundSplit } from '../../servic
 import { addSplits } from '../../services/splits.service';
 import { listItemToWire, listToWire, paymentToWire, refundStatusToWire, refundToWire, splitToWire } from '../../wire/serializers';
 import { PageCache } from '../page-cache';
-import { type HttpContext, requireSiteOnApiPaths, route, siteOf, wireOf, servicesOf } from '../pipeline';
+import { type HttpContext, requireSite, route, siteOf, wireOf, servicesOf } from '../pipeline';
 import { queryParam } from '../query';
 import { mountRefundTypesRoute } from './preapprovals.routes';
 
@@ -22,7 +22,7 @@ export function mountPaymentRoutes(router: Router, ctx: HttpContext): void {
   // A payment's answer is kept the same way: a payment polled for its status between changes costs a
   // lookup, not its row, its splits and their JSON.
   const payments = new PageCache(s.store);
-  router.use(requireSiteOnApiPaths(ctx));
+  router.use('/v1', requireSite(ctx));
 
   router.post(
     '/v1/payments',

@@ -11,7 +11,7 @@ import { captureToWire, cardRefundToWire } from '../../wire/card-objects';
 import { CARD_FORM_PATH, type PaymentView, cardPaymentToWire, listToWire, refundStatusToWire, splitToWire } from '../../wire/serializers';
 import { mountCardObjectRoutes } from './card-objects.routes';
 import { mountPayerRoutes } from '../payer/payer.routes';
-import { type HttpContext, requireSiteOnApiPaths, route, siteOf, wireOf, servicesOf } from '../pipeline';
+import { type HttpContext, requireSite, route, siteOf, wireOf, servicesOf } from '../pipeline';
 import { queryParam } from '../query';
 
 const param = (req: Request, name: string) => String(req.params[name]);
@@ -20,7 +20,7 @@ export function mountCardRoutes(router: Router, ctx: HttpContext): void {
   const card = (req: Request, view: PaymentView) => ({ Payment: cardPaymentToWire(view.payment, wireOf(ctx, req), view.splits) });
   // The hosted card form is the payer's page, reached without the merchant's credentials.
   mountPayerRoutes(router, ctx, { path: CARD_FORM_PATH, surface: 'card' });
-  router.use(requireSiteOnApiPaths(ctx));
+  router.use('/v1', requireSite(ctx));
 
   router.post(
     '/v1/payments',
