@@ -40,17 +40,17 @@ describe('the routers before a route', () => {
 
   it("answers OPTIONS with the methods of the path's routes, in any case and with a trailing slash", async () => {
     const list = { status: 200, allow: 'GET, HEAD, POST', type: 'text/plain', nosniff: 'nosniff', text: 'GET, HEAD, POST' };
-    expect((await options('api', '/v1/payments'))).toEqual(list);
-    expect((await options('api', '/V1/Payments/'))).toEqual(list);
-    expect((await options('api', '/v1/payments/5'))).toEqual({ ...list, allow: 'GET, HEAD', text: 'GET, HEAD' });
-    expect((await options('api', '/v1/merchantsites/5'))).toEqual({ ...list, allow: 'DELETE, GET, HEAD, PATCH', text: 'DELETE, GET, HEAD, PATCH' });
-    expect((await options('api', '/v1/payments/5/refunds/types'))).toEqual({ ...list, allow: 'GET, HEAD', text: 'GET, HEAD' });
-    expect((await options('card', '/v1/payments'))).toEqual(list);
+    expect(await options('api', '/v1/payments')).toEqual(list);
+    expect(await options('api', '/V1/Payments/')).toEqual(list);
+    expect(await options('api', '/v1/payments/5')).toEqual({ ...list, allow: 'GET, HEAD', text: 'GET, HEAD' });
+    expect(await options('api', '/v1/merchantsites/5')).toEqual({ ...list, allow: 'DELETE, GET, HEAD, PATCH', text: 'DELETE, GET, HEAD, PATCH' });
+    expect(await options('api', '/v1/payments/5/refunds/types')).toEqual({ ...list, allow: 'GET, HEAD', text: 'GET, HEAD' });
+    expect(await options('card', '/v1/payments')).toEqual(list);
     // Open pages, before the guard of /v1 or outside it.
-    expect((await options('api', '/Home', false))).toEqual({ ...list, allow: 'GET, HEAD', text: 'GET, HEAD' });
+    expect(await options('api', '/Home', false)).toEqual({ ...list, allow: 'GET, HEAD', text: 'GET, HEAD' });
     // The card form's path is under /v1: its OPTIONS goes on past the form's route to the guard.
     expect((await options('card', '/v1/Payments/FillCardDetails', false)).status).toBe(401);
-    expect((await options('card', '/v1/Payments/FillCardDetails'))).toEqual({ ...list, allow: 'GET, HEAD', text: 'GET, HEAD' });
+    expect(await options('card', '/v1/Payments/FillCardDetails')).toEqual({ ...list, allow: 'GET, HEAD', text: 'GET, HEAD' });
   });
 
   it('answers OPTIONS on a path no route takes with the 404 of any method, and on /v1 without credentials with 401', async () => {
