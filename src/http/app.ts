@@ -95,32 +95,35 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
   before.push(fairTurns((ctx.turns ??= new FairTurns()), (req) => marketplaceKey(ctx, req)));
   app.use(chain(before));
 
-  const router = express.Router({ caseSensitive: false, strict: false });
-  // The control API's sixty routes in a router of their own, entered only by a path under /_sandbox:
-  // an API request would otherwise be matched against each of them before reaching its own.
-  router.use(
-    partOnFirstUse(CONTROL_PATH, (control) => {
-      control.use('/_sandbox', controlGuard(ctx.controlToken, ctx.controlFrom, ctx.services));
-      /* eslint-disable @typescript-eslint/no-require-imports */
-      (require('./control/health.routes') as typeof import('./control/health.routes')).mountHealthRoute(control, ctx);
-      // The rest after health, in a part of its own: a readiness check's first request (health, the
-      // first route) makes only the guard and health, and the rest is made at the first request health
-      // does not answer. No other route's path can match health's, so the order of routes is as it was.
-      control.use(
-        partOnFirstUse(CONTROL_PATH, (rest) => {
-          (require('./control/control.routes') as typeof import('./control/control.routes')).mountControlRoutes(rest, ctx);
-          (require('./control/marketplace.routes') as typeof import('./control/marketplace.routes')).mountMarketplaceRoutes(rest, ctx);
-          (require('./control/reproduce.routes') as typeof import('./control/reproduce.routes')).mountReproduceRoutes(rest, ctx);
-          const requests = require('./control/requests.routes') as typeof import('./control/requests.routes');
-          requests.mountRequestRoutes(rest, ctx);
-          // A marketplace's own journal, behind the guard of its own routes.
-          requests.mountScopedRequestRoutes(rest, ctx);
-          (require('./control/preapprovals.control') as typeof import('./control/preapprovals.control')).mountPreapprovalControlRoutes(rest, ctx);
-        }),
-      );
-      /* eslint-enable @typescript-eslint/no-require-imports */
-    }),
-  );
+  // The control API's sixty routes in a router of their own, entered only by a path under /_sandbox,
+  // and mounted after the address's own routes: none of theirs takes a path under /_sandbox
+  // (test/api/routing-layers.test.ts), so no request reaches another route than it would first, and
+  // theirs do not go through this part's layer on their way.
+  const controlPart = partOnFirstUse(CONTROL_PATH, (control) => {
+    control.use('/_sandbox', controlGuard(ctx.controlToken, ctx.controlFrom, ctx.services));
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    (require('./control/health.routes') as typeof import('./control/health.routes')).mountHealthRoute(control, ctx);
+    // The rest after health, in a part of its own: a readiness check's first request (health, the
+    // first route) makes only the guard and health, and the rest is made at the first request health
+    // does not answer. No other route's path can match health's, so the order of routes is as it was.
+    control.use(
+      partOnFirstUse(CONTROL_PATH, (rest) => {
+        (require('./control/control.routes') as typeof import('./control/control.routes')).mountControlRoutes(rest, ctx);
+        (require('./control/marketplace.routes') as typeof import('./control/marketplace.routes')).mountMarketplaceRoutes(rest, ctx);
+        (require('./control/reproduce.routes') as typeof import('./control/reproduce.routes')).mountReproduceRoutes(rest, ctx);
+        const requests = require('./control/requests.routes') as typeof import('./control/requests.routes');
+        requests.mountRequestRoutes(rest, ctx);
+        // A marketplace's own journal, behind the guard of its own routes.
+        requests.mountScopedRequestRoutes(rest, ctx);
+        (require('./control/preapprovals.control') as typeof import('./control/preapprovals.control')).mountPreapprovalControlRoutes(rest, ctx);
+      }),
+    );
+    /* eslint-enable @typescript-eslint/no-require-imports */
+  });
+  // The routes on the app's own router, after the chain: in a router of their own, every request would
+  // go through one more router's walk (its set-up, a layer and a parsed path more, the restoring of the
+  // request on the way out) before its route.
+  const router = app.router;
   if (surface === 'api') {
     mountPaymentRoutes(router, ctx);
     mountPreapprovalRoutes(router, ctx);
@@ -128,6 +131,7 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
     mountMethodRoutes(router, ctx);
     mountPayerRoutes(router, ctx);
     mountPreapprovalPage(router, ctx);
+    router.use(controlPart);
     // Last, as before: no route above answers a path under /dashboard.
     router.use(
       partOnFirstUse(DASHBOARD_PATH, (dashboard) =>
@@ -135,14 +139,25 @@ export function createApp(ctx: HttpContext, surface: Surface): Express {
         (require('./dashboard/dashboard.routes') as typeof import('./dashboard/dashboard.routes')).mountDashboardRoutes(dashboard, ctx),
       ),
     );
+  } else {
+    mountCardRoutes(router, ctx);
+    router.use(controlPart);
   }
-  else mountCardRoutes(router, ctx);
-  app.use(router);
 
   // Fidelity: the real service is ASP.NET Web API; its unmatched routes answer with this text.
-  app.use((req: Request, res: Response) => {
+  const notFound = (req: Request, res: Response) => {
     noteUnrouted(res);
     sendJson(res, 404, { Message: `No HTTP resource was found that matches the request URI '${req.originalUrl}'.` });
+  };
+  let routesAlone: Router | undefined;
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if (req.method !== 'OPTIONS') return notFound(req, res);
+    // A router answers an OPTIONS request none of its routes answered with the methods of those whose
+    // path matches, once it has gone through all its layers. This handler is a layer of the router that
+    // holds the routes, so the answer is asked of a router holding only its routes (none answers
+    // OPTIONS, and no middleware runs twice); what none matches is answered 404 as any other method.
+    routesAlone ??= Object.assign(express.Router(), { stack: router.stack.filter((layer: { route?: unknown }) => layer.route !== undefined) });
+    routesAlone(req, res, (err?: unknown) => (err === undefined || err === null ? notFound(req, res) : next(err)));
   });
   app.use(bodyErrors(ctx));
   return app;
