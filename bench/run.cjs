@@ -486,12 +486,11 @@ async function main() {
       r.listOurs = on.list;
       s = on.server;
     } else {
-      // A read load not counted goes first, journal on: the first server after the prefill read a database
-      // the page cache had not seen yet, and journaled into an empty journal file (every page new), where
-      // the last one took the place of the oldest entries of a file at its quota, as a server that has
-      // run a while does. In three runs out of five the first "on" server read at 9,600 to 12,300 requests
-      // a second where the last read 17,000 to 20,000; now both "on" servers start on a journal the warm-up
-      // filled to its quota.
+      // A read load not counted goes first, journal on, so that the first "on" server neither reads a
+      // database the page cache has not seen nor journals into an empty file (every page new), where the
+      // last one took the place of the oldest entries of a file at its quota. It did not make the two "on"
+      // runs alike: one of them still reads at half to two thirds of the other's rate in some runs (the
+      // first before, the last since), which is why each row is the mean of both.
       log('get and list with the request journal on and off, in the order on, off, off, on, after a read load not counted');
       const warm = await startServer(ours(big));
       await wrk(getUrl(warm.url), { AUTH, FIRST_N: '1' }, Math.max(WARMUP, 3));
