@@ -44,6 +44,35 @@ describe('a journal entry off the request path', () => {
     w.close();
   });
 
+  it('listens for a connection closing only while its answer is still to come, and still keeps one lost', async () => {
+    const w = makeWorld();
+    const journal = w.services.requests!;
+    const site = w.store.sites.get(MARKETPLACE.SiteID);
+    const added: Record<string, number> = {};
+    const app = express();
+    // Around the capture: the 'close' listeners it left on the response once its next() returned.
+    app.use((req, res, next) => {
+      const before = res.listenerCount('close');
+      next();
+      added[req.path] = res.listenerCount('close') - before;
+    });
+    app.use(noteRequests(journal, w.services, 'api', () => site));
+    app.get('/v1/payments/1', (_req, res) => void res.end('{"Payment":{"ID":1}}'));
+    app.get('/v1/payments/2', (_req, res) => void setImmediate(() => res.end('{"Payment":{"ID":2}}')));
+    app.get('/v1/payments/3', (req) => void setImmediate(() => req.socket.destroy()));
+    expect((await request(app).get('/v1/payments/1')).status).toBe(200);
+    expect((await request(app).get('/v1/payments/2')).status).toBe(200);
+    await expect(request(app).get('/v1/payments/3')).rejects.toThrow();
+    expect(added).toEqual({ '/v1/payments/1': 0, '/v1/payments/2': 1, '/v1/payments/3': 1 });
+    const entries = journal.find({}, { limit: 10, offset: 0, descending: false });
+    expect(entries.map((e) => [e.path, e.status, e.responseBody])).toEqual([
+      ['/v1/payments/1', 200, '{"Payment":{"ID":1}}'],
+      ['/v1/payments/2', 200, '{"Payment":{"ID":2}}'],
+      ['/v1/payments/3', null, null],
+    ]);
+    w.close();
+  });
+
   it('drops the entries not yet made when the data they tell of is replaced', async () => {
     const w = makeWorld();
     const journal = w.services.requests!;
