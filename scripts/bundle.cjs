@@ -139,6 +139,45 @@ module.exports = new Proxy({}, { get: (_, k) => load()[k], has: (_, k) => k in l
   },
 };
 
+// node:process (commander asks for it) is Node's module of one line that exports the global `process`: in the bundle,
+// that line, without a built-in module compiled at each start.
+const processGlobal = {
+  name: 'process-global',
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?process$/ }, () => ({ path: 'process', namespace: 'process-global' }));
+    build.onLoad({ filter: /.*/, namespace: 'process-global' }, () => ({ contents: 'module.exports = process;', loader: 'js' }));
+  },
+};
+
+// path-to-regexp tells the characters of a route's parameter names with two expressions of Unicode properties
+// (ID_Start, ID_Continue), and the first use of each builds its set of characters from ICU's tables, some
+// 2.5 M instructions of a start that makes its routes. In the bundle, a character below 128 is told by its
+// ASCII subset (the same answer: ID_Start's ASCII characters are the letters, ID_Continue's the letters,
+// digits and _), any other by the real expression. The build fails if the module no longer has them.
+const PATH_TO_REGEXP_IDS = {
+  'const ID_START = /^[$_\\p{ID_Start}]$/u;': 'const ID_START = asciiFirst(/^[$_A-Za-z]$/, /^[$_\\p{ID_Start}]$/u);',
+  'const ID_CONTINUE = /^[$\\u200c\\u200d\\p{ID_Continue}]$/u;': 'const ID_CONTINUE = asciiFirst(/^[$0-9A-Z_a-z]$/, /^[$\\u200c\\u200d\\p{ID_Continue}]$/u);',
+};
+// `test` converts its argument to a string as RegExp#test does; one code point is one or two UTF-16 units, so a
+// longer string (`undefined` past a path's end) matches neither expression.
+const ASCII_FIRST = `function asciiFirst(ascii, full) {
+  return { test(value) { const s = \`\${value}\`; return s.length === 1 && s.charCodeAt(0) < 128 ? ascii.test(s) : s.length <= 2 && full.test(s); } };
+}
+`;
+const pathToRegexpAsciiFirst = {
+  name: 'path-to-regexp-ascii-first',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/]path-to-regexp[\\/]dist[\\/]index\.js$/ }, (args) => {
+      let text = fs.readFileSync(args.path, 'utf8');
+      for (const [from, to] of Object.entries(PATH_TO_REGEXP_IDS)) {
+        if (!text.includes(from)) throw new Error(`${args.path} no longer declares ${from}`);
+        text = text.replace(from, to);
+      }
+      return { contents: text + '\n' + ASCII_FIRST, loader: 'js' };
+    });
+  },
+};
+
 // better-sqlite3's JavaScript is bundled (a dozen files fewer to resolve and compile at a start); only its
 // compiled addon stays outside. Its loader, the `bindings` package, finds the addon by searching the
 // calling file's package from a stack trace, which in the bundle would be the wrong package: here it is
@@ -227,7 +266,7 @@ async function main() {
       // The shipped fixture files as checked here: a start reading the same texts does not check them again (src/fixtures.ts).
       ...checkedFixtures(),
     },
-    plugins: [ajvCompilerOutside, lazyExpressParts, lazyBuiltins, sqliteAddonOutside, lazyDepd, lazyDebug],
+    plugins: [ajvCompilerOutside, lazyExpressParts, lazyBuiltins, processGlobal, pathToRegexpAsciiFirst, sqliteAddonOutside, lazyDepd, lazyDebug],
     // ASCII only (non-ASCII characters escaped), so that bin/split-sandbox reads it as Latin-1, without UTF-8 decoding.
     charset: 'ascii',
     // The worker threads of copies and checkpoints, and the addon's finder above, ask Node where better-sqlite3
