@@ -8,6 +8,7 @@ const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
 const esbuild = require('esbuild');
+const { withAsciiFirst } = require('./ascii-first.cjs');
 
 const ROOT = path.resolve(__dirname, '..');
 const OUT = path.join(ROOT, 'dist', 'split-sandbox.cjs');
@@ -149,32 +150,14 @@ const processGlobal = {
   },
 };
 
-// path-to-regexp tells the characters of a route's parameter names with two expressions of Unicode properties
-// (ID_Start, ID_Continue), and the first use of each builds its set of characters from ICU's tables, some
-// 2.5 M instructions of a start that makes its routes. In the bundle, a character below 128 is told by its
-// ASCII subset (the same answer: ID_Start's ASCII characters are the letters, ID_Continue's the letters,
-// digits and _), any other by the real expression. The build fails if the module no longer has them.
-const PATH_TO_REGEXP_IDS = {
-  'const ID_START = /^[$_\\p{ID_Start}]$/u;': 'const ID_START = asciiFirst(/^[$_A-Za-z]$/, /^[$_\\p{ID_Start}]$/u);',
-  'const ID_CONTINUE = /^[$\\u200c\\u200d\\p{ID_Continue}]$/u;': 'const ID_CONTINUE = asciiFirst(/^[$0-9A-Z_a-z]$/, /^[$\\u200c\\u200d\\p{ID_Continue}]$/u);',
-};
-// `test` converts its argument to a string as RegExp#test does; one code point is one or two UTF-16 units, so a
-// longer string (`undefined` past a path's end) matches neither expression.
-const ASCII_FIRST = `function asciiFirst(ascii, full) {
-  return { test(value) { const s = \`\${value}\`; return s.length === 1 && s.charCodeAt(0) < 128 ? ascii.test(s) : s.length <= 2 && full.test(s); } };
-}
-`;
+// path-to-regexp's parameter names told by ASCII first, without ICU's tables at a start (scripts/ascii-first.cjs).
 const pathToRegexpAsciiFirst = {
   name: 'path-to-regexp-ascii-first',
   setup(build) {
-    build.onLoad({ filter: /[\\/]node_modules[\\/]path-to-regexp[\\/]dist[\\/]index\.js$/ }, (args) => {
-      let text = fs.readFileSync(args.path, 'utf8');
-      for (const [from, to] of Object.entries(PATH_TO_REGEXP_IDS)) {
-        if (!text.includes(from)) throw new Error(`${args.path} no longer declares ${from}`);
-        text = text.replace(from, to);
-      }
-      return { contents: text + '\n' + ASCII_FIRST, loader: 'js' };
-    });
+    build.onLoad({ filter: /[\\/]node_modules[\\/]path-to-regexp[\\/]dist[\\/]index\.js$/ }, (args) => ({
+      contents: withAsciiFirst(fs.readFileSync(args.path, 'utf8'), args.path),
+      loader: 'js',
+    }));
   },
 };
 
