@@ -54,42 +54,9 @@ export function compileRoutesOnce(): void {
     const known = (tables[flags] ??= new Map());
     let matcher = known.get(path);
     if (matcher === undefined) {
-      matcher = withLeadingText(path, options?.sensitive === true, compile(path, options) as (input: unknown) => unknown);
+      matcher = compile(path, options);
       known.set(path, matcher);
     }
     return matcher;
   };
-}
-
-/** A route path's leading plain text, up to its first parameter, wildcard, group or escape. */
-const PLAIN_TEXT = /^[A-Za-z0-9/._-]*/;
-
-/**
- * The matcher of `path`, refusing at once a request path that does not begin with the route path's leading
- * text, which its expression (anchored at the start, that text escaped in it) cannot match: the router tries
- * each route of an address in turn, and a request mostly meets routes of other resources. A route's
- * expression is compiled at its first run, so a start's first answer (health, past all the address's
- * routes) no longer compiles every one of them either.
- */
-function withLeadingText(path: string, sensitive: boolean, matcher: (input: unknown) => unknown): (input: unknown) => unknown {
-  const lead = PLAIN_TEXT.exec(path)![0];
-  if (lead.length < 2) return matcher;
-  return (input) => (typeof input !== 'string' || beginsWith(input, lead, sensitive) ? matcher(input) : false);
-}
-
-/**
- * Whether `input` begins with the ASCII text `lead` as the route's expression compares them: without `sensitive`
- * it has the i flag, under which an ASCII letter also matches its other case and no character beyond ASCII matches
- * an ASCII one (not even one whose upper case is ASCII: ECMAScript's canonicalization without the u flag).
- */
-function beginsWith(input: string, lead: string, sensitive: boolean): boolean {
-  if (input.length < lead.length) return false;
-  for (let i = 0; i < lead.length; i++) {
-    const a = input.charCodeAt(i);
-    const b = lead.charCodeAt(i);
-    if (a === b) continue;
-    const lower = b | 0x20;
-    if (sensitive || lower < 0x61 || lower > 0x7a || (a | 0x20) !== lower) return false;
-  }
-  return true;
 }
