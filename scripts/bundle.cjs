@@ -8,6 +8,7 @@ const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
 const esbuild = require('esbuild');
+const { withAsciiFirst } = require('./ascii-first.cjs');
 
 const ROOT = path.resolve(__dirname, '..');
 const OUT = path.join(ROOT, 'dist', 'split-sandbox.cjs');
@@ -139,6 +140,27 @@ module.exports = new Proxy({}, { get: (_, k) => load()[k], has: (_, k) => k in l
   },
 };
 
+// node:process (commander asks for it) is Node's module of one line that exports the global `process`: in the bundle,
+// that line, without a built-in module compiled at each start.
+const processGlobal = {
+  name: 'process-global',
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?process$/ }, () => ({ path: 'process', namespace: 'process-global' }));
+    build.onLoad({ filter: /.*/, namespace: 'process-global' }, () => ({ contents: 'module.exports = process;', loader: 'js' }));
+  },
+};
+
+// path-to-regexp's parameter names told by ASCII first, without ICU's tables at a start (scripts/ascii-first.cjs).
+const pathToRegexpAsciiFirst = {
+  name: 'path-to-regexp-ascii-first',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/]path-to-regexp[\\/]dist[\\/]index\.js$/ }, (args) => ({
+      contents: withAsciiFirst(fs.readFileSync(args.path, 'utf8'), args.path),
+      loader: 'js',
+    }));
+  },
+};
+
 // better-sqlite3's JavaScript is bundled (a dozen files fewer to resolve and compile at a start); only its
 // compiled addon stays outside. Its loader, the `bindings` package, finds the addon by searching the
 // calling file's package from a stack trace, which in the bundle would be the wrong package: here it is
@@ -227,7 +249,7 @@ async function main() {
       // The shipped fixture files as checked here: a start reading the same texts does not check them again (src/fixtures.ts).
       ...checkedFixtures(),
     },
-    plugins: [ajvCompilerOutside, lazyExpressParts, lazyBuiltins, sqliteAddonOutside, lazyDepd, lazyDebug],
+    plugins: [ajvCompilerOutside, lazyExpressParts, lazyBuiltins, processGlobal, pathToRegexpAsciiFirst, sqliteAddonOutside, lazyDepd, lazyDebug],
     // ASCII only (non-ASCII characters escaped), so that bin/split-sandbox reads it as Latin-1, without UTF-8 decoding.
     charset: 'ascii',
     // The worker threads of copies and checkpoints, and the addon's finder above, ask Node where better-sqlite3

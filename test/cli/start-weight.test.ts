@@ -1,6 +1,7 @@
 // What a `start` loads before it listens: Node's built-ins for TLS, threads, compression and cryptography are left to the first use that needs them.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, BUILT, ROOT, ensureBuilt } from './process';
 
@@ -141,6 +142,34 @@ const compiledFilesOfAStart = once((): { listening: string[]; answered: string[]
   };
 });
 
+/**
+ * The built-ins loaded once both listeners are up, of `bin/split-sandbox` run as the main file (as a shell or npx runs
+ * it): under `node -e`, Node has loaded node:module and its ES module loader for the evaluated text already.
+ */
+const builtinsOfTheBinAtListening = once((): string[] => {
+  const dir = mkdtempSync(join(tmpdir(), 'start-weight-'));
+  try {
+    const preload = join(dir, 'listening.cjs');
+    writeFileSync(
+      preload,
+      `const http = require('node:http');
+      const listen = http.Server.prototype.listen;
+      let up = 0;
+      http.Server.prototype.listen = function (...args) {
+        this.once('listening', () => {
+          if (++up < 2) return;
+          process.stdout.write('BUILTINS ' + JSON.stringify(process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length))) + '\\n', () => process.exit(0));
+        });
+        return listen.apply(this, args);
+      };`,
+    );
+    const out = execFileSync(process.execPath, ['-r', preload, BIN, 'start', '--db', ':memory:', '--port', '0', '--card-port', '0', '--quiet'], { encoding: 'utf8', timeout: 30_000 });
+    return JSON.parse(/^BUILTINS (.*)$/m.exec(out)![1]!) as string[];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 function builtinsAtListening(): string[] {
   return loadedAtListening().builtins;
 }
@@ -233,6 +262,21 @@ describe('what a start loads', () => {
 
   it('reads no shipped scenario file before its first answer (they are read when a scenario is first asked for)', () => {
     expect(compiledFilesOfAStart().scenariosRead).toEqual([]);
+  });
+
+  it("listens without loading node:module, Node's ES module loader or its source maps (the bin takes the CJS loader from its own module), nor node:process (the bundle's is the global)", () => {
+    const loaded = builtinsOfTheBinAtListening();
+    expect(loaded).toContain('vm');
+    expect(loaded.filter((m) => /^(module|process|internal\/modules\/esm\/loader|internal\/source_map\/source_map)$/.test(m))).toEqual([]);
+  });
+
+  it("holds path-to-regexp with its parameter names told by ASCII first (scripts/ascii-first.cjs), making no expression of Unicode properties when loaded", () => {
+    const bundle = readFileSync(BUILT, 'latin1');
+    expect(bundle).toMatch(/function asciiFirst\(ascii, ?full\)/);
+    expect(bundle).toMatch(/\b(var|const) ID_START ?= ?asciiFirst\(/);
+    expect(bundle).toMatch(/\b(var|const) ID_CONTINUE ?= ?asciiFirst\(/);
+    expect(bundle).toMatch(/\b(var|const) ID ?= ?onFirstTest\(/);
+    expect(bundle).not.toMatch(/\b(var|const) ID(_START|_CONTINUE)? ?= ?\/\^/);
   });
 
   it('listens without capturing a stack trace (in the bundle, a source position costs working out positions through all of it)', () => {
